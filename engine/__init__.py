@@ -1,0 +1,1 @@
+"""The rules of Mafia: pure, typed, no I/O."""

@@ -1,0 +1,1 @@
+"""tg-mafia: the Telegram shell around the rules engine."""

@@ -1,0 +1,40 @@
+"""The `tg-mafia` command: one sub-command per module in `tg_mafia.commands`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Each module here defines `register(subparsers)`, which adds its sub-command
+# and sets `func` (taking the parsed arguments, returning an exit code).
+COMMAND_MODULES = ("scenario", "simulate", "sandbox", "run", "demo")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tg-mafia", description="A Telegram bot that hosts Mafia.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"tg_mafia.commands.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"tg_mafia.commands.{name}":
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

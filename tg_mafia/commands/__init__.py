@@ -1,0 +1,1 @@
+"""Sub-commands of the `tg-mafia` command line."""

@@ -1,0 +1,74 @@
+"""Storage: games, their action logs, chat settings and results, on SQLite or PostgreSQL.
+
+Every accepted game action is written (`Database.record_action`) before anything is sent;
+at start `open_database` migrates the schema and `Database.unfinished_games` lists what
+to resume. See docs/storage.md.
+"""
+
+from tg_mafia.storage.database import (
+    DEFAULT_DATABASE_URL,
+    create_database_engine,
+    current_revision,
+    head_revision,
+    mask_url,
+    migrate,
+    open_database,
+    parse_database_url,
+)
+from tg_mafia.storage.errors import (
+    DatabaseConfigError,
+    DatabaseUnavailableError,
+    GameAlreadyRunningError,
+    GameNotFoundError,
+    GameStatusError,
+    StaleGameError,
+    StorageError,
+)
+from tg_mafia.storage.records import (
+    UNSET,
+    ActionRecord,
+    ChatSettingsRecord,
+    ChatStats,
+    GameRecord,
+    GameStatus,
+    JsonObject,
+    Player,
+    PlayerOutcome,
+    PlayerStanding,
+    PlayerStats,
+    RoleStats,
+    Unset,
+)
+from tg_mafia.storage.repository import Database
+
+__all__ = [
+    "DEFAULT_DATABASE_URL",
+    "UNSET",
+    "ActionRecord",
+    "ChatSettingsRecord",
+    "ChatStats",
+    "Database",
+    "DatabaseConfigError",
+    "DatabaseUnavailableError",
+    "GameAlreadyRunningError",
+    "GameNotFoundError",
+    "GameRecord",
+    "GameStatus",
+    "GameStatusError",
+    "JsonObject",
+    "Player",
+    "PlayerOutcome",
+    "PlayerStanding",
+    "PlayerStats",
+    "RoleStats",
+    "StaleGameError",
+    "StorageError",
+    "Unset",
+    "create_database_engine",
+    "current_revision",
+    "head_revision",
+    "mask_url",
+    "migrate",
+    "open_database",
+    "parse_database_url",
+]

@@ -1,0 +1,138 @@
+"""SQLModel tables. The migrations in `migrations/versions` must produce exactly this schema
+(tests/storage compare them)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    text,
+)
+from sqlmodel import Field, SQLModel
+
+# SQLite only auto-increments an INTEGER PRIMARY KEY; PostgreSQL gets a 64-bit id.
+ID_TYPE = BigInteger().with_variant(Integer(), "sqlite")
+
+# Nullable JSON columns store Python None as SQL NULL (not JSON 'null') so
+# "IS NULL" queries, e.g. for permissions still to restore, work.
+NULLABLE_JSON = JSON(none_as_null=True)
+
+ACTIVE_GAME_WHERE = "status IN ('lobby', 'running')"
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class ChatSettings(SQLModel, table=True):
+    __tablename__ = "chat_settings"
+
+    chat_id: int = Field(sa_column=Column(BigInteger(), primary_key=True, autoincrement=False))
+    language: str = Field(default="en", sa_column=Column(String(16), nullable=False))
+    variant: str = Field(default="classic", sa_column=Column(String(32), nullable=False))
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON(), nullable=False))
+    title: str | None = Field(default=None, sa_column=Column(String(255), nullable=True))
+    updated_at: datetime = Field(
+        default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "game"
+    __table_args__ = (
+        CheckConstraint(
+            "status IN ('lobby', 'running', 'ended', 'aborted')", name="ck_game_status"
+        ),
+        # One lobby or running game per chat, enforced by the database itself.
+        Index(
+            "uq_game_active_chat",
+            "chat_id",
+            unique=True,
+            postgresql_where=text(ACTIVE_GAME_WHERE),
+            sqlite_where=text(ACTIVE_GAME_WHERE),
+        ),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
+    chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False, index=True))
+    status: str = Field(sa_column=Column(String(16), nullable=False))
+    variant: str = Field(sa_column=Column(String(32), nullable=False))
+    language: str = Field(sa_column=Column(String(16), nullable=False))
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON(), nullable=False))
+    seed: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    host_user_id: int | None = Field(default=None, sa_column=Column(BigInteger(), nullable=True))
+    opened_by: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    players: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON(), nullable=False)
+    )
+    state: dict[str, Any] | None = Field(default=None, sa_column=Column(NULLABLE_JSON))
+    version: int = Field(default=0, sa_column=Column(Integer(), nullable=False))
+    stage_deadline: float | None = Field(default=None, sa_column=Column(Float(), nullable=True))
+    timer_token: str | None = Field(default=None, sa_column=Column(String(64), nullable=True))
+    saved_permissions: dict[str, Any] | None = Field(default=None, sa_column=Column(NULLABLE_JSON))
+    messages: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON(), nullable=False))
+    created_at: datetime = Field(
+        default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+    updated_at: datetime = Field(
+        default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+    ended_at: datetime | None = Field(
+        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
+    )
+    # Added by revision 0002.
+    winner: str | None = Field(default=None, sa_column=Column(String(32), nullable=True))
+
+
+class GameAction(SQLModel, table=True):
+    """Append-only log: with the game's seed and players it rebuilds the engine state."""
+
+    __tablename__ = "game_action"
+    # The unique (game_id, seq) index also serves lookups by game_id.
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_game_action_seq"),)
+
+    id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
+    game_id: int = Field(
+        sa_column=Column(ID_TYPE, ForeignKey("game.id", name="fk_game_action_game"), nullable=False)
+    )
+    seq: int = Field(sa_column=Column(Integer(), nullable=False))
+    action: dict[str, Any] = Field(sa_column=Column(JSON(), nullable=False))
+    created_at: datetime = Field(
+        default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+
+
+class PlayerResult(SQLModel, table=True):
+    """One row per player of an ended game, for /stats (revision 0002)."""
+
+    __tablename__ = "player_result"
+    __table_args__ = (UniqueConstraint("game_id", "user_id", name="uq_player_result_player"),)
+
+    id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
+    game_id: int = Field(
+        sa_column=Column(
+            ID_TYPE, ForeignKey("game.id", name="fk_player_result_game"), nullable=False
+        )
+    )
+    chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False, index=True))
+    user_id: int = Field(sa_column=Column(BigInteger(), nullable=False, index=True))
+    name: str = Field(sa_column=Column(String(255), nullable=False))
+    role: str = Field(sa_column=Column(String(32), nullable=False))
+    side: str = Field(sa_column=Column(String(32), nullable=False))
+    won: bool = Field(sa_column=Column(Boolean(), nullable=False))
+    created_at: datetime = Field(
+        default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )

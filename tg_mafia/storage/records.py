@@ -1,0 +1,130 @@
+"""Plain immutable values handed to callers, so no ORM object or session leaks out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum, StrEnum
+from typing import Any, Final
+
+JsonObject = dict[str, Any]
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    RUNNING = "running"
+    ENDED = "ended"
+    ABORTED = "aborted"
+
+
+# A chat may hold at most one game in these statuses.
+ACTIVE_STATUSES: Final = (GameStatus.LOBBY.value, GameStatus.RUNNING.value)
+
+DEFAULT_LANGUAGE: Final = "en"
+DEFAULT_VARIANT: Final = "classic"
+
+
+class Unset(Enum):
+    """Marks an argument the caller did not pass (None is a real value for many fields)."""
+
+    UNSET = "UNSET"
+
+
+UNSET: Final = Unset.UNSET
+
+
+@dataclass(frozen=True)
+class Player:
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class ChatSettingsRecord:
+    chat_id: int
+    language: str = DEFAULT_LANGUAGE
+    variant: str = DEFAULT_VARIANT
+    options: JsonObject = field(default_factory=dict)
+    title: str | None = None
+    updated_at: datetime | None = None  # None: never saved, these are the defaults
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    chat_id: int
+    status: GameStatus
+    variant: str
+    language: str
+    options: JsonObject
+    seed: int
+    host_user_id: int | None
+    opened_by: int
+    players: tuple[Player, ...]
+    state: JsonObject | None
+    version: int
+    stage_deadline: float | None
+    timer_token: str | None
+    saved_permissions: JsonObject | None
+    messages: JsonObject
+    created_at: datetime
+    updated_at: datetime
+    ended_at: datetime | None
+    winner: str | None
+
+    @property
+    def is_active(self) -> bool:
+        return self.status.value in ACTIVE_STATUSES
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    game_id: int
+    seq: int
+    action: JsonObject
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class PlayerOutcome:
+    """One player's result, given to finish_game."""
+
+    user_id: int
+    name: str
+    role: str
+    side: str
+    won: bool
+
+
+@dataclass(frozen=True)
+class PlayerStanding:
+    user_id: int
+    name: str
+    games: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class ChatStats:
+    chat_id: int
+    games_played: int
+    wins_by_side: dict[str, int]
+    top_players: tuple[PlayerStanding, ...]
+
+
+@dataclass(frozen=True)
+class RoleStats:
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    user_id: int
+    games: int
+    wins: int
+    by_role: dict[str, RoleStats]

@@ -13,7 +13,9 @@ COMMAND_MODULES = ("scenario", "simulate", "sandbox", "run", "demo")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tg-mafia", description="A Telegram bot that hosts Mafia.")
+    parser = argparse.ArgumentParser(
+        prog="tg-mafia", description="A Telegram bot that hosts Mafia."
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:

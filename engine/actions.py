@@ -1,0 +1,183 @@
+"""What players, the host and the clock can do: small frozen dataclasses.
+
+Every action can be turned into a JSON-able dict and back (`to_dict` /
+`from_dict`), so a game is stored as its setup plus its action log."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+from engine.variants import NightMove
+
+HOST = "host"  # the actor name of a human host
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    verb: ClassVar[str] = ""
+    actor: str
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["verb"] = self.verb
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class NightChoice(Action):
+    """kill / check / heal / block; `target` None is an explicit skip."""
+
+    verb: ClassVar[str] = "night"
+    move: NightMove
+    target: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Plan(Action):
+    """The Don's ordered kill list for later nights (acquaintance night)."""
+
+    verb: ClassVar[str] = "plan"
+    targets: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MafiaChat(Action):
+    """A private message of a mafioso, relayed to the family at night."""
+
+    verb: ClassVar[str] = "chat"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Say(Action):
+    """A post in the group chat."""
+
+    verb: ClassVar[str] = "say"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    verb: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Nominate(Action):
+    verb: ClassVar[str] = "nominate"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(Action):
+    verb: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class Vote(Action):
+    """The classic live vote and the party ballot."""
+
+    verb: ClassVar[str] = "vote"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unvote(Action):
+    verb: ClassVar[str] = "unvote"
+
+
+@dataclass(frozen=True, slots=True)
+class Hand(Action):
+    verb: ClassVar[str] = "hand"
+
+
+@dataclass(frozen=True, slots=True)
+class Lower(Action):
+    verb: ClassVar[str] = "lower"
+
+
+@dataclass(frozen=True, slots=True)
+class Decide(Action):
+    verb: ClassVar[str] = "decide"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class HostWarn(Action):
+    verb: ClassVar[str] = "warn"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class HostPause(Action):
+    verb: ClassVar[str] = "pause"
+
+
+@dataclass(frozen=True, slots=True)
+class HostResume(Action):
+    verb: ClassVar[str] = "resume"
+
+
+@dataclass(frozen=True, slots=True)
+class HostExtend(Action):
+    verb: ClassVar[str] = "extend"
+
+
+@dataclass(frozen=True, slots=True)
+class HostSkip(Action):
+    verb: ClassVar[str] = "skip"
+
+
+@dataclass(frozen=True, slots=True)
+class HostConfirm(Action):
+    verb: ClassVar[str] = "confirm"
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout(Action):
+    """The running timer fired. `timer` is the timer's id (state.timer_id)
+    when known, so a late timer for a stage the game has left is refused."""
+
+    verb: ClassVar[str] = "timeout"
+    timer: int | None = None
+
+
+ACTION_TYPES: tuple[type[Action], ...] = (
+    NightChoice,
+    Plan,
+    MafiaChat,
+    Say,
+    Pass,
+    Nominate,
+    Leave,
+    Vote,
+    Unvote,
+    Hand,
+    Lower,
+    Decide,
+    HostWarn,
+    HostPause,
+    HostResume,
+    HostExtend,
+    HostSkip,
+    HostConfirm,
+    Timeout,
+)
+
+
+def action_from_dict(data: dict[str, Any]) -> Action:
+    """The inverse of `Action.to_dict`; a malformed dict raises ValueError."""
+    verb = data.get("verb")
+    for kind in ACTION_TYPES:
+        if kind.verb == verb:
+            names = {f.name for f in fields(kind)}
+            args = {k: v for k, v in data.items() if k in names}
+            if "move" in args:
+                args["move"] = NightMove(args["move"])
+            if "targets" in args:
+                args["targets"] = tuple(args["targets"])
+            try:
+                return kind(**args)
+            except TypeError as error:
+                raise ValueError(f"malformed {verb} action: {error}") from None
+    raise ValueError(f"unknown action verb {verb!r}")

@@ -1,0 +1,95 @@
+"""Deaths, eliminations, win checks and the end of the game."""
+
+from __future__ import annotations
+
+from engine.context import Ctx
+from engine.events import HOST_ONLY, PUBLIC, EventKind, private
+from engine.roles import Role, Side
+from engine.state import Cause, Phase, Stage
+from engine.variants import LivingCount
+
+
+def reveals_on_death(ctx: Ctx) -> bool:
+    return bool(ctx.state.options.get("reveal_roles", False))
+
+
+def mark_dead(ctx: Ctx, player: str, cause: Cause) -> Role | None:
+    """The player is out; returns the role shown in the group, if any."""
+    state = ctx.state
+    state.dead[player] = cause
+    if cause is not Cause.KILLED:
+        state.eliminated = (*state.eliminated, player)
+    state.hands = state.hands - {player}
+    state.ballots.pop(player, None)
+    # Votes for a player who is out no longer count (classic, party).
+    state.ballots = {v: t for v, t in state.ballots.items() if t != player}
+    # Moscow shows no role on death, nor on elimination by warnings.
+    if reveals_on_death(ctx) and cause is not Cause.WARNINGS:
+        state.revealed[player] = state.roles[player]
+        return state.roles[player]
+    return None
+
+
+def eliminate(ctx: Ctx, player: str, cause: Cause) -> None:
+    role = mark_dead(ctx, player, cause)
+    ctx.emit(EventKind.ELIMINATED, PUBLIC, player=player, outcome=cause.value, role=role)
+
+
+def living_count(ctx: Ctx) -> LivingCount:
+    state = ctx.state
+    mafia = town = maniac = blocked_mafia = 0
+    for player in state.alive:
+        role = state.roles[player]
+        if role.is_mafia:
+            mafia += 1
+            if player in state.blocked:
+                blocked_mafia += 1
+        elif role is Role.MANIAC:
+            maniac += 1
+        else:
+            town += 1
+    return LivingCount(mafia, town, maniac, blocked_mafia)
+
+
+def check_win(ctx: Ctx, at_dawn: bool) -> bool:
+    """Ends the game (or asks the human host to confirm) when a side has won."""
+    if ctx.state.is_over:
+        return True
+    side = ctx.variant.winner(living_count(ctx), at_dawn)
+    if side is None:
+        return False
+    if ctx.state.human_host:
+        ctx.state.pending_winner = side
+        ctx.start_timer(Stage.CONFIRM, None)
+        ctx.emit(EventKind.CONFIRM_REQUESTED, HOST_ONLY, winner=side)
+    else:
+        end_game(ctx, side)
+    return True
+
+
+def end_game(ctx: Ctx, side: Side) -> None:
+    state = ctx.state
+    state.winner = side
+    state.pending_winner = None
+    state.phase = Phase.ENDED
+    ctx.start_timer(Stage.ENDED, None)
+    state.speaker = None
+    state.revealed = dict(state.roles)
+    roles = tuple((p, state.roles[p]) for p in state.seats)
+    ctx.emit(
+        EventKind.GAME_ENDED,
+        PUBLIC,
+        winner=side,
+        roles=roles,
+        players=tuple(p for p in state.seats if state.roles[p].side is side),
+    )
+    for player in state.seats:
+        won = state.roles[player].side is side
+        ctx.emit(
+            EventKind.GAME_ENDED,
+            private(player),
+            player=player,
+            winner=side,
+            flag=won,
+            role=state.roles[player],
+        )

@@ -1,0 +1,201 @@
+"""The state of one game: everything the rules need, nothing about Telegram.
+
+`apply` works on a copy (`GameState.copy`), so a refused action leaves the
+game it was given untouched. Containers are copied one level deep; their
+items are immutable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+from engine.options import OptionValue
+from engine.roles import Role, Side
+
+
+class Phase(StrEnum):
+    NIGHT = "night"
+    DAY = "day"
+    ENDED = "ended"
+
+
+class Stage(StrEnum):
+    NIGHT = "night"
+    INTRO = "intro"
+    SPEECH = "speech"
+    LAST_WORD = "last_word"
+    VOTE = "vote"
+    DECIDE = "decide"
+    DISCUSSION = "discussion"
+    BALLOT = "ballot"
+    CONFIRM = "confirm"
+    ENDED = "ended"
+
+
+FLOOR_STAGES = frozenset({Stage.INTRO, Stage.SPEECH, Stage.LAST_WORD})
+
+
+class VoteRound(StrEnum):
+    FIRST = "first"  # the nominees
+    REVOTE = "revote"  # more than two tied leaders, among themselves
+    REPEAT = "repeat"  # two tied candidates, after their last words
+
+
+class Cause(StrEnum):
+    KILLED = "killed"
+    VOTE = "vote"
+    WARNINGS = "warnings"
+    LEFT = "left"
+
+
+@dataclass(slots=True)
+class GameState:
+    variant: str
+    options: dict[str, OptionValue]
+    language: str
+    seed: int
+    seats: tuple[str, ...]
+    roles: dict[str, Role]
+    phase: Phase = Phase.NIGHT
+    day: int = 0
+    night: int = 0
+    stage: Stage = Stage.NIGHT
+    # The running timer: its id changes whenever a new one starts, so a late
+    # timer for a stage the game has left is recognised and refused.
+    timer_id: int = 0
+    timer_seconds: int | None = None
+    paused: bool = False
+    dead: dict[str, Cause] = field(default_factory=dict)
+    # Night: "actor:move" -> target (None: an explicit skip).
+    choices: dict[str, str | None] = field(default_factory=dict)
+    plan: tuple[str, ...] = ()
+    last_heal: str | None = None
+    # The last dawn.
+    announced: tuple[str, ...] = ()
+    missed: bool = False
+    learned: dict[str, dict[str, str]] = field(default_factory=dict)
+    learned_all: dict[str, dict[str, str]] = field(default_factory=dict)
+    blocked: tuple[str, ...] = ()
+    night_victims: tuple[str, ...] = ()  # town players killed, in the order they died
+    eliminated: tuple[str, ...] = ()
+    # The floor.
+    speaking_order: tuple[str, ...] = ()
+    floor_index: int = -1  # position of the speaker in speaking_order
+    speaker: str | None = None
+    nominated_this_floor: bool = False
+    nominees: tuple[str, ...] = ()
+    # The hand-raise vote.
+    candidates: tuple[str, ...] = ()
+    vote_round: VoteRound = VoteRound.FIRST
+    count_index: int = 0
+    hands: frozenset[str] = frozenset()
+    voted: dict[str, str] = field(default_factory=dict)
+    last_words: tuple[str, ...] = ()  # still to speak
+    decider: str | None = None
+    # The classic live vote and the party ballot: voter -> target.
+    ballots: dict[str, str] = field(default_factory=dict)
+    votes: dict[str, int] = field(default_factory=dict)  # the last finished count
+    warnings: dict[str, int] = field(default_factory=dict)
+    revealed: dict[str, Role] = field(default_factory=dict)
+    deleted: int = 0
+    winner: Side | None = None
+    pending_winner: Side | None = None
+
+    def copy(self) -> GameState:
+        clone = GameState.__new__(GameState)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, dict):
+                value = {k: (dict(v) if isinstance(v, dict) else v) for k, v in value.items()}
+            object.__setattr__(clone, f.name, value)
+        return clone
+
+    # ----- derived facts -------------------------------------------------
+
+    @property
+    def human_host(self) -> bool:
+        return self.options.get("host") == "human"
+
+    def is_alive(self, player: str) -> bool:
+        return player in self.roles and player not in self.dead
+
+    @property
+    def alive(self) -> tuple[str, ...]:
+        return tuple(p for p in self.seats if p not in self.dead)
+
+    def seat_of(self, player: str) -> int:
+        return self.seats.index(player) + 1
+
+    def is_blocked(self, player: str) -> bool:
+        return player in self.blocked
+
+    def mafia_members(self) -> tuple[str, ...]:
+        return tuple(p for p in self.seats if self.roles[p].is_mafia)
+
+    @property
+    def is_over(self) -> bool:
+        return self.stage in (Stage.CONFIRM, Stage.ENDED)
+
+    # ----- snapshot --------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able snapshot; `from_dict` rebuilds the same state."""
+        data: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, frozenset):
+                value = sorted(value)
+            elif isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, dict):
+                value = {k: (dict(v) if isinstance(v, dict) else v) for k, v in value.items()}
+            data[f.name] = value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        state = cls(
+            variant=data["variant"],
+            options=dict(data["options"]),
+            language=data["language"],
+            seed=data["seed"],
+            seats=tuple(data["seats"]),
+            roles={p: Role(r) for p, r in data["roles"].items()},
+        )
+        state.phase = Phase(data["phase"])
+        state.day, state.night = data["day"], data["night"]
+        state.stage = Stage(data["stage"])
+        state.timer_id, state.timer_seconds = data["timer_id"], data["timer_seconds"]
+        state.paused = data["paused"]
+        state.dead = {p: Cause(c) for p, c in data["dead"].items()}
+        state.choices = dict(data["choices"])
+        state.plan = tuple(data["plan"])
+        state.last_heal = data["last_heal"]
+        state.announced = tuple(data["announced"])
+        state.missed = data["missed"]
+        state.learned = {k: dict(v) for k, v in data["learned"].items()}
+        state.learned_all = {k: dict(v) for k, v in data["learned_all"].items()}
+        state.blocked = tuple(data["blocked"])
+        state.night_victims = tuple(data["night_victims"])
+        state.eliminated = tuple(data["eliminated"])
+        state.speaking_order = tuple(data["speaking_order"])
+        state.floor_index = data["floor_index"]
+        state.speaker = data["speaker"]
+        state.nominated_this_floor = data["nominated_this_floor"]
+        state.nominees = tuple(data["nominees"])
+        state.candidates = tuple(data["candidates"])
+        state.vote_round = VoteRound(data["vote_round"])
+        state.count_index = data["count_index"]
+        state.hands = frozenset(data["hands"])
+        state.voted = dict(data["voted"])
+        state.last_words = tuple(data["last_words"])
+        state.decider = data["decider"]
+        state.ballots = dict(data["ballots"])
+        state.votes = dict(data["votes"])
+        state.warnings = dict(data["warnings"])
+        state.revealed = {p: Role(r) for p, r in data["revealed"].items()}
+        state.deleted = data["deleted"]
+        state.winner = Side(data["winner"]) if data["winner"] else None
+        state.pending_winner = Side(data["pending_winner"]) if data["pending_winner"] else None
+        return state

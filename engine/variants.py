@@ -1,0 +1,243 @@
+"""The four rule variants as registered objects (RULES.md): role tables as
+data, and the few hooks where the variants differ."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from enum import StrEnum
+
+from engine.errors import SetupError
+from engine.options import OptionValue
+from engine.roles import Role, Side
+
+
+class DayMode(StrEnum):
+    LIVE_VOTE = "live_vote"  # classic: free talk and a live majority vote
+    BALLOT = "ballot"  # party: free talk, then a ballot
+    SPEECHES = "speeches"  # moscow, club: the floor, nominations, hand-raise vote
+
+
+class ShotMode(StrEnum):
+    MOST_CHOSEN = "most_chosen"  # a tie kills nobody
+    MOST_CHOSEN_BOSS_BREAKS = "most_chosen_boss_breaks"  # classic's Godfather
+    UNANIMOUS = "unanimous"  # moscow, club: any split or abstention misses
+
+
+class NightMove(StrEnum):
+    KILL = "kill"
+    CHECK = "check"
+    HEAL = "heal"
+    BLOCK = "block"
+
+
+class LivingCount:
+    """How many of each side live, and which of them the escort blocked."""
+
+    __slots__ = ("blocked_mafia", "mafia", "maniac", "town")
+
+    def __init__(self, mafia: int, town: int, maniac: int, blocked_mafia: int) -> None:
+        self.mafia = mafia
+        self.town = town
+        self.maniac = maniac
+        self.blocked_mafia = blocked_mafia
+
+
+class Variant:
+    name: str = ""
+    min_players: int = 0
+    max_players: int = 0
+    day_mode: DayMode = DayMode.SPEECHES
+    shot_mode: ShotMode = ShotMode.UNANIMOUS
+    starts_with_day: bool = False  # moscow: day 1 is the introductions
+    quiet_first_night: bool = True  # night 1: no action, the mafia meet
+    mafia_chat_every_night: bool = False  # classic: relayed every night
+    has_warnings: bool = False
+    has_plan: bool = False  # the Don's kill list on night 1
+    has_leave_table: bool = False
+    has_thanks_word: bool = False
+    first_speech_day: int = 1
+    parity_only_at_dawn: bool = False  # classic
+
+    def mafia_count(self, players: int) -> int:
+        raise NotImplementedError
+
+    def deck(self, players: int, options: Mapping[str, OptionValue]) -> Counter[Role]:
+        """The roles dealt for this many players."""
+        if not self.min_players <= players <= self.max_players:
+            raise SetupError(
+                f"{self.name} needs {self.min_players} to {self.max_players} players, not {players}"
+            )
+        deck = self.special_roles(players, options)
+        mafia = self.mafia_count(players)
+        boss = self.boss_role()
+        if boss is not None:
+            deck[boss] += 1
+            mafia -= 1
+        deck[Role.MAFIA] += mafia
+        deck[Role.CITIZEN] += players - sum(deck.values())
+        return +deck
+
+    def boss_role(self) -> Role | None:
+        return None
+
+    def special_roles(self, players: int, options: Mapping[str, OptionValue]) -> Counter[Role]:
+        raise NotImplementedError
+
+    def night_moves(self, role: Role, night: int) -> tuple[NightMove, ...]:
+        """The choices a living player of this role has on this night."""
+        if night == 1 and self.quiet_first_night:
+            return ()
+        moves: list[NightMove] = []
+        if role.is_mafia or role is Role.MANIAC:
+            moves.append(NightMove.KILL)
+        if role.is_checker or (role is Role.DON):
+            moves.append(NightMove.CHECK)
+        if role is Role.DOCTOR:
+            moves.append(NightMove.HEAL)
+        if role is Role.ESCORT:
+            moves.append(NightMove.BLOCK)
+        return tuple(moves)
+
+    def mafia_chat_open(self, night: int) -> bool:
+        return self.mafia_chat_every_night or night == 1
+
+    def check_answer(self, checker: Role, target: Role) -> str:
+        if checker is Role.DON:
+            return "sheriff" if target is Role.SHERIFF else "not sheriff"
+        return "mafia" if self.reads_as_mafia(target) else "not mafia"
+
+    def reads_as_mafia(self, role: Role) -> bool:
+        return role.is_mafia
+
+    def winner(self, living: LivingCount, at_dawn: bool) -> Side | None:
+        raise NotImplementedError
+
+
+class Classic(Variant):
+    name = "classic"
+    min_players, max_players = 7, 20
+    day_mode = DayMode.LIVE_VOTE
+    shot_mode = ShotMode.MOST_CHOSEN_BOSS_BREAKS
+    mafia_chat_every_night = True
+    parity_only_at_dawn = True
+
+    def mafia_count(self, players: int) -> int:
+        return 2 if players <= 8 else 3 if players <= 11 else 4 if players <= 15 else 5
+
+    def boss_role(self) -> Role | None:
+        return Role.GODFATHER
+
+    def special_roles(self, players: int, options: Mapping[str, OptionValue]) -> Counter[Role]:
+        deck = Counter({Role.DETECTIVE: 1})
+        if players >= 9:
+            deck[Role.DOCTOR] = 1
+        return deck
+
+    def reads_as_mafia(self, role: Role) -> bool:
+        # Decision (RULES.md): the Godfather reads "not mafia" to the detective.
+        return role.is_mafia and role is not Role.GODFATHER
+
+    def winner(self, living: LivingCount, at_dawn: bool) -> Side | None:
+        if living.mafia == 0:
+            return Side.TOWN
+        if living.town == 0 or (at_dawn and living.mafia >= living.town):
+            return Side.MAFIA
+        return None
+
+
+class Moscow(Variant):
+    name = "moscow"
+    min_players, max_players = 7, 15
+    starts_with_day = True
+    has_warnings = True
+    has_plan = True
+    has_leave_table = True
+    has_thanks_word = True
+    first_speech_day = 2
+
+    def mafia_count(self, players: int) -> int:
+        return 2 if players <= 8 else 3 if players <= 12 else 4
+
+    def boss_role(self) -> Role | None:
+        return Role.DON
+
+    def special_roles(self, players: int, options: Mapping[str, OptionValue]) -> Counter[Role]:
+        deck = Counter({Role.SHERIFF: 1})
+        if players >= 9 and options.get("maniac", True):
+            deck[Role.MANIAC] = 1
+        return deck
+
+    def winner(self, living: LivingCount, at_dawn: bool) -> Side | None:
+        if living.mafia == 0 and living.maniac == 0:
+            return Side.TOWN
+        if living.maniac and living.mafia == 0 and living.town == 0:
+            return Side.MANIAC
+        if living.town < living.mafia:
+            return Side.MAFIA
+        return None
+
+
+class Party(Variant):
+    name = "party"
+    min_players, max_players = 8, 18
+    day_mode = DayMode.BALLOT
+    shot_mode = ShotMode.MOST_CHOSEN
+    quiet_first_night = False
+
+    def mafia_count(self, players: int) -> int:
+        return 2 if players <= 11 else 3
+
+    def special_roles(self, players: int, options: Mapping[str, OptionValue]) -> Counter[Role]:
+        return Counter({Role.POLICE: 1, Role.DOCTOR: 1})
+
+    def mafia_chat_open(self, night: int) -> bool:
+        return False
+
+    def winner(self, living: LivingCount, at_dawn: bool) -> Side | None:
+        if living.mafia == 0:
+            return Side.TOWN
+        if living.mafia > living.town:
+            return Side.MAFIA
+        return None
+
+
+class Club(Variant):
+    name = "club"
+    min_players, max_players = 7, 16
+    has_warnings = True
+    has_plan = True
+
+    def mafia_count(self, players: int) -> int:
+        return 2 if players <= 9 else 3 if players <= 13 else 4
+
+    def boss_role(self) -> Role | None:
+        return Role.DON
+
+    def special_roles(self, players: int, options: Mapping[str, OptionValue]) -> Counter[Role]:
+        # Decision: the sheriff and the doctor always; the escort from 9 players.
+        deck = Counter({Role.SHERIFF: 1, Role.DOCTOR: 1})
+        if players >= 9:
+            deck[Role.ESCORT] = 1
+        return deck
+
+    def winner(self, living: LivingCount, at_dawn: bool) -> Side | None:
+        if living.mafia == 0:
+            return Side.TOWN
+        free_mafia = living.mafia - living.blocked_mafia
+        # 001's exception: a lone blocked mafioso against one town player.
+        if living.mafia == 1 and free_mafia == 0 and living.town == 1:
+            return Side.TOWN
+        if free_mafia >= living.town:
+            return Side.MAFIA
+        return None
+
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (Classic(), Moscow(), Party(), Club())}
+
+
+def find_variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise SetupError(f"unknown variant {name!r}: use one of {', '.join(VARIANTS)}") from None

@@ -1,0 +1,262 @@
+"""The Alembic revisions: from nothing, from 0001 with games in progress, and against the models."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlmodel import SQLModel
+
+from tg_mafia.storage import (
+    DatabaseConfigError,
+    GameStatus,
+    Player,
+    PlayerOutcome,
+    create_database_engine,
+    current_revision,
+    head_revision,
+    migrate,
+    open_database,
+)
+from tg_mafia.storage.database import alembic_config
+
+OUR_TABLES = {"chat_settings", "game", "game_action", "player_result"}
+
+
+def test_head_is_0002() -> None:
+    assert head_revision() == "0002"
+
+
+def test_upgrade_empty_database(database_url: str) -> None:
+    with open_database(database_url) as db:
+        assert current_revision(db.engine) == "0002"
+        tables = set(sa.inspect(db.engine).get_table_names())
+        assert OUR_TABLES | {"alembic_version"} <= tables
+        assert db.unfinished_games() == ()
+    # A second start finds nothing to do.
+    with open_database(database_url) as db:
+        assert current_revision(db.engine) == "0002"
+
+
+def test_migrations_match_the_models(database_url: str) -> None:
+    with open_database(database_url) as db, db.engine.connect() as connection:
+        diff = compare_metadata(MigrationContext.configure(connection), SQLModel.metadata)
+    ours = [change for change in diff if _table_of(change) in OUR_TABLES]
+    assert ours == []
+
+
+def _table_of(change: object) -> str | None:
+    # compare_metadata yields tuples like ("add_column", schema, table, column) or lists of them.
+    if isinstance(change, list):
+        change = change[0]
+    assert isinstance(change, tuple)
+    for item in change[1:]:
+        if isinstance(item, str) and item in OUR_TABLES:
+            return item
+        table = getattr(item, "table", None)
+        if table is not None:
+            return str(table.name)
+        if isinstance(item, sa.Table):
+            return item.name
+    return None
+
+
+# Lightweight views of the 0001 tables: typed columns, so JSON is encoded per dialect.
+GAME_0001 = sa.table(
+    "game",
+    *(
+        sa.column(name, type_)
+        for name, type_ in [
+            ("id", sa.Integer()),
+            ("chat_id", sa.BigInteger()),
+            ("status", sa.String()),
+            ("variant", sa.String()),
+            ("language", sa.String()),
+            ("options", sa.JSON()),
+            ("seed", sa.BigInteger()),
+            ("host_user_id", sa.BigInteger()),
+            ("opened_by", sa.BigInteger()),
+            ("players", sa.JSON()),
+            ("state", sa.JSON(none_as_null=True)),
+            ("version", sa.Integer()),
+            ("stage_deadline", sa.Float()),
+            ("timer_token", sa.String()),
+            ("saved_permissions", sa.JSON(none_as_null=True)),
+            ("messages", sa.JSON()),
+            ("created_at", sa.DateTime(timezone=True)),
+            ("updated_at", sa.DateTime(timezone=True)),
+            ("ended_at", sa.DateTime(timezone=True)),
+        ]
+    ),
+)
+ACTION_0001 = sa.table(
+    "game_action",
+    sa.column("game_id", sa.Integer()),
+    sa.column("seq", sa.Integer()),
+    sa.column("action", sa.JSON()),
+    sa.column("created_at", sa.DateTime(timezone=True)),
+)
+SETTINGS_0001 = sa.table(
+    "chat_settings",
+    sa.column("chat_id", sa.BigInteger()),
+    sa.column("language", sa.String()),
+    sa.column("variant", sa.String()),
+    sa.column("options", sa.JSON()),
+    sa.column("title", sa.String()),
+    sa.column("updated_at", sa.DateTime(timezone=True)),
+)
+
+LOBBY_CHAT = -1001
+RUNNING_CHAT = -1002
+PLAYERS = [{"user_id": 10 + i, "name": f"p{i}"} for i in range(5)]
+PERMISSIONS = {"can_send_messages": True, "can_send_polls": False}
+
+
+def _game_row(chat_id: int, status: str, **extra: object) -> dict[str, object]:
+    now = datetime(2025, 1, 1, tzinfo=UTC)
+    row: dict[str, object] = {
+        "chat_id": chat_id,
+        "status": status,
+        "variant": "classic",
+        "language": "ru",
+        "options": {"night_seconds": 60},
+        "seed": 2**62 + 7,
+        "host_user_id": None,
+        "opened_by": 10,
+        "players": PLAYERS,
+        "state": None,
+        "version": 1,
+        "stage_deadline": None,
+        "timer_token": None,
+        "saved_permissions": None,
+        "messages": {"lobby": 555},
+        "created_at": now,
+        "updated_at": now,
+        "ended_at": None,
+    }
+    row.update(extra)
+    return row
+
+
+def test_upgrade_from_0001_with_games_in_progress(database_url: str) -> None:
+    engine = create_database_engine(database_url)
+    try:
+        migrate(engine, "0001")
+        assert current_revision(engine) == "0001"
+        with engine.begin() as connection:
+            connection.execute(
+                SETTINGS_0001.insert().values(
+                    chat_id=RUNNING_CHAT,
+                    language="fr",
+                    variant="moscow",
+                    options={"host": True},
+                    title="Club",
+                    updated_at=datetime(2025, 1, 1, tzinfo=UTC),
+                )
+            )
+            connection.execute(GAME_0001.insert().values(**_game_row(LOBBY_CHAT, "lobby")))
+            connection.execute(
+                GAME_0001.insert().values(
+                    **_game_row(
+                        RUNNING_CHAT,
+                        "running",
+                        state={"stage": "night", "day": 1},
+                        version=4,
+                        stage_deadline=1_900_000_000.5,
+                        timer_token="night-1",
+                        saved_permissions=PERMISSIONS,
+                    )
+                )
+            )
+            running_id = connection.execute(
+                sa.text("SELECT id FROM game WHERE chat_id = :chat"), {"chat": RUNNING_CHAT}
+            ).scalar_one()
+            connection.execute(
+                ACTION_0001.insert(),
+                [
+                    {
+                        "game_id": running_id,
+                        "seq": seq,
+                        "action": {"kind": "vote", "n": seq},
+                        "created_at": datetime(2025, 1, 1, tzinfo=UTC),
+                    }
+                    for seq in (1, 2, 3)
+                ],
+            )
+    finally:
+        engine.dispose()
+
+    with open_database(database_url) as db:
+        assert current_revision(db.engine) == "0002"
+        games = {game.chat_id: game for game in db.unfinished_games()}
+        assert set(games) == {LOBBY_CHAT, RUNNING_CHAT}
+
+        running = games[RUNNING_CHAT]
+        assert running.status is GameStatus.RUNNING
+        assert running.state == {"stage": "night", "day": 1}
+        assert running.version == 4
+        assert running.stage_deadline == 1_900_000_000.5
+        assert running.timer_token == "night-1"
+        assert running.saved_permissions == PERMISSIONS
+        assert running.seed == 2**62 + 7
+        assert running.players == tuple(Player(p["user_id"], p["name"]) for p in PLAYERS)
+        assert running.winner is None
+        assert [a.seq for a in db.actions(running.id)] == [1, 2, 3]
+
+        # Usable: the next action goes on at seq 4, then the game ends with results (0002).
+        after = db.record_action(
+            running.id,
+            4,
+            {"kind": "kill", "target": 11},
+            {"stage": "day", "day": 2},
+            stage_deadline=None,
+            timer_token=None,
+        )
+        assert after.version == 5
+        assert [a.seq for a in db.actions(running.id)] == [1, 2, 3, 4]
+        results = [PlayerOutcome(p["user_id"], p["name"], "civilian", "town", True) for p in PLAYERS]
+        ended = db.finish_game(running.id, "town", results)
+        assert ended.winner == "town"
+        assert db.chat_stats(RUNNING_CHAT).games_played == 1
+
+        lobby = db.active_game(LOBBY_CHAT)
+        assert lobby is not None and lobby.status is GameStatus.LOBBY
+        assert lobby.messages == {"lobby": 555}
+        assert db.get_settings(RUNNING_CHAT).variant == "moscow"
+
+
+def test_downgrade_to_0001_and_back(database_url: str) -> None:
+    engine = create_database_engine(database_url)
+    try:
+        migrate(engine)
+        with engine.begin() as connection:
+            connection.execute(GAME_0001.insert().values(**_game_row(LOBBY_CHAT, "lobby")))
+            command.downgrade(alembic_config(connection), "0001")
+        assert current_revision(engine) == "0001"
+        inspector = sa.inspect(engine)
+        assert "player_result" not in inspector.get_table_names()
+        assert "winner" not in {c["name"] for c in inspector.get_columns("game")}
+        # The downgrade kept the one-active-game-per-chat index.
+        assert "uq_game_active_chat" in {i["name"] for i in inspector.get_indexes("game")}
+        migrate(engine)
+        assert current_revision(engine) == "0002"
+    finally:
+        engine.dispose()
+    with open_database(database_url) as db:
+        assert db.active_game(LOBBY_CHAT) is not None
+
+
+def test_database_from_a_newer_release_is_refused(database_url: str) -> None:
+    engine = create_database_engine(database_url)
+    try:
+        migrate(engine)
+        with engine.begin() as connection:
+            connection.execute(sa.text("UPDATE alembic_version SET version_num = '0099'"))
+    finally:
+        engine.dispose()
+    with pytest.raises(DatabaseConfigError, match="0099"):
+        open_database(database_url)

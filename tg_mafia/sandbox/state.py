@@ -1,0 +1,179 @@
+"""The world of a small Telegram: users, chats, members and messages, and their API shapes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Telegram's well-known fake senders.
+GROUP_ANONYMOUS_BOT_ID = 1087968824  # anonymous group administrators post as this user
+CHANNEL_BOT_ID = 136817688  # a user posting in a group on behalf of a channel
+
+# Every permission a ChatPermissions object can carry.
+PERMISSION_NAMES = (
+    "can_send_messages",
+    "can_send_audios",
+    "can_send_documents",
+    "can_send_photos",
+    "can_send_videos",
+    "can_send_video_notes",
+    "can_send_voice_notes",
+    "can_send_polls",
+    "can_send_other_messages",
+    "can_add_web_page_previews",
+    "can_react_to_messages",
+    "can_edit_tag",
+    "can_change_info",
+    "can_invite_users",
+    "can_pin_messages",
+    "can_manage_topics",
+)
+_MEDIA = (
+    "can_send_audios",
+    "can_send_documents",
+    "can_send_photos",
+    "can_send_videos",
+    "can_send_video_notes",
+    "can_send_voice_notes",
+)
+
+# Administrator rights (ChatMemberAdministrator), required ones first.
+ADMIN_RIGHTS_REQUIRED = (
+    "can_manage_chat",
+    "can_delete_messages",
+    "can_manage_video_chats",
+    "can_restrict_members",
+    "can_promote_members",
+    "can_change_info",
+    "can_invite_users",
+    "can_post_stories",
+    "can_edit_stories",
+    "can_delete_stories",
+)
+ADMIN_RIGHTS_OPTIONAL = ("can_pin_messages", "can_manage_topics")
+ADMIN_RIGHTS = ADMIN_RIGHTS_REQUIRED + ADMIN_RIGHTS_OPTIONAL
+
+
+def default_group_permissions() -> dict[str, bool]:
+    """What a freshly created group allows its members."""
+    perms = dict.fromkeys(PERMISSION_NAMES, True)
+    for name in ("can_change_info", "can_pin_messages", "can_manage_topics"):
+        perms[name] = False
+    return perms
+
+
+def normalise_permissions(given: dict[str, Any], independent: bool) -> dict[str, bool]:
+    """A ChatPermissions request as Telegram applies it: what is not given is False.
+
+    Without independent permissions, Telegram lets some rights imply others.
+    """
+    perms = {name: bool(given.get(name, False)) for name in PERMISSION_NAMES}
+    if not independent:
+        if perms["can_send_other_messages"] or perms["can_add_web_page_previews"]:
+            for name in (*_MEDIA, "can_send_messages"):
+                perms[name] = True
+        if perms["can_send_polls"] or any(perms[name] for name in _MEDIA):
+            perms["can_send_messages"] = True
+    return perms
+
+
+def admin_rights(**overrides: bool) -> dict[str, bool]:
+    """Administrator rights, all False unless given (pass e.g. can_delete_messages=True)."""
+    unknown = set(overrides) - set(ADMIN_RIGHTS)
+    if unknown:
+        raise ValueError(f"unknown administrator rights: {sorted(unknown)}")
+    rights = dict.fromkeys(ADMIN_RIGHTS, False)
+    rights.update(overrides)
+    return rights
+
+
+def full_admin_rights() -> dict[str, bool]:
+    return dict.fromkeys(ADMIN_RIGHTS, True)
+
+
+@dataclass
+class User:
+    id: int
+    first_name: str
+    last_name: str | None = None
+    username: str | None = None
+    language_code: str | None = None
+    is_bot: bool = False
+    # the private chat with our bot
+    started: bool = False
+    blocked: bool = False
+
+    def to_api(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
+        if self.last_name:
+            out["last_name"] = self.last_name
+        if self.username:
+            out["username"] = self.username
+        if self.language_code:
+            out["language_code"] = self.language_code
+        return out
+
+
+@dataclass
+class Member:
+    user_id: int
+    status: str = "member"  # creator, administrator, member, restricted, left, kicked
+    rights: dict[str, bool] = field(default_factory=dict)  # administrators
+    is_anonymous: bool = False
+    custom_title: str | None = None
+    restrictions: dict[str, bool] = field(default_factory=dict)  # restricted members
+    until_date: int = 0  # restricted / kicked; 0 = forever
+
+    @property
+    def is_admin(self) -> bool:
+        return self.status in ("creator", "administrator")
+
+    @property
+    def is_present(self) -> bool:
+        return self.status in ("creator", "administrator", "member", "restricted")
+
+
+@dataclass
+class Message:
+    chat_id: int
+    message_id: int
+    date: int
+    from_id: int | None
+    text: str | None = None
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    reply_markup: dict[str, Any] | None = None
+    sender_chat_id: int | None = None
+    edit_date: int | None = None
+    reply_to: int | None = None
+    deleted: bool = False
+    # service messages
+    new_chat_member_ids: list[int] = field(default_factory=list)
+    pinned_message_id: int | None = None
+    is_automatic_forward: bool = False
+
+
+@dataclass
+class Chat:
+    id: int
+    type: str  # private, group, supergroup, channel
+    title: str | None = None
+    username: str | None = None
+    members: dict[int, Member] = field(default_factory=dict)
+    permissions: dict[str, bool] = field(default_factory=default_group_permissions)
+    messages: dict[int, Message] = field(default_factory=dict)
+    next_message_id: int = 1
+    pinned: list[int] = field(default_factory=list)  # most recent last
+    chat_instance: str = ""
+
+    @property
+    def is_group(self) -> bool:
+        return self.type in ("group", "supergroup")
+
+    def new_message_id(self) -> int:
+        message_id = self.next_message_id
+        self.next_message_id += 1
+        return message_id
+
+    def live_message(self, message_id: int) -> Message | None:
+        message = self.messages.get(message_id)
+        return None if message is None or message.deleted else message

@@ -1,0 +1,123 @@
+"""Message text as Telegram stores it: parse_mode HTML turned into plain text + entities.
+
+Lengths and offsets are in UTF-16 code units, as in the Bot API.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from typing import Any
+
+from .errors import ApiError, bad_request
+
+_SIMPLE_TAGS = {
+    "b": "bold",
+    "strong": "bold",
+    "i": "italic",
+    "em": "italic",
+    "u": "underline",
+    "ins": "underline",
+    "s": "strikethrough",
+    "strike": "strikethrough",
+    "del": "strikethrough",
+    "tg-spoiler": "spoiler",
+    "code": "code",
+    "pre": "pre",
+    "blockquote": "blockquote",
+}
+_COMMAND_RE = re.compile(r"(?<![\w/])/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?")
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+class _Html(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text = ""
+        self.entities: list[dict[str, Any]] = []
+        self._open: list[tuple[str, dict[str, Any]]] = []
+        self.error: str | None = None
+
+    def _fail(self, reason: str) -> None:
+        if self.error is None:
+            self.error = reason
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        entity: dict[str, Any]
+        if tag == "a":
+            href = attributes.get("href") or ""
+            match = re.match(r"tg://user\?id=(\d+)$", href)
+            if match:
+                entity = {"type": "text_mention", "user": {"id": int(match.group(1))}}
+            else:
+                entity = {"type": "text_link", "url": href}
+        elif tag == "span" and attributes.get("class") == "tg-spoiler":
+            entity = {"type": "spoiler"}
+        elif tag == "tg-emoji":
+            entity = {"type": "custom_emoji", "custom_emoji_id": attributes.get("emoji-id") or ""}
+        elif tag in _SIMPLE_TAGS:
+            entity = {"type": _SIMPLE_TAGS[tag]}
+            if tag == "blockquote" and "expandable" in attributes:
+                entity["type"] = "expandable_blockquote"
+            if tag == "code" and self._open and self._open[-1][0] == "pre":
+                language = (attributes.get("class") or "").removeprefix("language-")
+                if language:
+                    self._open[-1][1]["language"] = language
+        else:
+            self._fail(f'Unsupported start tag "{tag}"')
+            return
+        entity["offset"] = utf16_len(self.text)
+        self._open.append((tag, entity))
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self._open or self._open[-1][0] != tag:
+            self._fail(f'Unmatched end tag "{tag}"')
+            return
+        _, entity = self._open.pop()
+        entity["length"] = utf16_len(self.text) - entity["offset"]
+        if entity["length"] > 0:
+            self.entities.append(entity)
+
+    def handle_data(self, data: str) -> None:
+        self.text += data
+
+
+def parse_text(
+    text: str, parse_mode: str | None, entities: list[dict[str, Any]] | None
+) -> tuple[str, list[dict[str, Any]]]:
+    """(plain text, entities) for an outgoing message; ApiError 400 when it does not parse."""
+    mode = (parse_mode or "").lower()
+    if mode == "html":
+        parser = _Html()
+        parser.feed(text)
+        parser.close()
+        if parser.error is None and parser._open:
+            parser.error = f'Can\'t find end tag corresponding to start tag "{parser._open[-1][0]}"'
+        if parser.error is not None:
+            raise bad_request(f"can't parse entities: {parser.error}")
+        return parser.text, sorted(parser.entities, key=lambda e: (e["offset"], -e["length"]))
+    if mode in ("markdown", "markdownv2"):
+        # not modelled: the text is kept as sent (documented in docs/sandbox.md)
+        return text, []
+    if mode:
+        raise ApiError(400, f"Bad Request: unsupported parse_mode {parse_mode!r}")
+    return text, list(entities or [])
+
+
+def command_entities(text: str) -> list[dict[str, Any]]:
+    """bot_command entities the Telegram app attaches to a user's message."""
+    out = []
+    for match in _COMMAND_RE.finditer(text):
+        before = text[: match.start()]
+        out.append(
+            {
+                "type": "bot_command",
+                "offset": utf16_len(before),
+                "length": utf16_len(match.group(0)),
+            }
+        )
+    return out

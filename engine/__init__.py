@@ -1,1 +1,49 @@
-"""The rules of Mafia: pure, typed, no I/O."""
+"""The rules of Mafia: pure, typed, no I/O, no clock, no Telegram.
+
+`new_game` sets a game up, `apply` plays one action on it and returns the
+new state with the events it caused (each naming its audience); an illegal
+action raises `IllegalAction` and changes nothing."""
+
+from engine.actions import HOST, Action, action_from_dict
+from engine.errors import IllegalAction, SetupError
+from engine.events import Audience, Event, EventKind
+from engine.game import apply, deal, new_game
+from engine.legal import legal_actions
+from engine.options import OPTION_SPECS, option_specs, resolve_options
+from engine.replay import GameSetup, replay
+from engine.roles import Role, Side
+from engine.state import GameState, Phase, Stage
+from engine.variants import VARIANTS, Variant, find_variant
+from engine.views import PlayerView, PublicView, player_view, public_view
+
+__all__ = [
+    "HOST",
+    "OPTION_SPECS",
+    "VARIANTS",
+    "Action",
+    "Audience",
+    "Event",
+    "EventKind",
+    "GameSetup",
+    "GameState",
+    "IllegalAction",
+    "Phase",
+    "PlayerView",
+    "PublicView",
+    "Role",
+    "SetupError",
+    "Side",
+    "Stage",
+    "Variant",
+    "action_from_dict",
+    "apply",
+    "deal",
+    "find_variant",
+    "legal_actions",
+    "new_game",
+    "option_specs",
+    "player_view",
+    "public_view",
+    "replay",
+    "resolve_options",
+]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from enum import StrEnum
+from types import MappingProxyType
 
 from engine.errors import SetupError
 from engine.options import OptionValue
@@ -233,7 +234,9 @@ class Club(Variant):
         return None
 
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (Classic(), Moscow(), Party(), Club())}
+VARIANTS: Mapping[str, Variant] = MappingProxyType(
+    {v.name: v for v in (Classic(), Moscow(), Party(), Club())}
+)
 
 
 def find_variant(name: str) -> Variant:

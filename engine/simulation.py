@@ -1,0 +1,154 @@
+"""Random play: a seeded policy that picks a legal action, and whole games
+played with it (for the simulator, the property tests and the benchmarks).
+
+The policy builds only the action it picks, instead of listing every legal
+action, so that a full game costs a few milliseconds."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine import handvote, night, openvote
+from engine.actions import (
+    HOST,
+    Action,
+    Decide,
+    Hand,
+    HostConfirm,
+    Leave,
+    Lower,
+    NightChoice,
+    Nominate,
+    Pass,
+    Say,
+    Timeout,
+    Unvote,
+    Vote,
+)
+from engine.context import Ctx
+from engine.errors import IllegalAction
+from engine.game import apply
+from engine.replay import GameSetup
+from engine.roles import Side
+from engine.state import FLOOR_STAGES, GameState, Stage
+
+CHATTER_LINES = ("I am a simple citizen.", "Thank you.", "спасибо", "merci", "hmm")
+
+
+def random_action(state: GameState, rng: random.Random, chatter: float = 0.0) -> Action:
+    """A legal action (or, with probability `chatter`, a post in the group,
+    which the rules may delete and warn)."""
+    ctx = Ctx(state)
+    if state.stage is Stage.CONFIRM:
+        return HostConfirm(HOST)
+    if chatter and rng.random() < chatter:
+        return Say(rng.choice(state.seats), rng.choice(CHATTER_LINES))
+    timeout = Timeout("clock", state.timer_id)
+    stage = state.stage
+    if stage is Stage.NIGHT:
+        return _night(ctx, rng) or timeout
+    if stage in FLOOR_STAGES and state.speaker is not None:
+        roll = rng.random()
+        if roll < 0.05:
+            return timeout
+        if stage is Stage.SPEECH and not state.nominated_this_floor and roll < 0.45:
+            targets = [t for t in state.alive if t != state.speaker and t not in state.nominees]
+            if targets:
+                return Nominate(state.speaker, rng.choice(targets))
+        return Pass(state.speaker)
+    if stage is Stage.VOTE:
+        return _hands(ctx, rng) or timeout
+    if stage is Stage.DECIDE and state.decider is not None:
+        return (
+            Decide(state.decider, rng.choice(state.candidates)) if rng.random() < 0.8 else timeout
+        )
+    if openvote.voting_open(ctx):
+        return _open_vote(ctx, rng) or timeout
+    return timeout
+
+
+def _night(ctx: Ctx, rng: random.Random) -> Action | None:
+    state = ctx.state
+    pending = [
+        (player, move)
+        for player in state.alive
+        for move in night.actor_moves(ctx, player)
+        if f"{player}:{move.value}" not in state.choices
+    ]
+    if not pending or rng.random() < 0.03:
+        return None
+    player, move = rng.choice(pending)
+    targets = night.valid_targets(ctx, player, move)
+    if not targets or rng.random() < 0.1:
+        return NightChoice(player, move, None)
+    # The mafia tend to agree, as a real family does after talking.
+    if move.value == "kill" and state.roles[player].is_mafia and rng.random() < 0.7:
+        agreed = [state.choices.get(f"{m}:kill") for m in state.alive if state.roles[m].is_mafia]
+        agreed_targets = [t for t in agreed if t in targets]
+        if agreed_targets:
+            return NightChoice(player, move, agreed_targets[0])
+    return NightChoice(player, move, rng.choice(targets))
+
+
+def _hands(ctx: Ctx, rng: random.Random) -> Action | None:
+    state = ctx.state
+    two_way_first_count = len(state.candidates) == 2 and state.count_index == 0
+    if ctx.variant.has_leave_table and two_way_first_count and rng.random() < 0.01:
+        return Leave(rng.choice(state.candidates))
+    if state.hands and rng.random() < 0.05:
+        return Lower(rng.choice(sorted(state.hands)))
+    eligible = [p for p in state.alive if handvote.may_vote(ctx, p) and p not in state.hands]
+    if not eligible or rng.random() < 0.35:
+        return None
+    return Hand(rng.choice(eligible))
+
+
+def _open_vote(ctx: Ctx, rng: random.Random) -> Action | None:
+    state = ctx.state
+    living = state.alive
+    if rng.random() < 1.5 / len(living):
+        return None
+    voter = rng.choice(living)
+    if voter in state.ballots and rng.random() < 0.1:
+        return Unvote(voter)
+    targets = [t for t in living if t != voter and t != state.ballots.get(voter)]
+    return Vote(voter, rng.choice(targets)) if targets else None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    setup: GameSetup
+    state: GameState
+    actions: tuple[Action, ...]
+    events: int
+
+    @property
+    def winner(self) -> Side | None:
+        return self.state.winner
+
+    @property
+    def days(self) -> int:
+        return self.state.day
+
+
+def play_random_game(
+    setup: GameSetup, rng: random.Random, chatter: float = 0.0, max_actions: int = 20_000
+) -> GameRecord:
+    """Plays until the end; refuses to loop forever (`max_actions`)."""
+    state = setup.start()
+    actions: list[Action] = []
+    events = 0
+    while state.stage is not Stage.ENDED:
+        if len(actions) >= max_actions:
+            raise RuntimeError(f"game did not end after {max_actions} actions: {setup}")
+        action = random_action(state, rng, chatter)
+        try:
+            state, new_events = apply(state, action)
+        except IllegalAction as error:
+            raise AssertionError(
+                f"the random policy chose a refused action {action}: {error}"
+            ) from error
+        actions.append(action)
+        events += len(new_events)
+    return GameRecord(setup, state, tuple(actions), events)

@@ -1,0 +1,129 @@
+"""What each viewer may see (boardgame.io's playerView): a public view for
+the group, holding no secret, and a view for each player."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import night
+from engine.context import Ctx
+from engine.roles import Role, Side
+from engine.state import GameState, Phase, Stage
+from engine.variants import DayMode, find_variant
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    variant: str
+    phase: Phase
+    day: int
+    night: int
+    stage: Stage
+    timer_id: int
+    timer_seconds: int | None
+    paused: bool
+    seats: tuple[str, ...]
+    alive: tuple[str, ...]
+    dead: tuple[str, ...]
+    revealed: tuple[tuple[str, Role], ...]
+    warnings: tuple[tuple[str, int], ...]
+    blocked: tuple[str, ...]
+    announced: tuple[str, ...]
+    eliminated: tuple[str, ...]
+    missed: bool
+    speaker: str | None
+    nominees: tuple[str, ...]
+    candidates: tuple[str, ...]
+    count_index: int
+    hands: tuple[str, ...]
+    votes: tuple[tuple[str, int], ...]
+    live_tally: tuple[tuple[str, int], ...]  # classic only: the live vote is open
+    ballots_cast: int  # party: how many have voted, not for whom
+    winner: Side | None
+
+
+@dataclass(frozen=True, slots=True)
+class NightOption:
+    move: str
+    targets: tuple[str, ...]
+    chosen: str | None
+    has_chosen: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    public: PublicView
+    player: str
+    role: Role
+    alive: bool
+    family: tuple[tuple[str, Role], ...]  # the mafia, once they have met
+    learned: tuple[tuple[str, str], ...]  # every answer this player was given
+    night_options: tuple[NightOption, ...]
+    plan: tuple[str, ...]
+    ballot: str | None
+
+
+def public_view(state: GameState) -> PublicView:
+    variant = find_variant(state.variant)
+    live = variant.day_mode is DayMode.LIVE_VOTE
+    tally: dict[str, int] = {}
+    if live:
+        for target in state.ballots.values():
+            tally[target] = tally.get(target, 0) + 1
+    return PublicView(
+        variant=state.variant,
+        phase=state.phase,
+        day=state.day,
+        night=state.night,
+        stage=state.stage,
+        timer_id=state.timer_id,
+        timer_seconds=state.timer_seconds,
+        paused=state.paused,
+        seats=state.seats,
+        alive=state.alive,
+        dead=tuple(state.dead),
+        revealed=tuple(state.revealed.items()),
+        warnings=tuple(state.warnings.items()),
+        blocked=state.blocked,
+        announced=state.announced,
+        eliminated=state.eliminated,
+        missed=state.missed,
+        speaker=state.speaker,
+        nominees=state.nominees,
+        candidates=state.candidates,
+        count_index=state.count_index,
+        hands=tuple(p for p in state.seats if p in state.hands),
+        votes=tuple(state.votes.items()),
+        live_tally=tuple((p, tally[p]) for p in state.seats if p in tally),
+        ballots_cast=0 if live else len(state.ballots),
+        winner=state.winner,
+    )
+
+
+def player_view(state: GameState, player: str) -> PlayerView:
+    ctx = Ctx(state)
+    role = state.roles[player]
+    met = state.night >= 1 or state.phase is Phase.ENDED
+    family = (
+        tuple((p, state.roles[p]) for p in state.mafia_members()) if role.is_mafia and met else ()
+    )
+    options = tuple(
+        NightOption(
+            move=move.value,
+            targets=night.valid_targets(ctx, player, move),
+            chosen=state.choices.get(f"{player}:{move.value}"),
+            has_chosen=f"{player}:{move.value}" in state.choices,
+        )
+        for move in night.actor_moves(ctx, player)
+    )
+    return PlayerView(
+        public=public_view(state),
+        player=player,
+        role=role,
+        alive=state.is_alive(player),
+        family=family,
+        learned=tuple(state.learned_all.get(player, {}).items()),
+        night_options=options,
+        plan=state.plan if role.is_mafia else (),
+        ballot=state.ballots.get(player),
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -66,33 +67,28 @@ def _table_of(change: object) -> str | None:
 
 
 # Lightweight views of the 0001 tables: typed columns, so JSON is encoded per dialect.
-GAME_0001 = sa.table(
-    "game",
-    *(
-        sa.column(name, type_)
-        for name, type_ in [
-            ("id", sa.Integer()),
-            ("chat_id", sa.BigInteger()),
-            ("status", sa.String()),
-            ("variant", sa.String()),
-            ("language", sa.String()),
-            ("options", sa.JSON()),
-            ("seed", sa.BigInteger()),
-            ("host_user_id", sa.BigInteger()),
-            ("opened_by", sa.BigInteger()),
-            ("players", sa.JSON()),
-            ("state", sa.JSON(none_as_null=True)),
-            ("version", sa.Integer()),
-            ("stage_deadline", sa.Float()),
-            ("timer_token", sa.String()),
-            ("saved_permissions", sa.JSON(none_as_null=True)),
-            ("messages", sa.JSON()),
-            ("created_at", sa.DateTime(timezone=True)),
-            ("updated_at", sa.DateTime(timezone=True)),
-            ("ended_at", sa.DateTime(timezone=True)),
-        ]
-    ),
-)
+GAME_0001_COLUMNS: list[tuple[str, sa.types.TypeEngine[Any]]] = [
+    ("id", sa.Integer()),
+    ("chat_id", sa.BigInteger()),
+    ("status", sa.String()),
+    ("variant", sa.String()),
+    ("language", sa.String()),
+    ("options", sa.JSON()),
+    ("seed", sa.BigInteger()),
+    ("host_user_id", sa.BigInteger()),
+    ("opened_by", sa.BigInteger()),
+    ("players", sa.JSON()),
+    ("state", sa.JSON(none_as_null=True)),
+    ("version", sa.Integer()),
+    ("stage_deadline", sa.Float()),
+    ("timer_token", sa.String()),
+    ("saved_permissions", sa.JSON(none_as_null=True)),
+    ("messages", sa.JSON()),
+    ("created_at", sa.DateTime(timezone=True)),
+    ("updated_at", sa.DateTime(timezone=True)),
+    ("ended_at", sa.DateTime(timezone=True)),
+]
+GAME_0001 = sa.table("game", *(sa.column(name, type_) for name, type_ in GAME_0001_COLUMNS))
 ACTION_0001 = sa.table(
     "game_action",
     sa.column("game_id", sa.Integer()),
@@ -112,7 +108,8 @@ SETTINGS_0001 = sa.table(
 
 LOBBY_CHAT = -1001
 RUNNING_CHAT = -1002
-PLAYERS = [{"user_id": 10 + i, "name": f"p{i}"} for i in range(5)]
+PLAYERS = [Player(10 + i, f"p{i}") for i in range(5)]
+PLAYERS_JSON = [{"user_id": p.user_id, "name": p.name} for p in PLAYERS]
 PERMISSIONS = {"can_send_messages": True, "can_send_polls": False}
 
 
@@ -127,7 +124,7 @@ def _game_row(chat_id: int, status: str, **extra: object) -> dict[str, object]:
         "seed": 2**62 + 7,
         "host_user_id": None,
         "opened_by": 10,
-        "players": PLAYERS,
+        "players": PLAYERS_JSON,
         "state": None,
         "version": 1,
         "stage_deadline": None,
@@ -203,7 +200,7 @@ def test_upgrade_from_0001_with_games_in_progress(database_url: str) -> None:
         assert running.timer_token == "night-1"
         assert running.saved_permissions == PERMISSIONS
         assert running.seed == 2**62 + 7
-        assert running.players == tuple(Player(p["user_id"], p["name"]) for p in PLAYERS)
+        assert running.players == tuple(PLAYERS)
         assert running.winner is None
         assert [a.seq for a in db.actions(running.id)] == [1, 2, 3]
 
@@ -218,7 +215,7 @@ def test_upgrade_from_0001_with_games_in_progress(database_url: str) -> None:
         )
         assert after.version == 5
         assert [a.seq for a in db.actions(running.id)] == [1, 2, 3, 4]
-        results = [PlayerOutcome(p["user_id"], p["name"], "civilian", "town", True) for p in PLAYERS]
+        results = [PlayerOutcome(p.user_id, p.name, "civilian", "town", True) for p in PLAYERS]
         ended = db.finish_game(running.id, "town", results)
         assert ended.winner == "town"
         assert db.chat_stats(RUNNING_CHAT).games_played == 1

@@ -59,3 +59,4 @@ def test_sqlite_pragmas(tmp_path: Path) -> None:
     with open_database(f"sqlite:///{tmp_path}/p.db") as db, db.engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL

@@ -84,9 +84,10 @@ def create_database_engine(url: str) -> Engine:
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     try:
-        # WAL: readers never block the writer. synchronous stays FULL (the default) so a
-        # committed action survives a power cut, not only a process crash.
+        # WAL: readers never block the writer. synchronous=FULL (set, since some builds
+        # default WAL to NORMAL) so a committed action survives a power cut too.
         cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=5000")
     finally:

@@ -1,0 +1,111 @@
+"""A PTB Application receiving updates from the sandbox by polling and by webhook."""
+
+from __future__ import annotations
+
+import socket
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+
+from tg_mafia.sandbox import SECRET_HEADER, HttpTransport, Sandbox, post_json
+
+from .conftest import BOT_RIGHTS
+
+
+def build(app: Application) -> None:  # type: ignore[type-arg]
+    async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.message is not None
+        await update.message.reply_text(f"joined {' '.join(context.args or [])}")
+
+    async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_chat is not None
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Join", callback_data="join")]])
+        await update.effective_chat.send_message("New game", reply_markup=keyboard)
+
+    async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.callback_query is not None
+        await update.callback_query.answer(f"you pressed {update.callback_query.data}")
+
+    app.add_handler(CommandHandler("start", start))
+    app.add_handler(CommandHandler("newgame", newgame))
+    app.add_handler(CallbackQueryHandler(button))
+
+
+async def play(sb: Sandbox) -> None:
+    """A player opens the deep link, another presses the button the bot posted."""
+    group = next(c for c in sb.world.chats.values() if c.type == "supergroup")
+    users = [sb.user(uid) for uid in sorted(group.members) if uid != sb.bot_user.id]
+    users[0].open_deep_link(sb.deep_link(f"join_{abs(group.id)}"))
+    users[0].command(group, "newgame", mention=True)
+    await sb.wait_for(lambda: f"joined join_{abs(group.id)}" in users[0].texts())
+    await sb.wait_for(lambda: any(m.buttons == [["Join"]] for m in users[1].view(group)))
+    press = users[1].press(group, "Join")
+    await sb.wait_for(lambda: press.answered)
+    assert press.answer["text"] == "you pressed join"
+
+
+def make_sandbox() -> Sandbox:
+    sb = Sandbox(speed=20)
+    sb.add_group("Club", members=sb.add_users(3), bot_rights=BOT_RIGHTS)
+    return sb
+
+
+async def test_polling_in_process() -> None:
+    sb = make_sandbox()
+    app = sb.application_builder().build()
+    build(app)
+    async with app:
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0, timeout=10)
+        await app.start()
+        await play(sb)
+        await app.updater.stop()
+        await app.stop()
+    assert sb.log.calls("getUpdates")
+    assert not sb.log.unknown_parameters()
+
+
+async def test_polling_over_http() -> None:
+    sb = make_sandbox()
+    async with HttpTransport(sb) as http:
+        app = Application.builder().token(sb.token).base_url(http.base_url).build()
+        build(app)
+        async with app:
+            assert app.updater is not None
+            await app.updater.start_polling(poll_interval=0, timeout=10)
+            await app.start()
+            await play(sb)
+            await app.updater.stop()
+            await app.stop()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+async def test_webhook_delivery_and_secret() -> None:
+    sb = make_sandbox()
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/hook"
+    app = sb.application_builder().build()
+    build(app)
+    async with app:
+        assert app.updater is not None
+        await app.updater.start_webhook(
+            listen="127.0.0.1", port=port, url_path="hook", webhook_url=url, secret_token="s3cret"
+        )
+        await app.start()
+        assert sb.webhook is not None and sb.webhook.config.secret_token == "s3cret"
+        await play(sb)
+        assert all(d.status == 200 for d in sb.webhook.deliveries)
+        # getUpdates is refused while a webhook is set
+        status, body = await sb.call("getUpdates", {})
+        assert status == 409 and not body["ok"]
+        fake = {"update_id": 999, "message": {"message_id": 1, "date": 0, "chat": {"id": 1}}}
+        assert (await post_json(url, fake, {SECRET_HEADER: "wrong"}))[0] == 403
+        assert (await post_json(url, fake))[0] == 403
+        await app.updater.stop()
+        await app.stop()

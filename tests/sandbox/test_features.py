@@ -1,0 +1,152 @@
+"""Simulation features: anonymous admins, channel posts, edits, raw updates, privacy mode,
+long polling, faults, the clock, and the command line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from telegram.error import NetworkError, RetryAfter, TimedOut
+
+from tg_mafia.sandbox import GROUP_ANONYMOUS_BOT_ID, Limits, Sandbox, SimulationError
+
+from .conftest import BOT_RIGHTS, Env
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+async def test_anonymous_admin_and_channel_post(env: Env) -> None:
+    sb, group = env.sb, env.group
+    sb.promote(group, env.users[2], anonymous=True, can_delete_messages=True)
+    env.users[2].send(group, "/newgame", anonymous=True)
+    channel = sb.add_channel("News", username="news")
+    sb.post_as_channel(group, channel, "from the channel")
+    first, second = await env.bot.get_updates()
+    assert first.message is not None and second.message is not None
+    assert first.message.from_user is not None
+    assert first.message.from_user.id == GROUP_ANONYMOUS_BOT_ID
+    assert first.message.sender_chat is not None and first.message.sender_chat.id == group.id
+    assert second.message.sender_chat is not None and second.message.sender_chat.id == channel.id
+    with pytest.raises(SimulationError):
+        env.users[0].send(group, "not an admin", anonymous=True)
+
+
+async def test_edited_message_and_commands(env: Env) -> None:
+    said = env.users[0].command(env.group, "vote", args="3", mention=True)
+    env.users[0].edit(said, "/vote 4")
+    first, second = await env.bot.get_updates()
+    assert first.message is not None and first.message.text == f"/vote@{env.sb.bot_username} 3"
+    assert first.message.entities[0].type == "bot_command"
+    assert second.edited_message is not None and second.edited_message.text == "/vote 4"
+
+
+async def test_raw_update_injection(env: Env) -> None:
+    env.sb.inject_update({"message": {"garbage": True}})
+    status, body = await env.sb.call("getUpdates", {})
+    assert status == 200 and body["result"][0]["message"] == {"garbage": True}
+
+
+async def test_privacy_mode_for_a_plain_member_bot() -> None:
+    sb = Sandbox()
+    users = sb.add_users(2)
+    group = sb.add_group("Club", members=users, bot_rights=None)
+    users[0].send(group, "chatter")
+    users[0].send(group, "/other@someone_else_bot")
+    users[0].send(group, f"/newgame@{sb.bot_username}")
+    texts = [u["message"]["text"] for u in sb.updates.pending]
+    assert texts == [f"/newgame@{sb.bot_username}"]
+
+
+async def test_blocking_sends_my_chat_member(env: Env) -> None:
+    env.users[0].block()
+    (update,) = await env.bot.get_updates()
+    assert update.my_chat_member is not None
+    assert update.my_chat_member.new_chat_member.status == "kicked"
+
+
+async def test_long_polling_waits_and_wakes() -> None:
+    sb = Sandbox(speed=10)
+    user = sb.add_user("Ann")
+    bot = sb.bot()
+    async with bot:
+        began = time.monotonic()
+        assert await bot.get_updates(timeout=3) == ()  # 3 sandbox s = 0.3 real s
+        assert time.monotonic() - began >= 0.25
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.05, user.start)
+        began = time.monotonic()
+        updates = await bot.get_updates(timeout=50)
+        assert len(updates) == 1 and time.monotonic() - began < 1.0
+        assert await bot.get_updates(offset=updates[0].update_id + 1) == ()
+
+
+async def test_allowed_updates_filter(env: Env) -> None:
+    await env.bot.get_updates(allowed_updates=["callback_query"])
+    env.users[0].send(env.group, "hello")
+    assert env.sb.updates.pending == []
+
+
+async def test_injected_faults(env: Env) -> None:
+    env.sb.fail_next("429", method="sendMessage", retry_after=7)
+    with pytest.raises(RetryAfter):
+        await env.bot.send_message(env.group.id, "x")
+    env.sb.fail_next("5xx", count=2)
+    for _ in range(2):
+        with pytest.raises(NetworkError):
+            await env.bot.get_me()
+    await env.bot.send_message(env.group.id, "fine again")
+    assert [r.fault for r in env.sb.log.calls()][-4:] == ["429", "5xx", "5xx", None]
+
+
+async def test_hang_times_out_but_the_call_happens() -> None:
+    sb = Sandbox()
+    group = sb.add_group("Club", bot_rights=BOT_RIGHTS)
+    bot = sb.bot()
+    async with bot:
+        sb.fail_next("hang", method="sendMessage", hang_seconds=0.3)
+        with pytest.raises(TimedOut):
+            await bot.send_message(group.id, "slow", read_timeout=0.05)
+        await sb.wait_for(lambda: bool(sb.log.calls("sendMessage", ok=True)), timeout=2)
+
+
+async def test_fast_clock_frees_the_group_window() -> None:
+    sb = Sandbox(speed=200, limits=Limits(group_messages=3))
+    group = sb.add_group("Club", bot_rights=BOT_RIGHTS)
+    bot = sb.bot()
+    async with bot:
+        for i in range(3):
+            await bot.send_message(group.id, str(i))
+        with pytest.raises(RetryAfter):
+            await bot.send_message(group.id, "x")
+        await sb.clock.sleep(61)  # 0.3 real seconds
+        await bot.send_message(group.id, "again")
+
+
+def test_cli_serves_http() -> None:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tg_mafia.cli", "sandbox", "--port", "0", "--users", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        info = json.loads(proc.stdout.readline())
+        assert len(info["user_ids"]) == 3 and info["group_chat_id"] < 0
+        url = f"{info['base_url']}{info['token']}/getChatAdministrators"
+        data = json.dumps({"chat_id": info["group_chat_id"]}).encode()
+        request = urllib.request.Request(url, data, {"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=5) as response:
+            assert json.load(response)["ok"] is True
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0

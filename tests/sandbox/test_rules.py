@@ -105,6 +105,7 @@ async def test_edit_not_modified_and_not_found(env: Env) -> None:
             env.group.id, message.message_id, reply_markup=keyboard()
         )
     edited = await env.bot.edit_message_text("b", env.group.id, message.message_id)
+    assert not isinstance(edited, bool)
     assert edited.edit_date is not None and edited.reply_markup is None
     with pytest.raises(BadRequest, match=r"(?i)message to edit not found"):
         await env.bot.edit_message_text("c", env.group.id, 9999)

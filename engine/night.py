@@ -139,7 +139,14 @@ def _choice(ctx: Ctx, player: str, move: NightMove) -> str | None:
 def mafia_target(ctx: Ctx) -> tuple[str | None, bool]:
     """The mafia's target, and whether the shot missed for want of agreement."""
     state = ctx.state
-    shooters = [p for p in state.alive if state.roles[p].is_mafia]
+    # Only mafiosi who have a shot tonight: the acquaintance night has none,
+    # so it cannot "miss".
+    shooters = [
+        p
+        for p in state.alive
+        if state.roles[p].is_mafia
+        and NightMove.KILL in ctx.variant.night_moves(state.roles[p], state.night)
+    ]
     picks = [_choice(ctx, p, NightMove.KILL) for p in shooters]
     if ctx.variant.shot_mode is ShotMode.UNANIMOUS:
         if picks and picks[0] is not None and all(p == picks[0] for p in picks):

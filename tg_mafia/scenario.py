@@ -130,7 +130,7 @@ def parse_scenario(data: object) -> Scenario:
     unknown = set(data) - {"name", "variant", "language", "options", "players", "steps"}
     if unknown:
         raise ScenarioError(f"unknown keys: {', '.join(sorted(map(str, unknown)))}")
-    variant = data.get("variant")
+    variant = str(data.get("variant"))
     if variant not in VARIANT_ROLES:
         raise ScenarioError(f"variant must be one of {', '.join(VARIANT_ROLES)}, not {variant!r}")
     language = str(data.get("language", "en"))
@@ -314,7 +314,7 @@ def _matches(key: str, want: Any, got: Any) -> bool:
     if key == "candidates":
         return isinstance(want, list) and [str(w) for w in want] == got
     if isinstance(want, dict) and isinstance(got, dict):
-        return _normalise(want) == _normalise(got)
+        return bool(_normalise(want) == _normalise(got))
     return bool(want == got)
 
 

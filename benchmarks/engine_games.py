@@ -1,0 +1,173 @@
+"""Engine benchmark: full games of seeded random play per second.
+
+Each configuration plays `--games` games (seeds 0, 1, 2, ...; the same seeds
+every run) in this one process, `--repeats` times; the table shows the median
+run. Everything a game costs is measured: the deal, the random policy
+(`engine.simulation.random_action`) and `engine.apply` for every action.
+
+The fingerprint is a hash of every game's actions, number of events and final
+state (hashed after the clock stops): a change that keeps the engine's
+behaviour keeps the fingerprint.
+
+    .venv/bin/python benchmarks/engine_games.py
+    .venv/bin/python benchmarks/engine_games.py --variant moscow --games 300 --repeats 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.replay import GameSetup
+from engine.simulation import play_random_game
+from engine.variants import VARIANTS
+
+HEADLINE = ("moscow", 11)
+# Every variant at 11 players, then each variant's largest table.
+CONFIGS = (
+    ("moscow", 11),
+    ("classic", 11),
+    ("party", 11),
+    ("club", 11),
+    *((name, variant.max_players) for name, variant in VARIANTS.items()),
+)
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    actions: int
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class Result:
+    variant: str
+    players: int
+    games: int
+    runs: tuple[Run, ...]
+
+    @property
+    def median_seconds(self) -> float:
+        return statistics.median(run.seconds for run in self.runs)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.median_seconds
+
+    @property
+    def actions_per_game(self) -> float:
+        return self.runs[0].actions / self.games
+
+    @property
+    def us_per_action(self) -> float:
+        return 1e6 * self.median_seconds / self.runs[0].actions
+
+    @property
+    def spread(self) -> tuple[float, float]:
+        rates = [self.games / run.seconds for run in self.runs]
+        return min(rates), max(rates)
+
+
+def run_once(variant: str, players: int, games: int) -> Run:
+    seats = tuple(f"p{seat}" for seat in range(1, players + 1))
+    setups = [GameSetup(variant, seats, {}, seed=seed) for seed in range(games)]
+    start = time.perf_counter()
+    records = [play_random_game(setup, random.Random(setup.seed)) for setup in setups]
+    seconds = time.perf_counter() - start
+    digest = hashlib.sha256()
+    for record in records:
+        digest.update(repr((record.actions, record.events, record.state.to_dict())).encode())
+    return Run(seconds, sum(len(r.actions) for r in records), digest.hexdigest()[:12])
+
+
+def measure(variant: str, players: int, games: int, repeats: int) -> Result:
+    runs = tuple(run_once(variant, players, games) for _ in range(repeats))
+    if len({run.fingerprint for run in runs}) != 1:
+        raise SystemExit(f"{variant} {players}: the runs did not play the same games")
+    return Result(variant, players, games, runs)
+
+
+def table(results: Sequence[Result]) -> str:
+    lines = [
+        "| variant | players | games/s (median) | min–max games/s | actions/game "
+        "| µs/action | fingerprint |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in results:
+        low, high = r.spread
+        lines.append(
+            f"| {r.variant} | {r.players} | {r.games_per_second:,.0f} | {low:,.0f}–{high:,.0f} "
+            f"| {r.actions_per_game:.1f} | {r.us_per_action:.1f} | `{r.runs[0].fingerprint}` |"
+        )
+    return "\n".join(lines)
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{model}, {os.cpu_count()} cores (one used), "
+        f"Python {platform.python_version()} ({platform.python_implementation()})"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=300, help="games per run (default 300)")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per configuration")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        choices=sorted(VARIANTS),
+        help="only this variant (repeatable); default: all",
+    )
+    parser.add_argument(
+        "--players", type=int, help="only this table size (with --variant); default: the set"
+    )
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.repeats < 1:
+        parser.error("--games and --repeats must be at least 1")
+    if args.players is not None:
+        if not args.variant:
+            parser.error("--players needs --variant")
+        configs = [(v, args.players) for v in args.variant]
+    else:
+        configs = [c for c in dict.fromkeys(CONFIGS) if not args.variant or c[0] in args.variant]
+
+    print(f"Machine: {machine()}")
+    print(f"{args.games} games per run, median of {args.repeats} runs, seeds 0..{args.games - 1}")
+    print()
+    results = []
+    for variant, players in configs:
+        results.append(measure(variant, players, args.games, args.repeats))
+        rate = results[-1].games_per_second
+        print(f"  {variant} {players}: {rate:,.0f} games/s", file=sys.stderr)
+    print(table(results))
+    headline = next((r for r in results if (r.variant, r.players) == HEADLINE), None)
+    if headline is not None:
+        print()
+        print(
+            f"Headline: moscow 11 at {headline.games_per_second:,.0f} games/s on one core "
+            "(bar 200, goal 1,000)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

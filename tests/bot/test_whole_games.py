@@ -1,0 +1,74 @@
+"""Whole games on the sandbox, from /newgame to the end screen, played by
+simulated players through the buttons and posts a person would use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import GameState, Role
+from tests.bot.autoplay import AutoPlayers
+from tests.bot.harness import running_bot
+from tg_mafia.bot import texts
+from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.i18n import translator
+from tg_mafia.storage import GameStatus
+
+CASES = [("classic", 8), ("moscow", 11), ("party", 9), ("club", 10)]
+
+
+@pytest.mark.parametrize(("variant", "size"), CASES)
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_a_whole_game(tmp_path: Path, variant: str, size: int, seed: int) -> None:
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, size, scheduler=scheduler) as h:
+        h.db.save_settings(h.group.id, variant=variant, language="en")
+        game_id = await h.open_and_fill()
+        await h.press_start()
+        record = h.db.get_game(game_id)
+        assert record is not None and record.status is GameStatus.RUNNING
+        state = GameState.from_dict(record.state or {})
+        t = translator("en")
+        # Every player has their role in private, protected from forwarding.
+        for user in h.users:
+            role = state.roles[str(user.id)]
+            assert any(texts.role_name(t, role) in m for m in h.private_texts(user))
+        players = AutoPlayers(h, scheduler, seed)
+        record = await players.play(game_id)
+        assert record.status is GameStatus.ENDED and record.winner
+        group = h.group_texts()
+        assert any(
+            texts.winner_line(
+                t,
+                GameState.from_dict(record.state or {}).winner
+                or state.winner
+                or _side(record.winner),
+            )
+            .replace("<b>", "")
+            .replace("</b>", "")
+            in m
+            for m in group
+        )
+        for user in h.users:
+            assert any("You won" in m or "You lost" in m for m in h.private_texts(user))
+        assert h.sb.log.count_429() == 0
+        # The group chat is open again, as it was before the game.
+        assert h.sb.world.resolve_chat(h.group.id).permissions.get("can_send_messages")
+        if variant in ("moscow", "club"):
+            _no_role_named_before_the_end(h, t)
+
+
+def _side(value: str):  # type: ignore[no-untyped-def]
+    from engine import Side
+
+    return Side(value)
+
+
+def _no_role_named_before_the_end(h, t) -> None:  # type: ignore[no-untyped-def]
+    words = {texts.role_name(t, r) for r in Role} - {texts.role_name(t, Role.CITIZEN)}
+    messages = h.group_texts()
+    end = next(i for i, m in enumerate(messages) if "wins!" in m)
+    for message in messages[:end]:
+        for word in words:
+            assert word not in message, f"{word!r} named in the group: {message!r}"

@@ -1,0 +1,2 @@
+"""The Telegram shell: handlers, rendering, the outbox, timers and storage,
+around the pure rules engine."""

@@ -1,0 +1,90 @@
+"""Wiring: the PTB Application, its handlers, and the game service."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import BotCommand
+from telegram.error import TelegramError
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+
+from tg_mafia.bot import handlers
+from tg_mafia.bot.clock import BotClock
+from tg_mafia.bot.service import GameService, ServiceConfig
+from tg_mafia.bot.timers import JobQueueScheduler, Scheduler
+from tg_mafia.storage import Database
+
+log = logging.getLogger(__name__)
+
+App = Application[Any, Any, Any, Any, Any, Any]
+
+
+@dataclass(frozen=True)
+class BotOptions:
+    speed: float = 1.0  # > 1 only in tests and the demo: every timer runs faster
+    lobby_seconds: int = 600
+    rate_limiter: bool = True  # PTB's AIORateLimiter, on real time (off when speed > 1)
+
+
+COMMANDS = (
+    ("newgame", "Open a lobby for a new game"),
+    ("host", "Host the open lobby yourself (you do not play)"),
+    ("cancel", "Cancel the game (administrators)"),
+)
+
+
+def build_application(
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any], db: Database, options: BotOptions
+) -> App:
+    if options.rate_limiter and options.speed == 1.0:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=5))
+    app: App = builder.post_init(_post_init).post_shutdown(_post_shutdown).build()
+    app.bot_data["db"] = db
+    app.bot_data["options"] = options
+    handlers.register(app)
+    return app
+
+
+async def start_service(app: App, scheduler: Scheduler | None = None) -> GameService:
+    """Creates the game service and resumes unfinished games. `run_polling`
+    calls it through post_init; tests that start the app by hand call it."""
+    if "service" in app.bot_data:
+        service: GameService = app.bot_data["service"]
+        return service
+    options: BotOptions = app.bot_data["options"]
+    if scheduler is None:
+        assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
+        scheduler = JobQueueScheduler(app.job_queue)
+    service = GameService(
+        app.bot,
+        app.bot_data["db"],
+        BotClock(options.speed),
+        scheduler,
+        ServiceConfig(lobby_seconds=options.lobby_seconds, bot_username=app.bot.username),
+    )
+    app.bot_data["service"] = service
+    try:
+        await app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
+    except TelegramError as error:
+        log.warning("could not set the command list: %s", error)
+    resumed = await service.resume_all()
+    if resumed:
+        log.info("resumed %d unfinished games", resumed)
+    return service
+
+
+async def stop_service(app: App) -> None:
+    service: GameService | None = app.bot_data.pop("service", None)
+    if service is not None:
+        await service.drain()
+        await service.close()
+
+
+async def _post_init(app: App) -> None:
+    await start_service(app)
+
+
+async def _post_shutdown(app: App) -> None:
+    await stop_service(app)

@@ -1,0 +1,613 @@
+"""Every word the bot shows, through the chat's translator.
+
+Functions here build text only (HTML, every user-supplied name escaped by
+`Table`); which message is sent or edited, and when, is the presenter's."""
+
+from __future__ import annotations
+
+from html import escape
+
+from engine import Role, Side
+from tg_mafia.bot.table import Table
+from tg_mafia.i18n import Translator
+
+
+def variant_name(t: Translator, variant: str) -> str:
+    names = {
+        "classic": t.gettext("Classic (Sleeping City)"),
+        "moscow": t.gettext("Moscow rules"),
+        "party": t.gettext("Party game"),
+        "club": t.gettext("Club (sheriff, doctor, escort)"),
+    }
+    return names.get(variant, variant)
+
+
+def role_name(t: Translator, role: Role) -> str:
+    names = {
+        Role.CITIZEN: t.gettext("Citizen"),
+        Role.MAFIA: t.gettext("Mafioso"),
+        Role.GODFATHER: t.gettext("Godfather"),
+        Role.DON: t.gettext("Don"),
+        Role.DETECTIVE: t.gettext("Detective"),
+        Role.SHERIFF: t.gettext("Sheriff"),
+        Role.POLICE: t.gettext("Police officer"),
+        Role.DOCTOR: t.gettext("Doctor"),
+        Role.ESCORT: t.gettext("Escort"),
+        Role.MANIAC: t.gettext("Maniac"),
+    }
+    return names[role]
+
+
+ROLE_ICONS = {
+    Role.CITIZEN: "🙂",
+    Role.MAFIA: "🔫",
+    Role.GODFATHER: "🎩",
+    Role.DON: "🎩",
+    Role.DETECTIVE: "🕵️",
+    Role.SHERIFF: "🕵️",
+    Role.POLICE: "👮",
+    Role.DOCTOR: "🩺",
+    Role.ESCORT: "💋",
+    Role.MANIAC: "🔪",
+}
+
+
+def role_label(t: Translator, role: Role) -> str:
+    return f"{ROLE_ICONS[role]} {role_name(t, role)}"
+
+
+def side_name(t: Translator, side: Side) -> str:
+    return {
+        Side.TOWN: t.gettext("the town"),
+        Side.MAFIA: t.gettext("the mafia"),
+        Side.MANIAC: t.gettext("the maniac"),
+    }[side]
+
+
+def role_description(t: Translator, role: Role, variant: str) -> str:
+    if role is Role.CITIZEN:
+        return t.gettext("You have no night move. By day, find the mafia and vote them out.")
+    if role is Role.MAFIA:
+        if variant in ("moscow", "club"):
+            return t.gettext(
+                "Each night from night 2 the mafia shoot: the shot lands only if every "
+                "living mafioso picks the same player."
+            )
+        return t.gettext("Each night the mafia choose a victim together. Stay hidden by day.")
+    if role is Role.GODFATHER:
+        return t.gettext(
+            "You lead the mafia: your choice breaks a tie between the mafiosi, and the "
+            "detective reads you as not mafia."
+        )
+    if role is Role.DON:
+        return t.gettext(
+            "You lead the mafia. Each night from night 2 you shoot with them and may check "
+            "one player: the bot tells you whether they are the sheriff."
+        )
+    if role is Role.DETECTIVE or role is Role.POLICE:
+        return t.gettext(
+            "Each night you may check one player: the bot tells you whether they are mafia."
+        )
+    if role is Role.SHERIFF:
+        return t.gettext(
+            "Each night from night 2 you may check one player: the bot tells you whether "
+            "they are mafia. The Don is hunting you: keep it quiet."
+        )
+    if role is Role.DOCTOR:
+        return t.gettext(
+            "Each night you may heal one player, yourself included, but not the same "
+            "player two nights in a row."
+        )
+    if role is Role.ESCORT:
+        return t.gettext(
+            "Each night from night 2 you may visit one player: the next day they may neither "
+            "speak, nor nominate, nor vote."
+        )
+    return t.gettext(
+        "You play alone. Each night from night 2 you may kill one player. You win if you "
+        "are the last one alive."
+    )
+
+
+def your_role(t: Translator, role: Role, variant: str, title: str) -> str:
+    return (
+        t.gettext("Your role in «{title}»: <b>{role}</b>").format(
+            title=escape(title), role=role_label(t, role)
+        )
+        + "\n"
+        + role_description(t, role, variant)
+    )
+
+
+def family(t: Translator, table: Table, members: tuple[tuple[str, Role], ...]) -> str:
+    listed = ", ".join(
+        f"{table.label(p)} ({role_name(t, r)})" if r.is_boss else table.label(p) for p, r in members
+    )
+    return t.gettext("🤝 Your family: {players}.").format(players=listed)
+
+
+def acquaintance(t: Translator) -> str:
+    return t.gettext("The mafia meet tonight. Write here: every message goes to your family.")
+
+
+def all_roles(t: Translator, table: Table, roles: tuple[tuple[str, Role], ...]) -> str:
+    lines = [f"{table.label(p)}: {role_label(t, r)}" for p, r in roles]
+    return t.gettext("🎭 You host this game. The roles:") + "\n" + "\n".join(lines)
+
+
+# ----- lobby -------------------------------------------------------------------
+
+
+def lobby(
+    t: Translator,
+    variant: str,
+    low: int,
+    high: int,
+    names: list[str],
+    opener: str,
+    until: str | None,
+    host: str | None,
+) -> str:
+    lines = [
+        t.gettext("🎭 <b>Mafia</b> — {variant} · {low} to {high} players").format(
+            variant=variant_name(t, variant), low=low, high=high
+        ),
+        t.ngettext("Players ({n}):", "Players ({n}):", len(names)).format(n=len(names)),
+    ]
+    lines.append("  ".join(f"{i} · {escape(n)}" for i, n in enumerate(names, 1)) or "—")
+    if host:
+        lines.append(t.gettext("Host: {name}").format(name=escape(host)))
+    missing = max(0, low - len(names))
+    if missing:
+        lines.append(
+            t.ngettext("{n} more player needed.", "{n} more players needed.", missing).format(
+                n=missing
+            )
+        )
+    if until:
+        lines.append(
+            t.gettext("Starts when {name} presses Start, or at {time}.").format(
+                name=escape(opener), time=until
+            )
+        )
+    lines.append(t.gettext("Press Join: the bot opens a private chat to deal your role."))
+    return "\n".join(lines)
+
+
+def lobby_closed(t: Translator, reason: str) -> str:
+    if reason == "started":
+        return t.gettext("🎭 The game has started.")
+    if reason == "too_few":
+        return t.gettext("🎭 The lobby closed: not enough players joined.")
+    return t.gettext("🎭 The lobby was cancelled.")
+
+
+# ----- night ---------------------------------------------------------------------
+
+
+def night_started(t: Translator, number: int) -> str:
+    return t.gettext(
+        "🌙 <b>Night {n}.</b> The city sleeps. The chat is closed until morning."
+    ).format(n=number)
+
+
+def night_question(t: Translator, move: str, role: Role, number: int) -> str:
+    if move == "kill" and role is Role.MANIAC:
+        question = t.gettext("whom do you kill?")
+    elif move == "kill":
+        question = t.gettext("whom do you shoot?")
+    elif move == "check" and role is Role.DON:
+        question = t.gettext("whom do you check for the sheriff?")
+    elif move == "check":
+        question = t.gettext("whom do you check?")
+    elif move == "heal":
+        question = t.gettext("whom do you heal?")
+    else:
+        question = t.gettext("whom do you visit?")
+    return t.gettext("🌙 Night {n} — {question}").format(n=number, question=question)
+
+
+def night_chosen(t: Translator, table: Table, target: str | None) -> str:
+    if target is None:
+        return t.gettext("You chose to do nothing tonight.")
+    return t.gettext("Chosen: {player} (you may change until dawn).").format(
+        player=table.label(target)
+    )
+
+
+def mafia_pick(t: Translator, table: Table, player: str, target: str | None) -> str:
+    if target is None:
+        return t.gettext("{player} holds fire tonight.").format(player=table.label(player))
+    return t.gettext("{player} aims at {target}.").format(
+        player=table.label(player), target=table.label(target)
+    )
+
+
+def plan_set(t: Translator, table: Table, targets: tuple[str, ...]) -> str:
+    return t.gettext("📝 The Don's list for the coming nights: {players}.").format(
+        players=table.labels(targets)
+    )
+
+
+def mafia_message(table: Table, player: str, text: str) -> str:
+    return f"{table.label(player)}: {escape(text)}"
+
+
+# ----- morning ---------------------------------------------------------------------
+
+
+def day_started(
+    t: Translator,
+    table: Table,
+    number: int,
+    killed: tuple[str, ...],
+    shown: dict[str, Role],
+    missed: bool,
+) -> str:
+    lines = [t.gettext("☀️ <b>Day {n}.</b> The city wakes up.").format(n=number)]
+    if killed:
+        names = ", ".join(
+            f"{table.label(p)} ({role_name(t, shown[p])})" if p in shown else table.label(p)
+            for p in killed
+        )
+        lines.append(
+            t.ngettext(
+                "Killed tonight: {players}.", "Killed tonight: {players}.", len(killed)
+            ).format(players=names)
+        )
+    elif missed:
+        lines.append(t.gettext("The mafia missed. Nobody was killed tonight."))
+    else:
+        lines.append(t.gettext("Nobody was killed tonight."))
+    return "\n".join(lines)
+
+
+def check_result(t: Translator, table: Table, target: str, answer: str) -> str:
+    answers = {
+        "mafia": t.gettext("🔎 {player} is <b>mafia</b>."),
+        "not mafia": t.gettext("🔎 {player} is <b>not mafia</b>."),
+        "sheriff": t.gettext("🔎 {player} is <b>the sheriff</b>."),
+        "not sheriff": t.gettext("🔎 {player} is <b>not the sheriff</b>."),
+    }
+    return answers[answer].format(player=table.label(target))
+
+
+def blocked(t: Translator, table: Table, player: str) -> str:
+    return t.gettext(
+        "💋 {player} spent the night with the escort and may neither speak nor vote today."
+    ).format(player=table.label(player))
+
+
+# ----- the floor --------------------------------------------------------------------
+
+
+def floor(
+    t: Translator,
+    table: Table,
+    stage: str,
+    day: int,
+    speaker: str,
+    seconds: int,
+    until: str,
+    nominees: tuple[str, ...],
+) -> str:
+    if stage == "intro":
+        head = t.gettext("🎙 Day {n} · introductions").format(n=day)
+    elif stage == "last_word":
+        head = t.gettext("🎙 Day {n} · last word").format(n=day)
+    else:
+        head = t.gettext("🎙 Day {n} · speeches").format(n=day)
+    lines = [
+        head,
+        t.gettext("Now: {player} — {seconds} s, until {time}. Only they may write.").format(
+            player=table.mention(speaker), seconds=seconds, time=until
+        ),
+    ]
+    if stage == "speech" and nominees:
+        lines.append(t.gettext("Nominated: {players}").format(players=table.labels(nominees)))
+    return "\n".join(lines)
+
+
+def nominated(t: Translator, table: Table, by: str, target: str) -> str:
+    return t.gettext("☝️ {player} nominates {target}.").format(
+        player=table.label(by), target=table.label(target)
+    )
+
+
+def nominate_prompt(t: Translator) -> str:
+    return t.gettext("Whom do you nominate?")
+
+
+def warned(t: Translator, table: Table, player: str, count: int, limit: int) -> str:
+    if limit:
+        return t.gettext("⚠️ {player}: warning {count}/{limit}.").format(
+            player=table.label(player), count=count, limit=limit
+        )
+    return t.gettext("⚠️ {player}: warning {count}.").format(player=table.label(player), count=count)
+
+
+# ----- the hand-raise vote -------------------------------------------------------------
+
+
+def vote_started(t: Translator, table: Table, candidates: tuple[str, ...], kind: str) -> str:
+    if kind == "revote":
+        head = t.gettext("✋ A tie: the leaders stand again, with no last word.")
+    elif kind == "repeat":
+        head = t.gettext("✋ The vote between the two is repeated.")
+    else:
+        head = t.gettext("✋ The vote. Candidates, in order:")
+    return head + "\n" + table.labels(candidates)
+
+
+def count(t: Translator, table: Table, index: int, total: int, candidate: str, until: str) -> str:
+    return "\n".join(
+        [
+            t.gettext("✋ Vote · candidate {index} of {total}: {player}").format(
+                index=index, total=total, player=table.mention(candidate)
+            ),
+            t.gettext("Raise your hand to eliminate {player}. One… two… three at {time}.").format(
+                player=table.label(candidate), time=until
+            ),
+        ]
+    )
+
+
+def count_result(t: Translator, table: Table, candidate: str, voters: tuple[str, ...]) -> str:
+    return t.ngettext(
+        "{player} — {n} hand ({voters})", "{player} — {n} hands ({voters})", len(voters)
+    ).format(player=table.label(candidate), n=len(voters), voters=table.labels(voters))
+
+
+def tally_lines(t: Translator, table: Table, tally: tuple[tuple[str, int], ...]) -> str:
+    return "\n".join(
+        t.ngettext("{player}: {n} vote", "{player}: {n} votes", n).format(
+            player=table.label(p), n=n
+        )
+        for p, n in tally
+    )
+
+
+def vote_result(
+    t: Translator,
+    table: Table,
+    outcome: str,
+    tally: tuple[tuple[str, int], ...],
+    target: str | None,
+    players: tuple[str, ...],
+) -> str:
+    lines = [t.gettext("🗳 The count:"), tally_lines(t, table, tally)] if tally else []
+    if outcome == "eliminated" and target:
+        lines.append(t.gettext("{player} has the most votes.").format(player=table.label(target)))
+    elif outcome == "revote":
+        lines.append(
+            t.gettext("A tie between {players}: they stand again.").format(
+                players=table.labels(players)
+            )
+        )
+    elif outcome == "last_words":
+        lines.append(
+            t.gettext(
+                "A tie between {players}: each has a last word, then the vote is repeated."
+            ).format(players=table.labels(players))
+        )
+    elif outcome == "decide":
+        lines.append(
+            t.gettext("A tie again between {players}.").format(players=table.labels(players))
+        )
+    elif outcome == "decided" and target:
+        lines = [
+            t.gettext("The deciding vote falls on {player}.").format(player=table.label(target))
+        ]
+    elif outcome == "tie":
+        lines.append(t.gettext("A tie: nobody is eliminated today."))
+    else:
+        lines.append(t.gettext("Nobody is eliminated today."))
+    return "\n".join(lines)
+
+
+def no_vote(t: Translator, table: Table, outcome: str, target: str | None) -> str:
+    if outcome == "single_first_day" and target:
+        return t.gettext(
+            "Only {player} was nominated: on the first day that is not enough for "
+            "a vote. Nobody is eliminated."
+        ).format(player=table.label(target))
+    if outcome == "single" and target:
+        return t.gettext("Only {player} was nominated, and is eliminated without a vote.").format(
+            player=table.label(target)
+        )
+    if outcome == "no_decider":
+        return t.gettext("Nobody killed last night may break the tie: nobody is eliminated.")
+    if outcome == "no_decision":
+        return t.gettext("No deciding vote came in time: nobody is eliminated.")
+    return t.gettext("Nobody was nominated: nobody is eliminated today.")
+
+
+def decide_public(t: Translator, table: Table, player: str, seconds: int) -> str:
+    return t.gettext(
+        "⚖️ {player}, killed last night, casts the deciding vote in private ({seconds} s)."
+    ).format(player=table.mention(player), seconds=seconds)
+
+
+def decide_private(t: Translator, table: Table, candidates: tuple[str, ...]) -> str:
+    return t.gettext("⚖️ You cast the deciding vote. Who leaves the table: {players}?").format(
+        players=table.labels(candidates)
+    )
+
+
+def eliminated(t: Translator, table: Table, player: str, cause: str, role: Role | None) -> str:
+    who = table.label(player)
+    if role is not None:
+        who = f"{who} ({role_label(t, role)})"
+    if cause == "warnings":
+        return t.gettext("🚫 {player} is out: too many warnings.").format(player=who)
+    if cause == "left":
+        return t.gettext("🚪 {player} leaves the table.").format(player=who)
+    return t.gettext("⚰️ {player} is eliminated.").format(player=who)
+
+
+# ----- open votes ------------------------------------------------------------------------
+
+
+def live_board(
+    t: Translator,
+    table: Table,
+    day: int,
+    until: str,
+    tally: tuple[tuple[str, int], ...],
+    living: int,
+) -> str:
+    need = living // 2 + 1
+    lines = [
+        t.gettext("☀️ Day {n} · free talk and the live vote, until {time}.").format(
+            n=day, time=until
+        ),
+        t.ngettext(
+            "A player is eliminated at once with {n} vote.",
+            "A player is eliminated at once with {n} votes.",
+            need,
+        ).format(n=need),
+    ]
+    if tally:
+        lines.append(tally_lines(t, table, tally))
+    lines.append(t.gettext("Tap a name to vote; tap again elsewhere to move your vote."))
+    return "\n".join(lines)
+
+
+def discussion(t: Translator, day: int, until: str) -> str:
+    return t.gettext("☀️ Day {n} · free talk until {time}, then the ballot.").format(
+        n=day, time=until
+    )
+
+
+def ballot(t: Translator, day: int, until: str, cast: int) -> str:
+    return "\n".join(
+        [
+            t.gettext("🗳 Day {n} · the ballot is open until {time}.").format(n=day, time=until),
+            t.gettext("Tap the player you want to eliminate; you may change your vote."),
+            t.ngettext("{n} vote cast.", "{n} votes cast.", cast).format(n=cast),
+        ]
+    )
+
+
+def timer_note(t: Translator, outcome: str, seconds: int) -> str:
+    if outcome == "paused":
+        return t.gettext("⏸ The host paused the timer.")
+    if outcome == "resumed":
+        return t.gettext("▶️ The host resumed the timer.")
+    return t.gettext("⏱ The host added {seconds} s.").format(seconds=seconds)
+
+
+# ----- the end --------------------------------------------------------------------------
+
+
+def winner_line(t: Translator, side: Side) -> str:
+    return {
+        Side.TOWN: t.gettext("🏙 <b>The town wins!</b>"),
+        Side.MAFIA: t.gettext("🔫 <b>The mafia wins!</b>"),
+        Side.MANIAC: t.gettext("🔪 <b>The maniac wins!</b>"),
+    }[side]
+
+
+def end_screen(
+    t: Translator, table: Table, side: Side, roles: tuple[tuple[str, Role], ...], dead: set[str]
+) -> str:
+    groups: dict[Side, list[str]] = {Side.MAFIA: [], Side.TOWN: [], Side.MANIAC: []}
+    for player, role in roles:
+        mark = " ☠" if player in dead else ""
+        groups[role.side].append(f"{table.label(player)} {role_label(t, role)}{mark}")
+    titles = {
+        Side.MAFIA: t.gettext("Mafia:"),
+        Side.TOWN: t.gettext("Town:"),
+        Side.MANIAC: t.gettext("Maniac:"),
+    }
+    lines = [winner_line(t, side)]
+    for group in (Side.MAFIA, Side.TOWN, Side.MANIAC):
+        if groups[group]:
+            lines.append(f"<b>{titles[group]}</b> " + ", ".join(groups[group]))
+    lines.append(t.gettext("Well played. The chat is open again."))
+    return "\n".join(lines)
+
+
+def own_result(t: Translator, won: bool, side: Side, role: Role) -> str:
+    if won:
+        return t.gettext("🏆 You won with {side} ({role}).").format(
+            side=side_name(t, side), role=role_name(t, role)
+        )
+    return t.gettext("You lost this time ({role}); {side} won.").format(
+        side=side_name(t, side), role=role_name(t, role)
+    )
+
+
+def confirm_request(t: Translator, side: Side) -> str:
+    return t.gettext("🏁 By the rules, {side} has won. Confirm the end of the game?").format(
+        side=side_name(t, side)
+    )
+
+
+# ----- buttons and popups -----------------------------------------------------------------
+
+
+def button(t: Translator, name: str) -> str:
+    labels = {
+        "join": t.gettext("Join"),
+        "leave": t.gettext("Leave"),
+        "start": t.gettext("Start"),
+        "cancel": t.gettext("Cancel"),
+        "pass": t.gettext("Pass"),
+        "nominate": t.gettext("Nominate…"),
+        "time": "⏱",
+        "raise": t.gettext("✋ Raise"),
+        "lower": t.gettext("Lower"),
+        "leave_table": t.gettext("Leave the table"),
+        "skip": t.gettext("Skip"),
+        "withdraw": t.gettext("Withdraw my vote"),
+        "confirm": t.gettext("Confirm"),
+        "pause": t.gettext("⏸ Pause"),
+        "resume": t.gettext("▶️ Resume"),
+        "extend": t.gettext("+30 s"),
+        "skip_speaker": t.gettext("Skip speaker"),
+        "warn": t.gettext("⚠️ Warn…"),
+    }
+    return labels[name]
+
+
+def popup(t: Translator, code: str) -> str:
+    """A short answer to a button press the bot cannot take."""
+    texts = {
+        "stale": t.gettext("This button is out of date."),
+        "not_yours": t.gettext("This button is not for you."),
+        "no_game": t.gettext("There is no game here now."),
+        "not_a_player": t.gettext("You are not playing in this game."),
+        "dead": t.gettext("You are out of the game."),
+        "may_not_vote": t.gettext("You may not vote now."),
+        "voted_already": t.gettext("You have voted already."),
+        "hand_up": t.gettext("Your hand is up already."),
+        "hand_down": t.gettext("Your hand is not up."),
+        "not_your_floor": t.gettext("It is not your turn to speak."),
+        "already_nominated": t.gettext("You have nominated someone already."),
+        "already_nominee": t.gettext("That player is nominated already."),
+        "self_target": t.gettext("You cannot choose yourself."),
+        "same_heal": t.gettext("You healed that player last night."),
+        "bad_target": t.gettext("You cannot choose that player."),
+        "no_vote_given": t.gettext("You have not voted."),
+        "not_host": t.gettext("Only the host may do this."),
+        "paused": t.gettext("The timer is paused already."),
+        "not_paused": t.gettext("The timer is running."),
+        "lobby_full": t.gettext("The table is full."),
+        "lobby_few": t.gettext("Not enough players yet."),
+        "only_opener": t.gettext("Only whoever opened the lobby, or an admin, may start it."),
+        "ok": t.gettext("Done."),
+        "hand_raised": t.gettext("✋ Your hand is up."),
+        "hand_lowered": t.gettext("Your hand is down."),
+        "voted": t.gettext("Your vote is in."),
+        "vote_withdrawn": t.gettext("Your vote is withdrawn."),
+        "chosen": t.gettext("Your choice is in."),
+        "see_private": t.gettext("Look at your private chat with the bot."),
+    }
+    return texts.get(code, t.gettext("Not now."))
+
+
+def time_left(t: Translator, seconds: int, paused: bool) -> str:
+    if paused:
+        return t.gettext("The timer is paused.")
+    return t.ngettext("{n} second left.", "{n} seconds left.", seconds).format(n=seconds)

@@ -1,0 +1,64 @@
+"""Game timers on PTB's JobQueue (APScheduler). The JobQueue does not
+persist jobs: deadlines are stored with the game and re-armed at start.
+
+Every job has an explicit id and replaces the job it succeeds; a late or
+duplicate job is harmless, because it names the timer it was set for and
+the engine refuses a timer the game has left."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from telegram.ext import CallbackContext, JobQueue
+
+Fire = Callable[[], Awaitable[None]]
+
+
+class Scheduler(Protocol):
+    def arm(self, name: str, delay: float, fire: Fire) -> None: ...
+
+    def cancel(self, name: str) -> None: ...
+
+
+class JobQueueScheduler:
+    def __init__(self, job_queue: JobQueue[Any]) -> None:
+        self.job_queue = job_queue
+
+    def arm(self, name: str, delay: float, fire: Fire) -> None:
+        async def callback(context: CallbackContext[Any, Any, Any, Any]) -> None:
+            await fire()
+
+        self.cancel(name)
+        self.job_queue.run_once(
+            callback,
+            when=max(0.0, delay),
+            name=name,
+            job_kwargs={"id": name, "replace_existing": True, "misfire_grace_time": None},
+        )
+
+    def cancel(self, name: str) -> None:
+        for job in self.job_queue.get_jobs_by_name(name):
+            job.schedule_removal()
+
+
+class ManualScheduler:
+    """Timers that fire only when told to: for tests and benchmarks that
+    drive the clock themselves, so that no timer races a simulated player."""
+
+    def __init__(self) -> None:
+        self.armed: dict[str, tuple[float, Fire]] = {}
+
+    def arm(self, name: str, delay: float, fire: Fire) -> None:
+        self.armed[name] = (delay, fire)
+
+    def cancel(self, name: str) -> None:
+        self.armed.pop(name, None)
+
+    async def fire(self, name: str) -> bool:
+        """Fires the timer `name` as its job would; False if none is armed."""
+        entry = self.armed.pop(name, None)
+        if entry is None:
+            return False
+        await entry[1]()
+        return True

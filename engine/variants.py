@@ -60,6 +60,11 @@ class Variant:
     first_speech_day: int = 1
     parity_only_at_dawn: bool = False  # classic
 
+    def __init__(self) -> None:
+        # night_moves is asked for every living player at every night step:
+        # the answer for each role is worked out once.
+        self._moves = {role: self.role_moves(role) for role in Role}
+
     def mafia_count(self, players: int) -> int:
         raise NotImplementedError
 
@@ -89,6 +94,10 @@ class Variant:
         """The choices a living player of this role has on this night."""
         if night == 1 and self.quiet_first_night:
             return ()
+        return self._moves[role]
+
+    def role_moves(self, role: Role) -> tuple[NightMove, ...]:
+        """The choices of a living player of this role on a night with action."""
         moves: list[NightMove] = []
         if role.is_mafia or role is Role.MANIAC:
             moves.append(NightMove.KILL)

@@ -1,0 +1,109 @@
+"""A running bot on the sandbox, with simulated players, for end-to-end tests."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service
+from tg_mafia.bot.service import GameService
+from tg_mafia.bot.timers import Scheduler
+from tg_mafia.sandbox import Sandbox, SimUser
+from tg_mafia.sandbox.state import Chat
+from tg_mafia.storage import Database, open_database
+
+BOT_RIGHTS = {"can_delete_messages": True, "can_restrict_members": True, "can_pin_messages": True}
+
+
+@dataclass
+class Harness:
+    sb: Sandbox
+    app: Any
+    db: Database
+    group: Chat
+    users: list[SimUser]
+    admin: SimUser
+
+    @property
+    def service(self) -> GameService:
+        service: GameService = self.app.bot_data["service"]
+        return service
+
+    async def settle(self, timeout: float = 10.0) -> None:
+        """Until the bot has handled every update and sent everything."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            await self.sb.wait_for(lambda: not self.sb.updates.pending, timeout=timeout)
+            await asyncio.wait_for(self.app.update_queue.join(), timeout)
+            await asyncio.wait_for(self.service.drain(), timeout)
+            await asyncio.sleep(0)
+            if not self.sb.updates.pending and self.app.update_queue.empty():
+                return
+            if loop.time() > end:
+                raise TimeoutError("the bot did not settle")
+
+    def group_texts(self, user: SimUser | None = None) -> list[str]:
+        return [m.text or "" for m in (user or self.admin).view(self.group)]
+
+    def private_texts(self, user: SimUser) -> list[str]:
+        return [m.text or "" for m in user.view(user.private_chat)]
+
+    async def open_and_fill(self, players: list[SimUser] | None = None) -> int:
+        """/newgame by the admin, every player through the deep link, Start."""
+        self.admin.command(self.group, "newgame", mention=True)
+        await self.settle()
+        for user in players if players is not None else self.users:
+            user.open_deep_link(self.sb.deep_link(f"join_{self.group.id}"))
+            await self.settle()
+        record = self.db.active_game(self.group.id)
+        assert record is not None
+        return record.id
+
+    async def press_start(self) -> None:
+        self.admin.press(self.group, "Start")
+        await self.settle()
+
+
+@contextlib.asynccontextmanager
+async def running_bot(
+    tmp_path: Path,
+    players: int,
+    *,
+    speed: float = 50.0,
+    database_url: str | None = None,
+    sb: Sandbox | None = None,
+    lobby_seconds: int = 3600,
+    rights: dict[str, bool] | None = None,
+    scheduler: Scheduler | None = None,
+) -> AsyncIterator[Harness]:
+    sb = sb or Sandbox(speed=speed)
+    users = sb.add_users(players)
+    admin = sb.add_user("Admin")
+    group = sb.add_group(
+        "Friday club",
+        members=[*users, admin],
+        owner=admin,
+        bot_rights=BOT_RIGHTS if rights is None else rights,
+    )
+    db = open_database(database_url or f"sqlite:///{tmp_path / 'bot.db'}")
+    app = build_application(
+        sb.application_builder(), db, BotOptions(speed=speed, lobby_seconds=lobby_seconds)
+    )
+    async with app:
+        await start_service(app, scheduler)
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0)
+        await app.start()
+        harness = Harness(sb, app, db, group, users, admin)
+        try:
+            yield harness
+        finally:
+            await app.updater.stop()
+            await app.stop()
+            await stop_service(app)
+    db.close()

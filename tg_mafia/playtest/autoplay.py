@@ -4,6 +4,7 @@ from the engine's seeded random policy; timers are fired by the test."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 
@@ -64,12 +65,19 @@ def prefix(kind: str, record: GameRecord, *args: str) -> Callable[[str], bool]:
 
 class AutoPlayers:
     def __init__(
-        self, h: Harness, scheduler: ManualScheduler, seed: int, chatter: float = 0.03
+        self,
+        h: Harness,
+        scheduler: ManualScheduler,
+        seed: int,
+        chatter: float = 0.03,
+        lines: tuple[str, ...] = (),
     ) -> None:
         self.h = h
         self.scheduler = scheduler
         self.rng = random.Random(seed)
         self.chatter = chatter
+        self.lines = lines
+        self.lines = lines
         self.users = {str(u.id): u for u in [*h.users, h.admin]}
         self.steps = 0
 
@@ -101,11 +109,10 @@ class AutoPlayers:
             return
         actor = self.user(action.actor)
         if isinstance(action, Say):
-            try:
-                actor.send(group, action.text)
-            except SimulationError:
-                pass  # the chat is closed to them (the masked night): Telegram refuses
-
+            text = self.rng.choice(self.lines) if self.lines else action.text
+            # Telegram refuses a post from whom the chat is closed (the masked night).
+            with contextlib.suppress(SimulationError):
+                actor.send(group, text)
         elif isinstance(action, NightChoice):
             target = seat(action.target) if action.target else "0"
             assert press(h, actor, actor.id, prefix("n", record, action.move.value, target)), (

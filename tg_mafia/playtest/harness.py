@@ -80,9 +80,14 @@ async def running_bot(
     lobby_seconds: int = 3600,
     rights: dict[str, bool] | None = None,
     scheduler: Scheduler | None = None,
+    names: list[str] | None = None,
+    language: str = "en",
 ) -> AsyncIterator[Harness]:
     sb = sb or Sandbox(speed=speed)
-    users = sb.add_users(players)
+    if names:
+        users = [sb.add_user(name, language_code=language) for name in names[:players]]
+    else:
+        users = sb.add_users(players)
     admin = sb.add_user("Admin")
     group = sb.add_group(
         "Friday club",

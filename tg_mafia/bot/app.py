@@ -32,6 +32,9 @@ COMMANDS = (
     ("newgame", "Open a lobby for a new game"),
     ("host", "Host the open lobby yourself (you do not play)"),
     ("cancel", "Cancel the game (administrators)"),
+    ("settings", "Language, variant and options (administrators)"),
+    ("rules", "The rules of the group's variant"),
+    ("stats", "Games, wins and the best players"),
 )
 
 

@@ -17,7 +17,7 @@ from telegram.ext import (
     filters,
 )
 
-from tg_mafia.bot import buttons, texts
+from tg_mafia.bot import buttons, rules_text, settings_menu, stats_text, texts
 from tg_mafia.bot.callbacks import decode
 from tg_mafia.bot.service import GameService
 from tg_mafia.i18n import translator
@@ -186,6 +186,9 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("host", on_host, groups))
     app.add_handler(CommandHandler("cancel", on_cancel, groups))
     app.add_handler(CommandHandler("start", on_start, private))
+    settings_menu.register(app)
+    rules_text.register(app)
+    stats_text.register(app)
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(
         MessageHandler(

@@ -25,7 +25,7 @@ from tg_mafia.bot.clock import BotClock
 log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096
-CHARGED = frozenset({"send", "edit", "pin", "unpin"})
+CHARGED = frozenset({"send", "edit", "clear", "pin", "unpin"})
 NETWORK_RETRIES = 6
 
 
@@ -34,7 +34,7 @@ class Op:
     """One call to a chat. `key` names a living message: a send stores its
     id under the key, an edit or delete finds it there."""
 
-    method: str  # send, edit, delete, pin, unpin, call
+    method: str  # send, edit, clear (remove the buttons), delete, pin, unpin, call
     text: str | None = None
     markup: InlineKeyboardMarkup | None = None
     key: str | None = None
@@ -42,6 +42,9 @@ class Op:
     mergeable: bool = False
     protect: bool = False
     call: Callable[[Bot], Awaitable[Any]] | None = None  # method "call": anything else
+    # Edits of a busy living message (the classic vote board) at most this
+    # often, in game seconds; the edits in between fold into the last one.
+    min_interval: float = 0.0
     done: asyncio.Future[bool] | None = field(default=None, repr=False)
 
 
@@ -85,6 +88,7 @@ class Outbox:
         self._idle = asyncio.Event()
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
+        self._last_edit: dict[str, float] = {}
         self.blocked = False
 
     # ----- queueing ---------------------------------------------------------
@@ -124,12 +128,26 @@ class Outbox:
             op = self._queue.popleft()
             if op.method == "send" and op.mergeable:
                 op = self._merge(op)
+            if op.min_interval and op.key and await self._hold_edit(op):
+                continue
             try:
                 await self._perform(op)
             except Exception:  # a failed call must never stop the chat's outbox
                 log.exception("outbox %s: %s failed", self.chat_id, op.method)
             if op.done is not None and not op.done.done():
                 op.done.set_result(True)
+
+    async def _hold_edit(self, op: Op) -> bool:
+        """Waits until the living message may be edited again; True when a
+        newer edit of it was queued meanwhile (this one is then dropped)."""
+        assert op.key is not None
+        last = self._last_edit.get(op.key)
+        if last is not None:
+            wait = last + self.clock.real(op.min_interval) - self.clock.now()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        self._last_edit[op.key] = self.clock.now()
+        return any(w.method == "edit" and w.key == op.key for w in self._queue)
 
     def _merge(self, first: Op) -> Op:
         texts = [first.text or ""]
@@ -220,6 +238,10 @@ class Outbox:
                 reply_markup=op.markup,
                 disable_web_page_preview=True,
             )
+        elif op.method == "clear":
+            message_id = op.message_id or (self.book.ids.pop(op.key, None) if op.key else None)
+            if message_id is not None:
+                await bot.edit_message_reply_markup(chat, message_id, reply_markup=None)
         elif op.method == "delete":
             message_id = op.message_id or (self.book.ids.pop(op.key, None) if op.key else None)
             if message_id is not None:

@@ -24,6 +24,7 @@ FLOOR_KEY = "floor"
 COUNT_KEY = "count"
 BOARD_KEY = "board"
 LOBBY_KEY = "lobby"
+BOARD_EDIT_SECONDS = 4.0  # the live vote board changes at most this often
 
 
 @dataclass
@@ -106,6 +107,9 @@ class Presenter:
         if kind is EventKind.GAME_STARTED:
             self.say(game, t.gettext("🎭 The game begins. Your roles are in your private chats."))
         elif kind is EventKind.NIGHT_STARTED:
+            # The day's last buttons are dead now: take them off.
+            self.group(game, Op("clear", key=FLOOR_KEY))
+            self.group(game, Op("clear", key=BOARD_KEY))
             self.say(game, texts.night_started(t, event.number))
         elif kind is EventKind.DAY_STARTED:
             shown = dict(event.roles)
@@ -182,6 +186,7 @@ class Presenter:
         if event.stage == Stage.SPEECH.value:
             buttons.append(self.button(game, state, texts.button(t, "nominate"), "m"))
         buttons.append(self.button(game, state, texts.button(t, "time"), "t"))
+        self.group(game, Op("clear", key=FLOOR_KEY))  # the last speaker's buttons
         self.group(game, Op("send", text=text, key=FLOOR_KEY, markup=keyboards.row(*buttons)))
 
     def count(self, game: GameView, state: GameState, event: Event) -> None:
@@ -221,12 +226,28 @@ class Presenter:
             self.group(game, Op("edit", key=BOARD_KEY, text=text))
             return
         markup = self.voting_keyboard(game, state)
-        self.group(game, Op("edit" if edit else "send", key=BOARD_KEY, text=text, markup=markup))
-
-    def ballot(self, game: GameView, state: GameState) -> None:
-        text = texts.ballot(game.t, state.day, clock_text(game.deadline), 0)
         self.group(
-            game, Op("send", key=BOARD_KEY, text=text, markup=self.voting_keyboard(game, state))
+            game,
+            Op(
+                "edit" if edit else "send",
+                key=BOARD_KEY,
+                text=text,
+                markup=markup,
+                min_interval=BOARD_EDIT_SECONDS if edit else 0.0,
+            ),
+        )
+
+    def ballot(self, game: GameView, state: GameState, edit: bool = False) -> None:
+        text = texts.ballot(game.t, state.day, clock_text(game.deadline), len(state.ballots))
+        self.group(
+            game,
+            Op(
+                "edit" if edit else "send",
+                key=BOARD_KEY,
+                text=text,
+                markup=self.voting_keyboard(game, state),
+                min_interval=BOARD_EDIT_SECONDS if edit else 0.0,
+            ),
         )
 
     def voting_keyboard(self, game: GameView, state: GameState) -> InlineKeyboardMarkup:
@@ -291,6 +312,8 @@ class Presenter:
         elif kind is EventKind.DECIDE_REQUESTED and event.player:
             self.decide_prompt(game, state, event.player, event.players)
         elif kind is EventKind.BALLOT_VOTE and event.player:
+            if state.stage is Stage.BALLOT:
+                self.ballot(game, state, edit=True)  # how many have voted, not for whom
             host_copy = f"🗳 {table.label(event.player)} → " + (
                 table.label(event.target) if event.target else "—"
             )

@@ -1,0 +1,62 @@
+"""Words for the per-group settings: languages by their own names, option
+labels and values. Shared by the /settings menu and the /rules summary."""
+
+from __future__ import annotations
+
+from engine.options import OptionSpec, OptionValue
+from tg_mafia.i18n import LANGUAGES, Translator
+
+# Each language by its own name: not translated on purpose.
+LANGUAGE_NAMES = {
+    "fr": "Français",
+    "ru": "Русский",
+    "ro": "Română",
+    "vi": "Tiếng Việt",
+    "en": "English",
+}
+MENU_LANGUAGES = tuple(code for code in LANGUAGE_NAMES if code in LANGUAGES)
+
+
+def language_name(code: str) -> str:
+    return LANGUAGE_NAMES.get(code, code)
+
+
+def option_label(t: Translator, name: str) -> str:
+    labels = {
+        "host": t.gettext("Host"),
+        "reveal_roles": t.gettext("Roles shown on death"),
+        "night_seconds": t.gettext("Night"),
+        "day_seconds": t.gettext("Day"),
+        "ballot_seconds": t.gettext("Ballot"),
+        "intro_seconds": t.gettext("Introduction"),
+        "speech_seconds": t.gettext("Speech"),
+        "last_word_seconds": t.gettext("Last word"),
+        "vote_count_seconds": t.gettext("Hand-raise count"),
+        "thanks_rule": t.gettext("Thanks word"),
+        "maniac": t.gettext("Maniac"),
+        "warnings_limit": t.gettext("Warnings limit"),
+    }
+    return labels.get(name, name)
+
+
+def option_value(t: Translator, spec: OptionSpec, value: OptionValue) -> str:
+    """A value as a player reads it: on/off, seconds, the host's kind."""
+    if isinstance(value, bool):
+        return t.gettext("on") if value else t.gettext("off")
+    if spec.name == "host":
+        return t.gettext("a person") if value == "human" else t.gettext("the bot")
+    if isinstance(value, int) and spec.name.endswith("_seconds"):
+        return t.gettext("{n} s").format(n=value)
+    if spec.name == "warnings_limit" and value == 0:
+        return t.gettext("off (never out)")
+    return str(value)
+
+
+def option_range(t: Translator, spec: OptionSpec) -> str:
+    if isinstance(spec.default, bool):
+        return t.gettext("on or off")
+    if isinstance(spec.default, int):
+        return t.gettext("{low} to {high}").format(
+            low=option_value(t, spec, spec.minimum), high=option_value(t, spec, spec.maximum)
+        )
+    return ", ".join(option_value(t, spec, choice) for choice in spec.choices)

@@ -1,0 +1,303 @@
+"""/rules: a compact but complete summary of a variant, in the chat's
+language, built from the engine's data (decks, night moves, day mode,
+options) where it can be."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import Application, CommandHandler, ContextTypes
+
+from engine import Role, find_variant, resolve_options
+from engine.errors import SetupError
+from engine.options import OptionValue, option_specs
+from engine.variants import VARIANTS, DayMode, NightMove, ShotMode, Variant
+from tg_mafia.bot import texts
+from tg_mafia.bot.option_texts import option_label, option_value
+from tg_mafia.bot.outbox import Op
+from tg_mafia.bot.service import GameService
+from tg_mafia.i18n import Translator, resolve_language, translator
+
+Context = ContextTypes.DEFAULT_TYPE
+Options = Mapping[str, OptionValue]
+
+
+# ----- the text -----------------------------------------------------------------------
+
+
+def rules(t: Translator, name: str, options: Options) -> str:
+    variant = find_variant(name)
+    sections = [
+        t.gettext("📖 <b>{variant}</b> · {low} to {high} players").format(
+            variant=texts.variant_name(t, name), low=variant.min_players, high=variant.max_players
+        ),
+        _section(t.gettext("Roles"), role_lines(t, variant, options)),
+        _section(t.gettext("Night"), night_lines(t, variant, options)),
+        _section(t.gettext("Day"), day_lines(t, variant, options)),
+        _section(t.gettext("Win"), win_lines(t, name, options)),
+        _section(t.gettext("Options in force"), option_lines(t, name, options)),
+    ]
+    return "\n\n".join(sections)
+
+
+def _section(title: str, lines: list[str]) -> str:
+    return "\n".join([f"<b>{title}</b>", *lines])
+
+
+def _deck_key(deck: Counter[Role]) -> tuple[tuple[Role, int], ...]:
+    return tuple((role, deck[role]) for role in Role if role is not Role.CITIZEN and deck[role])
+
+
+def role_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
+    """One line per run of player counts dealt the same special roles."""
+    runs: list[tuple[int, int, tuple[tuple[Role, int], ...]]] = []
+    for players in range(variant.min_players, variant.max_players + 1):
+        key = _deck_key(variant.deck(players, options))
+        if runs and runs[-1][2] == key:
+            runs[-1] = (runs[-1][0], players, key)
+        else:
+            runs.append((players, players, key))
+    lines = []
+    for low, high, key in runs:
+        count = f"{low}–{high}" if high > low else str(low)
+        special = sum(n for _, n in key)
+        roles = ", ".join(
+            texts.role_label(t, role) + (f" ×{n}" if n > 1 else "") for role, n in key
+        )
+        citizens = f"{low - special}–{high - special}" if high > low else str(low - special)
+        lines.append(
+            t.ngettext(
+                "{count} player: {roles}; citizens: {citizens}",
+                "{count} players: {roles}; citizens: {citizens}",
+                high,
+            ).format(count=count, roles=roles, citizens=citizens)
+        )
+    return lines
+
+
+def move_phrase(t: Translator, role: Role, move: NightMove) -> str:
+    if move is NightMove.KILL:
+        return t.gettext("kills a player") if role is Role.MANIAC else t.gettext("shoots")
+    if move is NightMove.CHECK:
+        if role is Role.DON:
+            return t.gettext("checks a player: sheriff or not")
+        return t.gettext("checks a player: mafia or not")
+    if move is NightMove.HEAL:
+        return t.gettext("heals a player (themselves too, not the same one twice in a row)")
+    return t.gettext("blocks a player: no speech, nomination or vote the next day")
+
+
+def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
+    lines = []
+    if variant.quiet_first_night:
+        lines.append(t.gettext("Night 1: no kill and no check; the mafia meet."))
+    else:
+        lines.append(t.gettext("Every night has a kill, night 1 included."))
+    shots = {
+        ShotMode.MOST_CHOSEN_BOSS_BREAKS: t.gettext(
+            "The mafia's target is the player most of them chose; the Godfather breaks a tie."
+        ),
+        ShotMode.MOST_CHOSEN: t.gettext(
+            "The mafia's target is the player most of them chose; a tie kills nobody."
+        ),
+        ShotMode.UNANIMOUS: t.gettext(
+            "The shot lands only if every living mafioso picks the same player; "
+            "otherwise the mafia miss."
+        ),
+    }
+    lines.append(shots[variant.shot_mode])
+    if variant.mafia_chat_every_night:
+        lines.append(t.gettext("The mafia talk in private through the bot every night."))
+    elif variant.mafia_chat_open(1):
+        lines.append(t.gettext("The mafia talk in private through the bot on night 1 only."))
+    if variant.has_plan:
+        lines.append(t.gettext("On night 1 the boss may set a kill list for the coming nights."))
+    roles: set[Role] = set()
+    for players in range(variant.min_players, variant.max_players + 1):
+        roles.update(variant.deck(players, options))
+    for role in Role:
+        moves = variant.role_moves(role) if role in roles else ()
+        if moves:
+            phrases = ", ".join(move_phrase(t, role, move) for move in moves)
+            lines.append(f"{texts.role_label(t, role)}: {phrases}")
+    lines.append(
+        t.gettext(
+            "Moves are made with buttons in private. At dawn: heals first, then kills, "
+            "then checks. Nobody may target themselves, except the doctor."
+        )
+    )
+    return lines
+
+
+def day_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
+    seconds: dict[str, Any] = {k: v for k, v in options.items() if k.endswith("_seconds")}
+    lines = []
+    if variant.day_mode is DayMode.LIVE_VOTE:
+        lines.append(
+            t.gettext(
+                "Free talk and a live vote for {day_seconds} s: each living player votes for "
+                "another and may move or withdraw the vote. Votes from more than half the "
+                "living put a player out at once; with no majority in time, nobody is out."
+            ).format(**seconds)
+        )
+    elif variant.day_mode is DayMode.BALLOT:
+        lines.append(
+            t.gettext(
+                "Free talk for {day_seconds} s, then a ballot for {ballot_seconds} s: each "
+                "living player votes for one other. The most votes are out; a tie puts "
+                "nobody out."
+            ).format(**seconds)
+        )
+    else:
+        lines.extend(_speech_day_lines(t, variant, options, seconds))
+    if "reveal_roles" in options and options["reveal_roles"]:
+        lines.append(t.gettext("A player's role is shown when they die."))
+    else:
+        lines.append(t.gettext("Roles are shown only at the end."))
+    return lines
+
+
+def _speech_day_lines(
+    t: Translator, variant: Variant, options: Options, seconds: dict[str, Any]
+) -> list[str]:
+    lines = []
+    if variant.starts_with_day:
+        lines.append(
+            t.gettext(
+                "Day 1: each player introduces themselves for {intro_seconds} s, in seating "
+                "order. No nomination, no vote."
+            ).format(**seconds)
+        )
+    lines.append(
+        t.gettext(
+            "From day {n}: each living player speaks for {speech_seconds} s in seating order "
+            "and may nominate one player. Only the speaker may write."
+        ).format(n=variant.first_speech_day, **seconds)
+    )
+    lines.append(
+        t.gettext(
+            "The vote: the bot counts raised hands for each nominee in turn "
+            "({vote_count_seconds} s each); whoever has not voted goes to the last one. The "
+            "most votes are out. On day {n} a single nominee is not enough for a vote; "
+            "later, a single nominee is out."
+        ).format(n=variant.first_speech_day, **seconds)
+    )
+    lines.append(
+        t.gettext(
+            "Ties: more than two leaders vote again; two tied players each get a last word "
+            "({last_word_seconds} s) and the vote is repeated; a tie again is decided by the "
+            "town player killed last night."
+        ).format(**seconds)
+    )
+    limit = int(options.get("warnings_limit", 0))
+    if variant.has_warnings and limit:
+        lines.append(
+            t.ngettext(
+                "A post out of turn or at night earns a warning; at {n} warning a player is out.",
+                "A post out of turn or at night earns a warning; at {n} warnings a player is out.",
+                limit,
+            ).format(n=limit)
+        )
+    elif variant.has_warnings:
+        lines.append(
+            t.gettext(
+                "A post out of turn or at night earns a warning; warnings never put a player out."
+            )
+        )
+    if variant.has_thanks_word and options.get("thanks_rule"):
+        lines.append(t.gettext("The thanks word: saying “thank you” ends your floor at once."))
+    if variant.has_leave_table:
+        lines.append(
+            t.gettext(
+                "With two candidates, either may leave the table during the first count: "
+                "then both are out."
+            )
+        )
+    return lines
+
+
+def win_lines(t: Translator, name: str, options: Options) -> list[str]:
+    wins = {
+        "classic": t.gettext(
+            "The town wins when no mafioso lives. The mafia win when no town player lives, "
+            "or when at the start of a day they are at least as many as the town."
+        ),
+        "moscow": t.gettext(
+            "The town wins when no mafioso and no maniac live. The mafia win when fewer town "
+            "players than mafiosi live. The maniac wins by being the last one alive."
+        ),
+        "party": t.gettext(
+            "The town wins when every mafioso is out. The mafia win when they outnumber the rest."
+        ),
+        "club": t.gettext(
+            "The town wins when no mafioso lives. The mafia win when their unblocked members "
+            "are at least as many as the town; a lone blocked mafioso against one town "
+            "player loses."
+        ),
+    }
+    lines = [wins[name], t.gettext("A side wins as a whole, its dead members included.")]
+    if options.get("host") == "human":
+        lines.append(t.gettext("The human host confirms the winner before the end."))
+    return lines
+
+
+def option_lines(t: Translator, name: str, options: Options) -> list[str]:
+    return [
+        " · ".join(
+            f"{option_label(t, spec.name)}: {option_value(t, spec, options[spec.name])}"
+            for spec in option_specs(name)
+            if spec.name in options
+        )
+    ]
+
+
+def safe_options(variant: str, given: Mapping[str, Any]) -> dict[str, OptionValue]:
+    try:
+        return resolve_options(variant, given)
+    except SetupError:
+        return resolve_options(variant, {})
+
+
+# ----- Telegram ---------------------------------------------------------------------------
+
+
+async def on_rules(update: Update, context: Context) -> None:
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None:
+        return
+    service: GameService = context.bot_data["service"]
+    if chat.type == ChatType.PRIVATE:
+        t = translator(resolve_language(user.language_code if user else None))
+        name = (context.args[0].lower() if context.args else "") or "classic"
+        if name not in VARIANTS:
+            text = t.gettext("Unknown variant. Choose one of: {variants}.").format(
+                variants=", ".join(VARIANTS)
+            )
+        else:
+            text = (
+                rules(t, name, safe_options(name, {}))
+                + "\n\n"
+                + t.gettext("Another variant: /rules {variants}").format(
+                    variants=" | ".join(VARIANTS)
+                )
+            )
+        service.outboxes.put(chat.id, Op("send", text=text))
+        return
+    game = service.db.active_game(chat.id)
+    if game is not None:
+        variant, language, given = game.variant, game.language, dict(game.options)
+    else:
+        settings = service.db.get_settings(chat.id)
+        variant, language, given = settings.variant, settings.language, dict(settings.options)
+    options = safe_options(variant, given)
+    if game is not None:
+        options["host"] = "human" if game.host_user_id else "auto"
+    service.outboxes.put(chat.id, Op("send", text=rules(translator(language), variant, options)))
+
+
+def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    app.add_handler(CommandHandler("rules", on_rules))

@@ -1,0 +1,94 @@
+"""/stats: in a group, its games, wins by side and best players; in
+private, the player's own record by role."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import Application, CommandHandler, ContextTypes
+
+from engine import Role, Side
+from tg_mafia.bot import texts
+from tg_mafia.bot.outbox import Op
+from tg_mafia.bot.service import GameService
+from tg_mafia.i18n import Translator, resolve_language, translator
+from tg_mafia.storage import ChatStats, PlayerStats
+
+Context = ContextTypes.DEFAULT_TYPE
+TOP = 5
+
+
+def wins_of(t: Translator, wins: int, games: int) -> str:
+    return t.ngettext("{wins} won of {n} game", "{wins} won of {n} games", games).format(
+        wins=wins, n=games
+    )
+
+
+def chat_text(t: Translator, stats: ChatStats) -> str:
+    if not stats.games_played:
+        return t.gettext("📊 No game has been played to the end here yet. Start one: /newgame")
+    lines = [
+        t.ngettext(
+            "📊 <b>{n} game</b> played here.",
+            "📊 <b>{n} games</b> played here.",
+            stats.games_played,
+        ).format(n=stats.games_played)
+    ]
+    titles = {
+        Side.TOWN: t.gettext("Town:"),
+        Side.MAFIA: t.gettext("Mafia:"),
+        Side.MANIAC: t.gettext("Maniac:"),
+    }
+    for side, title in titles.items():
+        won = stats.wins_by_side.get(side.value, 0)
+        if won or side is not Side.MANIAC:
+            lines.append(
+                t.ngettext("{side} {n} win", "{side} {n} wins", won).format(side=title, n=won)
+            )
+    if stats.top_players:
+        lines.append(t.gettext("<b>The most successful players</b>"))
+        for rank, player in enumerate(stats.top_players[:TOP], 1):
+            name = escape(player.name or str(player.user_id))
+            lines.append(
+                f"{rank}. {name} — {wins_of(t, player.wins, player.games)}"
+                f" ({round(100 * player.win_rate)}%)"
+            )
+    return "\n".join(lines)
+
+
+def player_text(t: Translator, stats: PlayerStats) -> str:
+    if not stats.games:
+        return t.gettext("📊 You have not finished a game yet. Join one in a group!")
+    lines = [
+        t.gettext("📊 <b>Your record</b>: {record}.").format(
+            record=wins_of(t, stats.wins, stats.games)
+        )
+    ]
+    for role in Role:
+        by_role = stats.by_role.get(role.value)
+        if by_role is not None and by_role.games:
+            lines.append(f"{texts.role_label(t, role)}: {wins_of(t, by_role.wins, by_role.games)}")
+    return "\n".join(lines)
+
+
+async def on_stats(update: Update, context: Context) -> None:
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None:
+        return
+    service: GameService = context.bot_data["service"]
+    if chat.type == ChatType.PRIVATE:
+        if user is None:
+            return
+        t = translator(resolve_language(user.language_code))
+        text = player_text(t, service.db.player_stats(user.id))
+    else:
+        t = translator(service.db.get_settings(chat.id).language)
+        text = chat_text(t, service.db.chat_stats(chat.id, top=TOP))
+    service.outboxes.put(chat.id, Op("send", text=text))
+
+
+def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    app.add_handler(CommandHandler("stats", on_stats))

@@ -102,6 +102,11 @@ class GameState:
     deleted: int = 0
     winner: Side | None = None
     pending_winner: Side | None = None
+    # `alive` is asked for at nearly every step: it is kept with the number
+    # of the dead it was worked out for (players only ever join `dead`).
+    _alive: tuple[int, tuple[str, ...]] = field(
+        default=(-1, ()), init=False, repr=False, compare=False
+    )
 
     def copy(self) -> GameState:
         return _copy_state(self)
@@ -117,7 +122,12 @@ class GameState:
 
     @property
     def alive(self) -> tuple[str, ...]:
-        return tuple(p for p in self.seats if p not in self.dead)
+        """The living, in seat order."""
+        dead_count, alive = self._alive
+        if dead_count != len(self.dead):
+            alive = tuple(p for p in self.seats if p not in self.dead)
+            self._alive = (len(self.dead), alive)
+        return alive
 
     def seat_of(self, player: str) -> int:
         return self.seats.index(player) + 1
@@ -138,6 +148,8 @@ class GameState:
         """A JSON-able snapshot; `from_dict` rebuilds the same state."""
         data: dict[str, Any] = {}
         for f in fields(self):
+            if f.name.startswith("_"):
+                continue  # a cache, not part of the game
             value = getattr(self, f.name)
             if isinstance(value, frozenset):
                 value = sorted(value)

@@ -1,0 +1,200 @@
+"""What players see and can do in the chat: out-of-turn posts, stale and
+foreign buttons, players who never started the bot, the group's
+permissions, and a bot restarted in the middle of a game."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from engine import GameState, Stage
+from tests.bot.autoplay import AutoPlayers, find_button, prefix, press
+from tests.bot.harness import Harness, running_bot
+from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.sandbox import Sandbox
+from tg_mafia.storage import GameRecord, GameStatus
+
+
+def state_of(h: Harness, game_id: int) -> tuple[GameRecord, GameState]:
+    record = h.db.get_game(game_id)
+    assert record is not None and record.state is not None
+    return record, GameState.from_dict(record.state)
+
+
+def live_texts(h: Harness) -> list[str]:
+    return h.group_texts()
+
+
+async def start(h: Harness, variant: str, **options: object) -> int:
+    h.db.save_settings(h.group.id, variant=variant, language="en", options=dict(options))
+    game_id = await h.open_and_fill()
+    await h.press_start()
+    return game_id
+
+
+async def test_out_of_turn_and_night_posts_are_deleted_and_warned(tmp_path: Path) -> None:
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 9, scheduler=scheduler) as h:
+        game_id = await start(h, "moscow")
+        _, state = state_of(h, game_id)
+        assert state.stage is Stage.INTRO
+        speaker = next(u for u in h.users if str(u.id) == state.speaker)
+        other = next(u for u in h.users if str(u.id) != state.speaker)
+        kept = speaker.send(h.group, "Hello, I am a carpenter.")
+        dropped = other.send(h.group, "I talk out of turn")
+        await h.settle()
+        texts = live_texts(h)
+        assert "Hello, I am a carpenter." in texts
+        assert "I talk out of turn" not in texts
+        assert any("warning 1/3" in t for t in texts)
+        _, state = state_of(h, game_id)
+        assert state.warnings == {str(other.id): 1}
+        assert kept.message_id != dropped.message_id
+        # Through the introductions to the first night: the chat is closed.
+        for _ in state.seats:
+            await scheduler.fire(f"game-{game_id}")
+            await h.settle()
+        _, state = state_of(h, game_id)
+        assert state.stage is Stage.NIGHT
+        chat = h.sb.world.resolve_chat(h.group.id)
+        assert chat.permissions.get("can_send_messages") is False
+        # An administrator who plays can still post at night: deleted and warned.
+        h.sb.promote(h.group, h.users[0])
+        h.users[0].send(h.group, "psst, who is the don?")
+        await h.settle()
+        assert "psst, who is the don?" not in live_texts(h)
+        _, state = state_of(h, game_id)
+        assert state.warnings.get(str(h.users[0].id)) == 1
+
+
+async def test_stale_and_foreign_buttons_change_nothing(tmp_path: Path) -> None:
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 9, scheduler=scheduler) as h:
+        game_id = await start(h, "moscow")
+        record, state = state_of(h, game_id)
+        speaker = next(u for u in h.users if str(u.id) == state.speaker)
+        other = next(u for u in h.users if str(u.id) != state.speaker)
+        # Someone else's Pass: a popup, and the floor stays.
+        found = find_button(h, h.group.id, prefix("p", record))
+        assert found is not None
+        message_id, label = found
+        pressed = other.press(h.group, label, message_id=message_id)
+        await h.settle()
+        assert "not your turn" in pressed.answer.get("text", "")
+        assert state_of(h, game_id)[0].version == record.version
+        # The speaker passes; the old message's button is now stale.
+        assert press(h, speaker, h.group.id, prefix("p", record))
+        await h.settle()
+        record2, _ = state_of(h, game_id)
+        # The old floor message lost its buttons; forge its data and press anyway.
+        forged = h.sb.inject_update(
+            {
+                "callback_query": {
+                    "id": "forged-1",
+                    "from": speaker.user.to_api(),
+                    "chat_instance": "x",
+                    "data": f"p:{game_id}:0.1.in.0.0.f0",
+                    "message": {
+                        "message_id": message_id,
+                        "date": 0,
+                        "chat": {"id": h.group.id, "type": "supergroup", "title": "x"},
+                    },
+                }
+            }
+        )
+        assert forged
+        await h.settle()
+        assert state_of(h, game_id)[0].version == record2.version
+
+
+async def test_a_user_who_never_started_the_bot_cannot_break_the_lobby(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 9) as h:
+        h.db.save_settings(h.group.id, variant="classic", language="en")
+        h.admin.command(h.group, "newgame", mention=True)
+        await h.settle()
+        stranger = h.users[0]  # never opened the bot
+        pressed = stranger.press(h.group, "Leave")
+        await h.settle()
+        assert pressed.answered
+        pressed = stranger.press(h.group, "Start")
+        await h.settle()
+        assert "Only whoever opened" in pressed.answer.get("text", "")
+        record = h.db.active_game(h.group.id)
+        assert record is not None and record.status is GameStatus.LOBBY
+        assert record.players == ()
+        # Start with too few players: refused with a popup.
+        pressed = h.admin.press(h.group, "Start")
+        await h.settle()
+        assert "Not enough players" in pressed.answer.get("text", "")
+        # The Join button is a deep link: pressing it opens the private chat and joins.
+        stranger.press(h.group, "Join")
+        await h.settle()
+        record = h.db.active_game(h.group.id)
+        assert record is not None and [p.user_id for p in record.players] == [stranger.id]
+        assert any("You're in" in t for t in h.private_texts(stranger))
+
+
+async def test_the_groups_permissions_are_restored_exactly(tmp_path: Path) -> None:
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 8, scheduler=scheduler) as h:
+        chat = h.sb.world.resolve_chat(h.group.id)
+        chat.permissions.update(
+            {"can_send_polls": False, "can_invite_users": False, "can_send_photos": True}
+        )
+        before = dict(chat.permissions)
+        game_id = await start(h, "classic")
+        assert chat.permissions.get("can_send_messages") is False  # the first night
+        await scheduler.fire(f"game-{game_id}")
+        await h.settle()
+        assert chat.permissions == before  # the morning
+        await AutoPlayers(h, scheduler, seed=4).play(game_id)
+        assert chat.permissions == before  # the end
+
+
+async def test_a_restarted_bot_finishes_the_game(tmp_path: Path) -> None:
+    sb = Sandbox(speed=50)
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 9, sb=sb, database_url=url, scheduler=scheduler) as h:
+        game_id = await start(h, "party")
+        players = AutoPlayers(h, scheduler, seed=7)
+        for _ in range(15):  # a part of the game
+            await h.settle()
+            record, state = state_of(h, game_id)
+            from engine.simulation import random_action
+
+            await players.perform(record, state, random_action(state, players.rng))
+        await h.settle()
+        users, admin = h.users, h.admin
+    # The same sandbox (the same Telegram) and database, a new bot process.
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 0, sb=sb, database_url=url, scheduler=scheduler) as h2:
+        h2.users, h2.admin = users, admin
+        h2.group = h.group
+        assert f"game-{game_id}" in scheduler.armed  # the timer was re-armed
+        assert any("restarted" in t for t in h2.group_texts())
+        record = await AutoPlayers(h2, scheduler, seed=8).play(game_id)
+        assert record.status is GameStatus.ENDED
+
+
+async def test_timers_fire_by_themselves(tmp_path: Path) -> None:
+    """The real JobQueue: the lobby starts the game at its deadline, and the
+    first night ends on its timer (a fast clock)."""
+    async with running_bot(tmp_path, 8, speed=40, lobby_seconds=20) as h:
+        h.db.save_settings(
+            h.group.id, variant="classic", language="en", options={"night_seconds": 20}
+        )
+        game_id = await h.open_and_fill()
+        await h.sb.wait_for(lambda: _status(h, game_id) is GameStatus.RUNNING, timeout=5)
+        await h.sb.wait_for(lambda: _stage(h, game_id) is Stage.DISCUSSION, timeout=5)
+        await asyncio.sleep(0)
+
+
+def _status(h: Harness, game_id: int) -> GameStatus | None:
+    record = h.db.get_game(game_id)
+    return record.status if record else None
+
+
+def _stage(h: Harness, game_id: int) -> Stage | None:
+    record = h.db.get_game(game_id)
+    return GameState.from_dict(record.state).stage if record and record.state else None

@@ -524,7 +524,7 @@ class GameService:
                     use_independent_chat_permissions=True,
                 )
             except TelegramError as error:
-                if "not modified" not in str(error).lower():
+                if "not modified" not in str(error).lower().replace("_", " "):  # CHAT_NOT_MODIFIED
                     raise
             if final:
                 db.clear_saved_permissions(game_id)

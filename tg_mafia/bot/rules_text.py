@@ -24,6 +24,8 @@ from tg_mafia.i18n import Translator, resolve_language, translator
 
 Context = ContextTypes.DEFAULT_TYPE
 Options = Mapping[str, OptionValue]
+# The order roles are listed in: the mafia's boss first, the town's citizens left out.
+ROLE_ORDER = tuple(sorted((r for r in Role if r is not Role.CITIZEN), key=lambda r: not r.is_boss))
 
 
 # ----- the text -----------------------------------------------------------------------
@@ -49,7 +51,7 @@ def _section(title: str, lines: list[str]) -> str:
 
 
 def _deck_key(deck: Counter[Role]) -> tuple[tuple[Role, int], ...]:
-    return tuple((role, deck[role]) for role in Role if role is not Role.CITIZEN and deck[role])
+    return tuple((role, deck[role]) for role in ROLE_ORDER if deck[role])
 
 
 def role_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
@@ -119,7 +121,7 @@ def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
     roles: set[Role] = set()
     for players in range(variant.min_players, variant.max_players + 1):
         roles.update(variant.deck(players, options))
-    for role in Role:
+    for role in ROLE_ORDER:
         moves = variant.role_moves(role) if role in roles else ()
         if moves:
             phrases = ", ".join(move_phrase(t, role, move) for move in moves)
@@ -154,7 +156,7 @@ def day_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
         )
     else:
         lines.extend(_speech_day_lines(t, variant, options, seconds))
-    if "reveal_roles" in options and options["reveal_roles"]:
+    if options.get("reveal_roles"):
         lines.append(t.gettext("A player's role is shown when they die."))
     else:
         lines.append(t.gettext("Roles are shown only at the end."))

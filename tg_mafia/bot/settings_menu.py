@@ -11,8 +11,8 @@ running game keeps its own copy of the settings it started with."""
 from __future__ import annotations
 
 import logging
-from html import escape
 from dataclasses import dataclass, field, replace
+from html import escape
 from typing import Any
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update

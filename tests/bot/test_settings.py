@@ -1,0 +1,188 @@
+"""/settings on the sandbox: administrators only (anonymous ones too), one
+menu edited in place, every value checked, changes from the next game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bot.harness import Harness, running_bot
+from tg_mafia.bot.settings_menu import PREFIX
+from tg_mafia.sandbox import SimUser
+from tg_mafia.sandbox.core import Press
+from tg_mafia.storage import GameStatus
+
+NEXT_GAME = "changes apply from the next game"
+
+
+def menu(h: Harness) -> int:
+    """The id of the latest settings menu in the group."""
+    chat = h.sb.world.resolve_chat(h.group.id)
+    for message in sorted(chat.messages.values(), key=lambda m: -m.message_id):
+        for row in (message.reply_markup or {}).get("inline_keyboard", []):
+            if any(str(b.get("callback_data", "")).startswith(f"{PREFIX}:") for b in row):
+                return message.message_id
+    raise AssertionError("no settings menu in the group")
+
+
+def menu_text(h: Harness) -> str:
+    message = h.sb.world.resolve_chat(h.group.id).live_message(menu(h))
+    assert message is not None
+    return message.text or ""
+
+
+async def open_menu(h: Harness, user: SimUser | None = None) -> int:
+    (user or h.admin).command(h.group, "settings", mention=True)
+    await h.settle()
+    return menu(h)
+
+
+async def press(h: Harness, user: SimUser, label: str) -> Press:
+    pressed = user.press(h.group, label, message_id=menu(h))
+    await h.settle()
+    assert pressed.answered
+    return pressed
+
+
+def forge(h: Harness, data: str) -> str:
+    """Rewrite the first button of the menu to carry `data`, as a forged
+    client would send it; returns the button's label."""
+    message = h.sb.world.resolve_chat(h.group.id).live_message(menu(h))
+    assert message is not None and message.reply_markup
+    button = message.reply_markup["inline_keyboard"][0][0]
+    button["callback_data"] = data
+    return str(button["text"])
+
+
+def bot_messages(h: Harness) -> int:
+    return sum(1 for m in h.admin.view(h.group) if m.sender_id == h.sb.world.bot.id)
+
+
+async def test_an_admin_changes_language_variant_and_options_in_one_message(
+    tmp_path: Path,
+) -> None:
+    async with running_bot(tmp_path, 2) as h:
+        await open_menu(h)
+        sent = bot_messages(h)
+        assert "Language: English" in menu_text(h)
+        assert "Variant: Classic (Sleeping City)" in menu_text(h)
+        assert "Day: 300 s" in menu_text(h) and NEXT_GAME not in menu_text(h)
+        await press(h, h.admin, "🎭 Classic (Sleeping City)")
+        answer = await press(h, h.admin, "Moscow rules")
+        assert answer.answer.get("text")  # "Saved."
+        settings = h.db.get_settings(h.group.id)
+        assert settings.variant == "moscow"
+        # Only moscow's options are offered; numbers in steps, booleans toggle.
+        assert "Day:" not in menu_text(h) and "Thanks word: off" in menu_text(h)
+        await press(h, h.admin, "Speech: 60 s")
+        await press(h, h.admin, "+5")
+        await press(h, h.admin, "+30")
+        assert h.db.get_settings(h.group.id).options == {"speech_seconds": 95}
+        await press(h, h.admin, "« Back")
+        await press(h, h.admin, "Thanks word: off")
+        await press(h, h.admin, "Maniac: on")
+        await press(h, h.admin, "Host: the bot")
+        assert h.db.get_settings(h.group.id).options == {
+            "speech_seconds": 95,
+            "thanks_rule": True,
+            "maniac": False,
+            "host": "human",
+        }
+        # Club keeps the options it also has and drops moscow's own.
+        await press(h, h.admin, "🎭 Moscow rules")
+        await press(h, h.admin, "Club (sheriff, doctor, escort)")
+        settings = h.db.get_settings(h.group.id)
+        assert settings.variant == "club"
+        assert settings.options == {"speech_seconds": 95, "host": "human"}
+        await press(h, h.admin, "Speech: 95 s")
+        await press(h, h.admin, "Default (60 s)")
+        assert h.db.get_settings(h.group.id).options == {"host": "human"}
+        await press(h, h.admin, "« Back")
+        await press(h, h.admin, "🌐 English")
+        await press(h, h.admin, "Français")
+        assert h.db.get_settings(h.group.id).language == "fr"
+        await press(h, h.admin, "✅ Done")
+        assert bot_messages(h) == sent  # one menu, edited in place
+        last = h.admin.view(h.group)[-1]
+        assert last.buttons == [] and "Français" in (last.text or "")
+
+
+async def test_a_member_who_is_not_an_admin_changes_nothing(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 2) as h:
+        member = h.users[0]
+        member.command(h.group, "settings", mention=True)
+        await h.settle()
+        assert "Only the group's administrators" in h.group_texts()[-1]
+        await open_menu(h)
+        before = menu_text(h)
+        answer = await press(h, member, "🎭 Classic (Sleeping City)")
+        assert "Only the group's administrators" in answer.answer["text"]
+        forge(h, "S:V:moscow")
+        answer = await press(h, member, "🌐 English")
+        assert "Only the group's administrators" in answer.answer["text"]
+        assert h.db.get_settings(h.group.id).updated_at is None
+        assert menu_text(h) == before
+
+
+async def test_an_anonymous_admin_may_change_settings(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 2) as h:
+        anonymous = h.users[1]
+        h.sb.promote(h.group, anonymous, anonymous=True, can_change_info=True)
+        anonymous.send(h.group, f"/settings@{h.sb.bot_username}", anonymous=True)
+        await h.settle()
+        assert menu(h)
+        await press(h, anonymous, "🎭 Classic (Sleeping City)")
+        await press(h, anonymous, "Party game")
+        assert h.db.get_settings(h.group.id).variant == "party"
+
+
+async def test_forged_values_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 2) as h:
+        await open_menu(h)
+        forged = [
+            ("S:O:night_seconds:999", "choose 20 s to 300 s"),
+            ("S:O:night_seconds:abc", "choose 20 s to 300 s"),
+            ("S:O:warnings_limit:2", "has no option"),  # classic has no warnings
+            ("S:O:nonsense:1", "has no option"),
+            ("S:V:chess", "out of date"),
+            ("S:L:de", "out of date"),
+            ("S:zzz", "out of date"),
+        ]
+        for data, popup in forged:
+            label = forge(h, data)
+            answer = await press(h, h.admin, label)
+            assert popup in answer.answer["text"], (data, answer.answer)
+        assert h.db.get_settings(h.group.id).updated_at is None
+
+
+async def test_a_change_during_a_game_waits_for_the_next_one(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 7) as h:
+        h.db.save_settings(h.group.id, variant="classic", language="en")
+        game_id = await h.open_and_fill()
+        await h.press_start()
+        await open_menu(h)
+        assert NEXT_GAME in menu_text(h)
+        await press(h, h.admin, "🎭 Classic (Sleeping City)")
+        await press(h, h.admin, "Party game")
+        await press(h, h.admin, "🌐 English")
+        await press(h, h.admin, "Русский")
+        running = h.db.get_game(game_id)
+        assert running is not None and running.status is GameStatus.RUNNING
+        assert (running.variant, running.language) == ("classic", "en")
+        assert running.state is not None and running.state["variant"] == "classic"
+        h.admin.command(h.group, "cancel", mention=True)
+        await h.settle()
+        h.admin.command(h.group, "newgame", mention=True)
+        await h.settle()
+        lobby = h.db.active_game(h.group.id)
+        assert lobby is not None and lobby.id != game_id
+        assert (lobby.variant, lobby.language) == ("party", "ru")
+
+
+async def test_settings_in_private_points_to_the_group(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 1) as h:
+        user = h.users[0]
+        user.start()
+        await h.settle()
+        user.command(user.private_chat, "settings")
+        await h.settle()
+        assert "in your group" in h.private_texts(user)[-1]

@@ -198,3 +198,31 @@ def _status(h: Harness, game_id: int) -> GameStatus | None:
 def _stage(h: Harness, game_id: int) -> Stage | None:
     record = h.db.get_game(game_id)
     return GameState.from_dict(record.state).stage if record and record.state else None
+
+
+async def test_the_don_sets_the_kill_list_on_the_acquaintance_night(tmp_path: Path) -> None:
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 9, scheduler=scheduler) as h:
+        game_id = await start(h, "moscow")
+        record, state = state_of(h, game_id)
+        for _ in state.seats:
+            await scheduler.fire(f"game-{game_id}")
+            await h.settle()
+        record, state = state_of(h, game_id)
+        assert state.stage is Stage.NIGHT and state.night == 1
+        users = {str(u.id): u for u in h.users}
+        don = next(p for p in state.seats if state.roles[p].value == "don")
+        mafioso = next(p for p in state.seats if state.roles[p].value == "mafia")
+        town = [p for p in state.seats if not state.roles[p].is_mafia]
+        for target in town[:2]:
+            seat = str(state.seats.index(target) + 1)
+            assert press(h, users[don], int(don), prefix("K", record, seat))
+            await h.settle()
+        _, state = state_of(h, game_id)
+        assert state.plan == tuple(town[:2])
+        seen = h.private_texts(users[mafioso])
+        names = [h.sb.world.users[int(p)].first_name for p in town[:2]]
+        assert any(all(n in t for n in names) for t in seen), seen[-3:]
+        assert press(h, users[don], int(don), prefix("K", record, "0"))
+        await h.settle()
+        assert state_of(h, game_id)[1].plan == ()

@@ -18,6 +18,7 @@ from engine.actions import (
     NightChoice,
     Nominate,
     Pass,
+    Plan,
     Unvote,
     Vote,
 )
@@ -28,7 +29,7 @@ from tg_mafia.bot.service import GameService
 from tg_mafia.i18n import translator
 from tg_mafia.storage import GameRecord, GameStatus
 
-STAGED = frozenset("npmNhxvwd")
+STAGED = frozenset("npmNhxvwdK")
 SUCCESS = {
     "n": "chosen",
     "h": "hand_raised",
@@ -76,6 +77,14 @@ async def press(service: GameService, record: GameRecord, user_id: int, button: 
             return texts.popup(t, "already_nominated")
         service.presenter.nominate_menu(view, state, actor)
         return texts.popup(t, "see_private")
+    if button.kind == "K" and button.args:
+        # The Don's list grows one tap at a time; "0" clears it.
+        target = view.table.player_at(int(button.args[0])) if button.args[0].isdigit() else None
+        plan = () if button.args[0] == "0" else (*state.plan, target) if target else None
+        if plan is None:
+            return texts.popup(t, "stale")
+        outcome = await service.act(record.chat_id, Plan(actor, plan), game_id=record.id)
+        return texts.popup(t, outcome.error or "ok")
     action = to_action(button, actor, view.table.player_at)
     if action is None:
         return texts.popup(t, "stale")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine import Event, EventKind, GameState, Stage
+from engine import Event, EventKind, GameState, Role, Stage
 from engine.events import PUBLIC as PUBLIC_AUDIENCE
 from engine.views import player_view
 from tg_mafia.bot import keyboards, texts
@@ -280,6 +280,9 @@ class Presenter:
                 text += "\n" + texts.acquaintance(t)
             for user in targets:
                 self.private(user, Op("send", text=text, protect=True))
+            if event.number == 1 and state.variant in ("moscow", "club"):
+                for user in targets:
+                    self.plan(game, state, str(user))
         elif kind is EventKind.ALL_ROLES:
             self.to_host(game, texts.all_roles(t, table, event.roles))
         elif kind is EventKind.NIGHT_PROMPT and event.player and event.move:
@@ -295,10 +298,9 @@ class Presenter:
                 table.label(event.target) if event.target else "—"
             )
         elif kind is EventKind.PLAN_SET:
-            note = texts.plan_set(t, table, event.players)
             for user in targets:
-                self.private(user, Op("send", text=note, mergeable=True))
-            host_copy = note
+                self.plan(game, state, str(user), edit=True)
+            host_copy = texts.plan_set(t, table, event.players)
         elif kind is EventKind.MAFIA_CHAT and event.player and event.text:
             note = texts.mafia_message(table, event.player, event.text)
             for user in targets:
@@ -335,6 +337,8 @@ class Presenter:
         if option is None:
             return
         text = texts.night_question(t, move, view.role, state.night)
+        if move == "kill" and view.role.is_mafia and state.plan:
+            text += "\n" + texts.plan_set(t, game.table, state.plan)
         if option.has_chosen:
             text += "\n" + texts.night_chosen(t, game.table, option.chosen)
         skip = self.button(game, state, texts.button(t, "skip"), "n", move, "0")
@@ -346,6 +350,27 @@ class Presenter:
             ).encode(),
             [skip],
         )
+        self.private(int(player), Op("edit" if edit else "send", key=key, text=text, markup=markup))
+
+    def plan(self, game: GameView, state: GameState, player: str, edit: bool = False) -> None:
+        """The Don's kill list on the acquaintance night: the Don taps
+        players in order; the family sees the list as it grows."""
+        t = game.t
+        text = texts.plan_set(t, game.table, state.plan)
+        markup = None
+        if state.roles[player] is Role.DON and state.stage is Stage.NIGHT and state.night == 1:
+            text = texts.plan_prompt(t) + "\n" + text
+            choices = [p for p in state.alive if p != player and p not in state.plan]
+            clear = self.button(game, state, texts.button(t, "clear"), "K", "0")
+            markup = keyboards.players(
+                game.table,
+                choices,
+                lambda p: Button(
+                    "K", game.game_id, stage_token(state), (str(game.table.seat(p)),)
+                ).encode(),
+                [clear],
+            )
+        key = f"plan:{game.game_id}"
         self.private(int(player), Op("edit" if edit else "send", key=key, text=text, markup=markup))
 
     def nominate_menu(self, game: GameView, state: GameState, player: str) -> None:

@@ -223,6 +223,13 @@ def mafia_pick(t: Translator, table: Table, player: str, target: str | None) -> 
     )
 
 
+def plan_prompt(t: Translator) -> str:
+    return t.gettext(
+        "📝 As the Don, you may set the family's kill list for the coming nights: tap the "
+        "players in order."
+    )
+
+
 def plan_set(t: Translator, table: Table, targets: tuple[str, ...]) -> str:
     return t.gettext("📝 The Don's list for the coming nights: {players}.").format(
         players=table.labels(targets)
@@ -553,6 +560,7 @@ def button(t: Translator, name: str) -> str:
         "leave": t.gettext("Leave"),
         "start": t.gettext("Start"),
         "cancel": t.gettext("Cancel"),
+        "clear": t.gettext("Clear"),
         "pass": t.gettext("Pass"),
         "nominate": t.gettext("Nominate…"),
         "time": "⏱",

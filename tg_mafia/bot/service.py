@@ -153,18 +153,12 @@ class GameService:
                 self.outboxes.put(chat_id, Op("pin", key=LOBBY_KEY))
             missing = [r for r in RIGHTS if not rights.get(r)]
             if missing:
-                self.outboxes.put(
-                    chat_id,
-                    Op(
-                        "send",
-                        mergeable=True,
-                        text=view.t.gettext(
-                            "⚠️ I am not an administrator with the rights to delete messages, restrict "
-                            "members and pin messages. The game runs, but I cannot close the chat at "
-                            "night or remove posts out of turn: I will only warn."
-                        ),
-                    ),
+                note = view.t.gettext(
+                    "⚠️ I am not an administrator with the rights to delete messages, restrict "
+                    "members and pin messages. The game runs, but I cannot close the chat at "
+                    "night or remove posts out of turn: I will only warn."
                 )
+                self.outboxes.put(chat_id, Op("send", mergeable=True, text=note))
             self._arm_lobby(record)
             return None
 

@@ -106,10 +106,18 @@ def timeout(ctx: Ctx) -> None:
         PUBLIC,
         tally=tuple(counts.items()),
         target=loser,
-        outcome="eliminated" if loser else ("tie" if len(leaders) > 1 else "nobody"),
+        outcome=_outcome(ctx, loser, leaders),
     )
     if loser is not None:
         eliminate(ctx, loser, Cause.VOTE)
         if check_win(ctx, at_dawn=False):
             return
     day.end_day(ctx)
+
+
+def _outcome(ctx: Ctx, loser: str | None, leaders: list[str]) -> str:
+    if loser is not None:
+        return "eliminated"
+    if ctx.variant.day_mode is DayMode.LIVE_VOTE:
+        return "no_majority"  # classic: nobody reached a majority by the deadline
+    return "tie" if len(leaders) > 1 else "nobody"

@@ -143,6 +143,8 @@ class Presenter:
                 ),
             )
         elif kind is EventKind.VOTE_RESULT:
+            if state.variant == "classic":
+                self.board(game, state, edit=True)  # the board shows the closed vote
             self.say(
                 game,
                 texts.vote_result(
@@ -213,14 +215,23 @@ class Presenter:
 
     def board(self, game: GameView, state: GameState, edit: bool) -> None:
         """The classic live vote: one message, a button per living player."""
-        view = player_view(state, state.seats[0]).public
+        if state.stage is Stage.DISCUSSION:
+            tally = player_view(state, state.seats[0]).public.live_tally
+            voters = {
+                target: tuple(v for v in state.seats if state.ballots.get(v) == target)
+                for target, _ in tally
+            }
+        else:  # the vote is over: the final count
+            tally, voters = tuple(state.votes.items()), {}
         text = texts.live_board(
             game.t,
             game.table,
             state.day,
             clock_text(game.deadline),
-            view.live_tally,
+            tally,
             len(state.alive),
+            voters,
+            closed=state.stage is not Stage.DISCUSSION,
         )
         if state.stage is not Stage.DISCUSSION:
             self.group(game, Op("edit", key=BOARD_KEY, text=text))

@@ -5,6 +5,7 @@ Functions here build text only (HTML, every user-supplied name escaped by
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 
 from engine import Role, Side
@@ -407,6 +408,8 @@ def vote_result(
         ]
     elif outcome == "tie":
         lines.append(t.gettext("A tie: nobody is eliminated today."))
+    elif outcome == "no_majority":
+        lines.append(t.gettext("Nobody reached a majority in time: nobody is eliminated today."))
     else:
         lines.append(t.gettext("Nobody is eliminated today."))
     return "\n".join(lines)
@@ -462,6 +465,8 @@ def live_board(
     until: str,
     tally: tuple[tuple[str, int], ...],
     living: int,
+    voters: Mapping[str, tuple[str, ...]] | None = None,
+    closed: bool = False,
 ) -> str:
     need = living // 2 + 1
     lines = [
@@ -474,9 +479,22 @@ def live_board(
             need,
         ).format(n=need),
     ]
-    if tally:
-        lines.append(tally_lines(t, table, tally))
-    lines.append(t.gettext("Tap a name to vote; tap again elsewhere to move your vote."))
+    for player, count in tally:
+        lines.append(
+            t.ngettext(
+                "{player}: {n} vote ({voters})", "{player}: {n} votes ({voters})", count
+            ).format(
+                player=table.label(player),
+                n=count,
+                voters=table.labels((voters or {}).get(player, ())),
+            )
+            if voters
+            else tally_lines(t, table, ((player, count),))
+        )
+    if closed:
+        lines.append(t.gettext("The vote is closed."))
+    else:
+        lines.append(t.gettext("Tap a name to vote; tap again elsewhere to move your vote."))
     return "\n".join(lines)
 
 

@@ -183,6 +183,7 @@ class Presenter:
             event.seconds,
             clock_text(game.deadline),
             state.nominees,
+            next_speaker(state),
         )
         buttons = [self.button(game, state, texts.button(t, "pass"), "p")]
         if event.stage == Stage.SPEECH.value:
@@ -487,3 +488,14 @@ class Presenter:
             self.confirm_prompt(game, state, fake)
         if game.host_id is not None and stage is not Stage.ENDED:
             self.host_panel(game, state)
+
+
+def next_speaker(state: GameState) -> str | None:
+    """Who speaks after the current speech or introduction (last words have
+    their own order)."""
+    if state.stage not in (Stage.INTRO, Stage.SPEECH):
+        return None
+    for player in state.speaking_order[state.floor_index + 1 :]:
+        if state.is_alive(player) and not state.is_blocked(player):
+            return player
+    return None

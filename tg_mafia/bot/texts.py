@@ -298,6 +298,7 @@ def floor(
     seconds: int,
     until: str,
     nominees: tuple[str, ...],
+    following: str | None = None,
 ) -> str:
     if stage == "intro":
         head = t.gettext("🎙 Day {n} · introductions").format(n=day)
@@ -311,6 +312,8 @@ def floor(
             player=table.mention(speaker), seconds=seconds, time=until
         ),
     ]
+    if following is not None:
+        lines.append(t.gettext("Next: {player}").format(player=table.label(following)))
     if stage == "speech" and nominees:
         lines.append(t.gettext("Nominated: {players}").format(players=table.labels(nominees)))
     return "\n".join(lines)

@@ -21,6 +21,7 @@ from tg_mafia.bot import buttons, rules_text, settings_menu, stats_text, texts
 from tg_mafia.bot.callbacks import decode
 from tg_mafia.bot.service import GameService
 from tg_mafia.i18n import translator
+from tg_mafia.storage import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,27 @@ async def on_host(update: Update, context: Context) -> None:
     chat, user, message = update.effective_chat, update.effective_user, update.effective_message
     if chat is None or user is None or message is None or message.sender_chat is not None:
         return
-    await reply(update, await service_of(context).set_host(chat.id, user.id, display_name(user)))
+    service = service_of(context)
+    record = service.db.active_game(chat.id)
+    if record is not None and record.status is GameStatus.LOBBY and record.host_user_id is None:
+        # The host's roles, night moves and confirm button come in private:
+        # a host the bot cannot write to would leave the game stuck at the end.
+        t = translator(record.language)
+        try:
+            await context.bot.send_message(
+                user.id, t.gettext("🎛 You asked to host the game: roles and moves will come here.")
+            )
+        except TelegramError:
+            link = f"https://t.me/{context.bot.username}"
+            await reply(
+                update,
+                t.gettext(
+                    "To host, open a private chat with me first ({link}), press Start, "
+                    "then send /host again."
+                ).format(link=link),
+            )
+            return
+    await reply(update, await service.set_host(chat.id, user.id, display_name(user)))
 
 
 async def on_cancel(update: Update, context: Context) -> None:

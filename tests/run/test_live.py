@@ -1,0 +1,177 @@
+"""`tg-mafia run` as a real process against the HTTP sandbox: polling, webhook, health, stop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tg_mafia.cli import main
+from tg_mafia.config import ENV_VARS
+from tg_mafia.sandbox import SECRET_HEADER, HttpTransport, Sandbox, SimUser, post_json
+from tg_mafia.sandbox.state import Chat
+
+BOT_RIGHTS = {"can_delete_messages": True, "can_restrict_members": True, "can_pin_messages": True}
+GREETING = "I host Mafia in groups"
+FAKE_UPDATE = {
+    "update_id": 999,
+    "message": {"message_id": 1, "date": 0, "chat": {"id": 1, "type": "private"}},
+}
+
+
+@dataclass
+class World:
+    sb: Sandbox
+    http: HttpTransport
+    group: Chat
+    users: list[SimUser]
+
+
+@pytest.fixture
+async def world() -> AsyncIterator[World]:
+    sb = Sandbox()
+    users = sb.add_users(3)
+    group = sb.add_group("Club", members=users, owner=users[0], bot_rights=BOT_RIGHTS)
+    async with HttpTransport(sb) as http:
+        yield World(sb, http, group, users)
+    await sb.close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class Bot:
+    proc: asyncio.subprocess.Process
+    log: Path
+
+    def output(self) -> str:
+        return self.log.read_text()
+
+    async def stop(self) -> int:
+        if self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGTERM)
+        return await asyncio.wait_for(self.proc.wait(), 15)
+
+
+async def launch(world: World, tmp_path: Path, *args: str, token: str | None = None) -> Bot:
+    env = {k: v for k, v in os.environ.items() if k not in ENV_VARS.values()}
+    env |= {
+        "TELEGRAM_BOT_TOKEN": token or world.sb.token,
+        "TELEGRAM_BASE_URL": world.http.base_url,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'bot.db'}",
+        "LOG_LEVEL": "DEBUG",  # the most talkative: the token must still not show
+    }
+    log = tmp_path / "bot.log"
+    with log.open("wb") as out:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tg_mafia.cli", "run", *args,
+            env=env, cwd=tmp_path, stdout=out, stderr=asyncio.subprocess.STDOUT,
+        )  # fmt: skip
+    return Bot(proc, log)
+
+
+async def health(port: int) -> tuple[int, dict[str, object]]:
+    async with httpx.AsyncClient() as client:
+        response = await client.get(f"http://127.0.0.1:{port}/healthz", timeout=5)
+        return response.status_code, response.json()
+
+
+async def until_healthy(bot: Bot, port: int, timeout: float = 15.0) -> dict[str, object]:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while loop.time() < end:
+        if bot.proc.returncode is not None:
+            raise AssertionError(f"the bot exited {bot.proc.returncode}:\n{bot.output()}")
+        try:
+            status, body = await health(port)
+            if status == 200:
+                return body
+        except httpx.TransportError:
+            pass
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the bot never became healthy:\n{bot.output()}")
+
+
+async def answers_start(world: World, user: SimUser) -> None:
+    user.start()
+    await world.sb.wait_for(lambda: any(GREETING in t for t in user.texts()), timeout=10)
+
+
+async def test_long_polling(world: World, tmp_path: Path) -> None:
+    port = free_port()
+    bot = await launch(world, tmp_path, "--health-listen", str(port))
+    try:
+        assert await until_healthy(bot, port) == {"ok": True, "games": 0}
+        await answers_start(world, world.users[1])
+        assert world.sb.log.calls("getUpdates")
+    finally:
+        assert await bot.stop() == 0, bot.output()
+    output = bot.output()
+    assert "by long polling" in output
+    assert world.sb.token not in output and "SANDBOX-" not in output
+
+
+async def test_webhook_with_secret_and_health(world: World, tmp_path: Path) -> None:
+    hook_port, health_port = free_port(), free_port()
+    url = f"http://127.0.0.1:{hook_port}/tg/hook"
+    bot = await launch(
+        world, tmp_path, "--webhook-url", url, "--listen", f"127.0.0.1:{hook_port}",
+        "--health-listen", f"127.0.0.1:{health_port}", "--log-format", "json",
+    )  # fmt: skip
+    try:
+        assert await until_healthy(bot, health_port) == {"ok": True, "games": 0}
+        webhook = world.sb.webhook
+        assert webhook is not None and webhook.config.url == url
+        secret = webhook.config.secret_token
+        assert secret is not None and len(secret) >= 32  # generated: none was given
+
+        await answers_start(world, world.users[1])
+        world.users[0].command(world.group, "newgame", mention=True)
+        await world.sb.wait_for(lambda: any(m.buttons for m in world.users[0].view(world.group)))
+        assert (await health(health_port))[1] == {"ok": True, "games": 1}
+        assert all(d.status == 200 for d in webhook.deliveries)
+
+        assert (await post_json(url, FAKE_UPDATE, {SECRET_HEADER: "wrong"}))[0] == 403
+        assert (await post_json(url, FAKE_UPDATE))[0] == 403
+        assert (await post_json(url, FAKE_UPDATE, {SECRET_HEADER: secret}))[0] == 200
+    finally:
+        assert await bot.stop() == 0, bot.output()
+    output = bot.output()
+    assert world.sb.token not in output and secret not in output
+    for line in output.splitlines():
+        assert {"time", "level", "logger", "message"} <= json.loads(line).keys()
+
+
+async def test_a_token_telegram_rejects(
+    world: World,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # In-process, in a worker thread: the sandbox keeps serving on this thread's loop.
+    for name in ENV_VARS.values():
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    token = "7000000001:" + "W" * 35
+    argv = ["run", "--token", token, "--base-url", world.http.base_url]
+    assert await asyncio.to_thread(main, argv) == 2
+    out, err = capsys.readouterr()
+    last = err.splitlines()[-1]
+    assert last.startswith(
+        "tg-mafia run: Telegram rejected the bot token: check TELEGRAM_BOT_TOKEN"
+    )
+    assert "WWWW" not in out + err and "Traceback" not in err

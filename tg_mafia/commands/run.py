@@ -1,0 +1,262 @@
+"""`tg-mafia run`: the bot, by long polling or behind a webhook, until SIGINT or SIGTERM.
+
+Exit codes: 0 stopped by a signal; 2 a configuration error (no or bad token, bad database,
+address in use, webhook refused), printed as one line on stderr; 1 anything else (Telegram
+unreachable at start, a crash), logged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import socket
+import sys
+import threading
+from typing import TYPE_CHECKING, Any, Final
+
+from tg_mafia.config import (
+    ENV_VARS,
+    Address,
+    ConfigError,
+    MissingTokenError,
+    Settings,
+    load_settings,
+)
+from tg_mafia.logs import RedactingFilter, logging_to
+
+# The bot, PTB and the storage load in seconds: only once the settings are known to be good,
+# so that `tg-mafia run` without a token answers at once.
+if TYPE_CHECKING:
+    from tg_mafia.bot.app import App
+    from tg_mafia.health import HealthServer
+    from tg_mafia.storage import Database
+
+log = logging.getLogger("tg_mafia.run")
+
+NO_TOKEN: Final = """\
+tg-mafia run: no bot token.
+  1. In Telegram, open @BotFather, send /newbot and follow the steps: it answers with a
+     token like 123456789:AAF...
+  2. Run: TELEGRAM_BOT_TOKEN='<that token>' tg-mafia run   (or pass --token)
+To see a whole game offline first, with simulated players:
+  tg-mafia demo --variant moscow --players 11 --lang ru"""
+
+
+class StartError(Exception):
+    """The bot could not start; the message is one line, `code` the exit code."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run the bot (long polling, or a webhook with --webhook-url)",
+        description=(
+            "Run the bot until Ctrl-C or SIGTERM. Every flag has an environment variable; "
+            "a flag wins over its variable. Long polling unless a webhook URL is given."
+        ),
+    )
+    add = parser.add_argument
+    add("--token", help="bot token from @BotFather (env TELEGRAM_BOT_TOKEN)")
+    add("--database-url", help="SQLAlchemy URL (env DATABASE_URL; default sqlite:///tg_mafia.db)")
+    add(
+        "--base-url",
+        help="Bot API base URL, for a local Bot API server or the sandbox "
+        "(env TELEGRAM_BASE_URL; default https://api.telegram.org/bot)",
+    )
+    add("--log-format", choices=("text", "json"), help="log lines (env LOG_FORMAT; default text)")
+    add(
+        "--log-level",
+        type=str.upper,
+        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+        help="env LOG_LEVEL; default INFO",
+    )
+    add("--webhook-url", help="public https URL Telegram posts updates to (env WEBHOOK_URL)")
+    add("--listen", help="HOST:PORT the webhook listens on (env WEBHOOK_LISTEN; 127.0.0.1:8080)")
+    add(
+        "--secret-token",
+        help="webhook secret (env WEBHOOK_SECRET; default: a random one at each start)",
+    )
+    add(
+        "--health-listen",
+        help="HOST:PORT or PORT for GET /healthz (env HEALTH_LISTEN; default: off)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    flags = {name: getattr(args, name, None) for name in ENV_VARS}
+    try:
+        settings = load_settings(flags, os.environ)
+    except MissingTokenError:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    except ConfigError as error:
+        print(f"tg-mafia run: {error}", file=sys.stderr)
+        return 2
+    redact = RedactingFilter(settings.secrets).redact
+    from tg_mafia.storage import DatabaseConfigError, open_database
+
+    with logging_to(settings.log_format, settings.log_level, settings.secrets):
+        try:
+            check_free(settings)
+            db = open_database(settings.database_url)
+        except (StartError, DatabaseConfigError) as error:
+            print(f"tg-mafia run: {redact(str(error))}", file=sys.stderr)
+            return 2
+        try:
+            return asyncio.run(serve(settings, db))
+        except StartError as error:
+            print(f"tg-mafia run: {redact(str(error))}", file=sys.stderr)
+            return error.code
+        except KeyboardInterrupt:  # Ctrl-C before the signal handlers were in place
+            return 130
+        except Exception:
+            log.exception("the bot stopped on an unexpected error")
+            return 1
+        finally:
+            db.close()
+
+
+def check_free(settings: Settings) -> None:
+    """Fail on a taken address now, before the database and Telegram are touched."""
+    if settings.webhook is not None:
+        _check_bindable("WEBHOOK_LISTEN", settings.webhook.listen)
+    if settings.health_listen is not None:
+        _check_bindable("HEALTH_LISTEN", settings.health_listen)
+
+
+def _check_bindable(name: str, address: Address) -> None:
+    family = socket.AF_INET6 if ":" in address.host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((address.host, address.port))
+        except OSError as error:
+            raise StartError(_cannot_listen(name, address, error)) from error
+
+
+def _cannot_listen(name: str, address: Address, error: OSError) -> str:
+    return f"cannot listen on {address} ({name}): {error.strerror or error}"
+
+
+async def serve(settings: Settings, db: Database) -> int:
+    from telegram.ext import ApplicationBuilder
+
+    from tg_mafia.bot.app import BotOptions, build_application
+
+    builder = ApplicationBuilder().token(settings.token).base_url(settings.base_url)
+    app = build_application(builder, db, BotOptions())
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    # Signals reach the main thread only; elsewhere (embedded, tests) cancelling stops us.
+    signals = (signal.SIGINT, signal.SIGTERM) if _in_main_thread() else ()
+    for sig in signals:
+        loop.add_signal_handler(sig, stop.set)
+    health = _health_server(settings, app, db)
+    try:
+        await _start(settings, app, health)
+        await stop.wait()
+        log.info("stopping")
+        return 0
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)
+        await _stop(app, health)
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _health_server(settings: Settings, app: App, db: Database) -> HealthServer | None:
+    if settings.health_listen is None:
+        return None
+    from tg_mafia.health import HealthServer, NotReadyError
+
+    async def probe() -> int:
+        if "service" not in app.bot_data or not app.running:
+            raise NotReadyError("starting or stopping")
+        return len(db.unfinished_games())
+
+    return HealthServer(settings.health_listen, probe)
+
+
+async def _start(settings: Settings, app: App, health: HealthServer | None) -> None:
+    # The same steps as Application.run_polling/run_webhook, by hand: each failure gets its
+    # own line, the health listener shares the loop, and the game service drains its outbox
+    # while the bot can still send.
+    from telegram import Update
+    from telegram.error import InvalidToken, NetworkError, TelegramError
+
+    from tg_mafia.bot.app import start_service
+
+    if health is not None:
+        try:
+            await health.start()
+        except OSError as error:
+            raise StartError(_cannot_listen("HEALTH_LISTEN", health.address, error)) from error
+    try:
+        await app.initialize()
+    except InvalidToken as error:
+        raise StartError(
+            "Telegram rejected the bot token: check TELEGRAM_BOT_TOKEN (BotFather's /token)"
+        ) from error
+    except NetworkError as error:
+        raise StartError(f"cannot reach the Bot API at {settings.base_url}: {error}", 1) from error
+    await start_service(app)
+    updater = app.updater
+    assert updater is not None  # build_application keeps PTB's default Updater
+    webhook = settings.webhook
+    if webhook is None:
+        await updater.start_polling(allowed_updates=Update.ALL_TYPES)
+        log.info("running as @%s by long polling", app.bot.username)
+    else:
+        try:
+            await updater.start_webhook(
+                listen=webhook.listen.host,
+                port=webhook.listen.port,
+                url_path=webhook.path,
+                webhook_url=webhook.url,
+                secret_token=webhook.secret_token,
+                allowed_updates=Update.ALL_TYPES,
+            )
+        except OSError as error:
+            raise StartError(_cannot_listen("WEBHOOK_LISTEN", webhook.listen, error)) from error
+        except NetworkError as error:
+            raise StartError(f"cannot set the webhook: {error}", 1) from error
+        except TelegramError as error:
+            raise StartError(f"Telegram refused the webhook {webhook.url}: {error}") from error
+        log.info(
+            "running as @%s, webhook %s, listening on %s%s",
+            app.bot.username,
+            webhook.url,
+            webhook.listen,
+            " (random secret: set WEBHOOK_SECRET when running replicas)"
+            if webhook.secret_generated
+            else "",
+        )
+    await app.start()
+    if health is not None:
+        log.info("health check on http://%s/healthz", health.address)
+
+
+async def _stop(app: App, health: HealthServer | None) -> None:
+    from tg_mafia.bot.app import stop_service
+
+    if health is not None:
+        await health.stop()
+    if app.updater is not None and app.updater.running:
+        await app.updater.stop()
+    if app.running:
+        await app.stop()
+    await stop_service(app)
+    with contextlib.suppress(RuntimeError):  # never initialized: nothing to shut down
+        await app.shutdown()

@@ -1,0 +1,110 @@
+"""Logging for the running bot: text or JSON lines on stderr, with secrets redacted.
+
+The bot token travels in every Bot API URL (`.../bot<token>/sendMessage`), which httpx logs
+and some exceptions quote; the filter on the handler rewrites every record that reaches it,
+whichever logger it came from.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from typing import Final, TextIO
+
+REDACTED: Final = "***"
+# Anything shaped like a bot token, also one we were not told about (another bot's, say).
+TOKEN_SHAPE: Final = re.compile(r"(?<!\d)\d{5,20}(?::|%3[Aa])[A-Za-z0-9_-]{30,100}")
+TEXT_FORMAT: Final = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+class RedactingFilter(logging.Filter):
+    """Replaces each secret, and any token-shaped string, in a record's text; keeps the record."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        # Longest first, so a secret containing another is replaced whole.
+        found = {s for s in secrets if s}
+        found |= {s.replace(":", "%3A") for s in found if ":" in s}
+        self._secrets = tuple(sorted(found, key=len, reverse=True))
+
+    def redact(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, REDACTED)
+        return TOKEN_SHAPE.sub(REDACTED, text)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = self.redact(record.getMessage())
+        record.args = None
+        if record.exc_info and not record.exc_text:
+            # Formatters reuse exc_text when set: render the traceback once, redacted.
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, and exception when there is one."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, str] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            entry["exception"] = record.exc_text
+        if record.stack_info:
+            entry["stack"] = self.formatStack(record.stack_info)
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def make_handler(
+    log_format: str, secrets: Iterable[str], stream: TextIO | None = None
+) -> logging.Handler:
+    handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
+    handler.setFormatter(
+        JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT)
+    )
+    handler.addFilter(RedactingFilter(secrets))
+    return handler
+
+
+@contextlib.contextmanager
+def logging_to(
+    log_format: str, level: str, secrets: Iterable[str], stream: TextIO | None = None
+) -> Iterator[logging.Handler]:
+    """Route every logger through one redacting handler on the root logger, for the block.
+
+    The root logger's previous handlers and level come back afterwards (tests call `run` in
+    a process whose logging belongs to pytest).
+    """
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
+    for old in saved[0]:
+        root.removeHandler(old)
+    handler = make_handler(log_format, secrets, stream)
+    root.addHandler(handler)
+    root.setLevel(level)
+    # httpx logs every request at INFO, URL (and so token) included; keep only its warnings.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("httpcore").setLevel(logging.WARNING)
+    logging.captureWarnings(True)
+    try:
+        yield handler
+    finally:
+        logging.captureWarnings(False)
+        root.removeHandler(handler)
+        for old in saved[0]:
+            root.addHandler(old)
+        root.setLevel(saved[1])

@@ -40,8 +40,9 @@ class _HealthHandler(RequestHandler):
         try:
             games = await self.probe()
         except Exception as error:  # any failure is "unhealthy", never a 500 page
+            # The full error goes to the (redacted) log, only its kind to the caller.
             reason = str(error) if isinstance(error, NotReadyError) else type(error).__name__
-            log.warning("health check failed: %s", reason)
+            log.warning("health check failed: %r", error)
             self._send(503, {"ok": False, "error": reason})
             return
         self._send(200, {"ok": True, "games": games})

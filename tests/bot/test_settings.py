@@ -186,3 +186,20 @@ async def test_settings_in_private_points_to_the_group(tmp_path: Path) -> None:
         user.command(user.private_chat, "settings")
         await h.settle()
         assert "in your group" in h.private_texts(user)[-1]
+
+
+def test_the_french_transcript_script_runs(tmp_path: Path) -> None:
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "make_settings_transcript", root / "docs" / "make_settings_transcript.py"
+    )
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    output = tmp_path / "settings-fr.md"
+    script.main(output)
+    text = output.read_text(encoding="utf-8")
+    assert text.count("```") == 2 * len(script.STEPS)
+    assert "Français" in text and "Русский" in text and "Tiếng Việt" in text

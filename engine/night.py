@@ -41,6 +41,11 @@ def start_night(ctx: Ctx) -> None:
             )
 
 
+def choice_key(player: str, move: NightMove) -> str:
+    """The key of a night choice in `GameState.choices`: "actor:move"."""
+    return f"{player}:{move}"  # a StrEnum formats as its value (and faster than .value)
+
+
 def actor_moves(ctx: Ctx, player: str) -> tuple[NightMove, ...]:
     state = ctx.state
     if state.phase is not Phase.NIGHT or state.stage is not Stage.NIGHT:
@@ -79,7 +84,7 @@ def choose(ctx: Ctx, action: NightChoice) -> None:
             raise IllegalAction(
                 "same_heal", "the doctor may not heal the same player twice in a row"
             )
-    state.choices[f"{action.actor}:{action.move.value}"] = action.target
+    state.choices[choice_key(action.actor, action.move)] = action.target
     mafia_shot = action.move is NightMove.KILL and state.roles[action.actor].is_mafia
     ctx.emit(
         EventKind.CHOICE_MADE,
@@ -127,13 +132,13 @@ def all_chosen(ctx: Ctx) -> bool:
     for player in state.alive:
         for move in ctx.variant.night_moves(state.roles[player], state.night):
             pending = True
-            if f"{player}:{move.value}" not in state.choices:
+            if choice_key(player, move) not in state.choices:
                 return False
     return pending
 
 
 def _choice(ctx: Ctx, player: str, move: NightMove) -> str | None:
-    return ctx.state.choices.get(f"{player}:{move.value}")
+    return ctx.state.choices.get(choice_key(player, move))
 
 
 def mafia_target(ctx: Ctx) -> tuple[str | None, bool]:

@@ -32,6 +32,7 @@ from engine.game import apply
 from engine.replay import GameSetup
 from engine.roles import Side
 from engine.state import FLOOR_STAGES, GameState, Stage
+from engine.variants import NightMove
 
 CHATTER_LINES = ("I am a simple citizen.", "Thank you.", "спасибо", "merci", "hmm")
 
@@ -39,33 +40,36 @@ CHATTER_LINES = ("I am a simple citizen.", "Thank you.", "спасибо", "merc
 def random_action(state: GameState, rng: random.Random, chatter: float = 0.0) -> Action:
     """A legal action (or, with probability `chatter`, a post in the group,
     which the rules may delete and warn)."""
-    ctx = Ctx(state)
     if state.stage is Stage.CONFIRM:
         return HostConfirm(HOST)
     if chatter and rng.random() < chatter:
         return Say(rng.choice(state.seats), rng.choice(CHATTER_LINES))
-    timeout = Timeout("clock", state.timer_id)
+    ctx = Ctx(state)
     stage = state.stage
     if stage is Stage.NIGHT:
-        return _night(ctx, rng) or timeout
+        return _night(ctx, rng) or _timeout(state)
     if stage in FLOOR_STAGES and state.speaker is not None:
         roll = rng.random()
         if roll < 0.05:
-            return timeout
+            return _timeout(state)
         if stage is Stage.SPEECH and not state.nominated_this_floor and roll < 0.45:
             targets = [t for t in state.alive if t != state.speaker and t not in state.nominees]
             if targets:
                 return Nominate(state.speaker, rng.choice(targets))
         return Pass(state.speaker)
     if stage is Stage.VOTE:
-        return _hands(ctx, rng) or timeout
+        return _hands(ctx, rng) or _timeout(state)
     if stage is Stage.DECIDE and state.decider is not None:
-        return (
-            Decide(state.decider, rng.choice(state.candidates)) if rng.random() < 0.8 else timeout
-        )
+        if rng.random() < 0.8:
+            return Decide(state.decider, rng.choice(state.candidates))
+        return _timeout(state)
     if openvote.voting_open(ctx):
-        return _open_vote(ctx, rng) or timeout
-    return timeout
+        return _open_vote(ctx, rng) or _timeout(state)
+    return _timeout(state)
+
+
+def _timeout(state: GameState) -> Timeout:
+    return Timeout("clock", state.timer_id)
 
 
 def _night(ctx: Ctx, rng: random.Random) -> Action | None:
@@ -74,7 +78,7 @@ def _night(ctx: Ctx, rng: random.Random) -> Action | None:
         (player, move)
         for player in state.alive
         for move in night.actor_moves(ctx, player)
-        if f"{player}:{move.value}" not in state.choices
+        if night.choice_key(player, move) not in state.choices
     ]
     if not pending or rng.random() < 0.03:
         return None
@@ -83,8 +87,12 @@ def _night(ctx: Ctx, rng: random.Random) -> Action | None:
     if not targets or rng.random() < 0.1:
         return NightChoice(player, move, None)
     # The mafia tend to agree, as a real family does after talking.
-    if move.value == "kill" and state.roles[player].is_mafia and rng.random() < 0.7:
-        agreed = [state.choices.get(f"{m}:kill") for m in state.alive if state.roles[m].is_mafia]
+    if move is NightMove.KILL and state.roles[player].is_mafia and rng.random() < 0.7:
+        agreed = [
+            state.choices.get(night.choice_key(m, NightMove.KILL))
+            for m in state.alive
+            if state.roles[m].is_mafia
+        ]
         agreed_targets = [t for t in agreed if t in targets]
         if agreed_targets:
             return NightChoice(player, move, agreed_targets[0])

@@ -7,6 +7,7 @@ events can reach the group: this is how roles stay secret."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -65,6 +66,25 @@ class Presenter:
     ) -> InlineKeyboardButton:
         data = Button(kind, game.game_id, stage_token(state), tuple(args)).encode()
         return InlineKeyboardButton(label, callback_data=data)
+
+    def seat_keyboard(
+        self,
+        game: GameView,
+        state: GameState | None,
+        choices: Sequence[str],
+        kind: str,
+        prefix: tuple[str, ...] = (),
+        extra: Sequence[InlineKeyboardButton] = (),
+    ) -> InlineKeyboardMarkup:
+        """A button per player, carrying the player's seat; `state` None makes
+        buttons valid at any stage (the host's)."""
+        token = stage_token(state) if state is not None else "-"
+
+        def data(player: str) -> str:
+            seat = str(game.table.seat(player))
+            return Button(kind, game.game_id, token, (*prefix, seat)).encode()
+
+        return keyboards.players(game.table, choices, data, extra)
 
     def static_button(
         self, game: GameView, label: str, kind: str, *args: str
@@ -268,14 +288,7 @@ class Presenter:
             self.button(game, state, texts.button(t, "withdraw"), "w"),
             self.button(game, state, texts.button(t, "time"), "t"),
         ]
-        return keyboards.players(
-            game.table,
-            state.alive,
-            lambda p: Button(
-                "v", game.game_id, stage_token(state), (str(game.table.seat(p)),)
-            ).encode(),
-            extra,
-        )
+        return self.seat_keyboard(game, state, state.alive, "v", extra=extra)
 
     # ----- private chats ------------------------------------------------------------------
 
@@ -354,14 +367,7 @@ class Presenter:
         if option.has_chosen:
             text += "\n" + texts.night_chosen(t, game.table, option.chosen)
         skip = self.button(game, state, texts.button(t, "skip"), "n", move, "0")
-        markup = keyboards.players(
-            game.table,
-            option.targets,
-            lambda p: Button(
-                "n", game.game_id, stage_token(state), (move, str(game.table.seat(p)))
-            ).encode(),
-            [skip],
-        )
+        markup = self.seat_keyboard(game, state, option.targets, "n", prefix=(move,), extra=[skip])
         self.private(int(player), Op("edit" if edit else "send", key=key, text=text, markup=markup))
 
     def plan(self, game: GameView, state: GameState, player: str, edit: bool = False) -> None:
@@ -374,38 +380,19 @@ class Presenter:
             text = texts.plan_prompt(t) + "\n" + text
             choices = [p for p in state.alive if p != player and p not in state.plan]
             clear = self.button(game, state, texts.button(t, "clear"), "K", "0")
-            markup = keyboards.players(
-                game.table,
-                choices,
-                lambda p: Button(
-                    "K", game.game_id, stage_token(state), (str(game.table.seat(p)),)
-                ).encode(),
-                [clear],
-            )
+            markup = self.seat_keyboard(game, state, choices, "K", extra=[clear])
         key = f"plan:{game.game_id}"
         self.private(int(player), Op("edit" if edit else "send", key=key, text=text, markup=markup))
 
     def nominate_menu(self, game: GameView, state: GameState, player: str) -> None:
         choices = [p for p in state.alive if p != player and p not in state.nominees]
-        markup = keyboards.players(
-            game.table,
-            choices,
-            lambda p: Button(
-                "N", game.game_id, stage_token(state), (str(game.table.seat(p)),)
-            ).encode(),
-        )
+        markup = self.seat_keyboard(game, state, choices, "N")
         self.private(int(player), Op("send", text=texts.nominate_prompt(game.t), markup=markup))
 
     def decide_prompt(
         self, game: GameView, state: GameState, player: str, candidates: tuple[str, ...]
     ) -> None:
-        markup = keyboards.players(
-            game.table,
-            candidates,
-            lambda p: Button(
-                "d", game.game_id, stage_token(state), (str(game.table.seat(p)),)
-            ).encode(),
-        )
+        markup = self.seat_keyboard(game, state, candidates, "d")
         text = texts.decide_private(game.t, game.table, candidates)
         self.private(int(player), Op("send", text=text, markup=markup))
         self.to_host(game, text)
@@ -441,11 +428,7 @@ class Presenter:
     def warn_menu(self, game: GameView, state: GameState) -> None:
         if game.host_id is None:
             return
-        markup = keyboards.players(
-            game.table,
-            state.alive,
-            lambda p: Button("W", game.game_id, "-", (str(game.table.seat(p)),)).encode(),
-        )
+        markup = self.seat_keyboard(game, None, state.alive, "W")
         self.private(game.host_id, Op("send", text=game.t.gettext("Warn whom?"), markup=markup))
 
     # ----- after a restart ---------------------------------------------------------------

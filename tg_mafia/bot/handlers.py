@@ -135,7 +135,8 @@ async def on_start(update: Update, context: Context) -> None:
         except ValueError:
             chat_id = 0
         if chat_id >= 0:
-            await reply(update, translator("en").gettext("This invitation link is broken."))
+            language = (user.language_code or "en")[:2]
+            await reply(update, translator(language).gettext("This invitation link is broken."))
             return
         await reply(update, await service_of(context).join(chat_id, user.id, display_name(user)))
         return

@@ -282,7 +282,7 @@ def check_result(t: Translator, table: Table, target: str, answer: str) -> str:
 
 def blocked(t: Translator, table: Table, player: str) -> str:
     return t.gettext(
-        "💋 {player} spent the night with the escort and may neither speak nor vote today."
+        "💋 {player} spent the night with the escort: no speech, nomination or vote today."
     ).format(player=table.label(player))
 
 
@@ -442,7 +442,7 @@ def decide_public(t: Translator, table: Table, player: str, seconds: int) -> str
 
 
 def decide_private(t: Translator, table: Table, candidates: tuple[str, ...]) -> str:
-    return t.gettext("⚖️ You cast the deciding vote. Who leaves the table: {players}?").format(
+    return t.gettext("⚖️ You cast the deciding vote. Who is eliminated: {players}?").format(
         players=table.labels(candidates)
     )
 
@@ -557,13 +557,21 @@ def end_screen(
 
 
 def own_result(t: Translator, won: bool, side: Side, role: Role) -> str:
+    """A whole sentence per side: inflected languages cannot drop a side's
+    name into one template."""
     if won:
-        return t.gettext("🏆 You won with {side} ({role}).").format(
-            side=side_name(t, side), role=role_name(t, role)
-        )
-    return t.gettext("You lost this time ({role}); {side} won.").format(
-        side=side_name(t, side), role=role_name(t, role)
-    )
+        text = {
+            Side.TOWN: t.gettext("🏆 The town won, and so did you ({role})."),
+            Side.MAFIA: t.gettext("🏆 The mafia won, and so did you ({role})."),
+            Side.MANIAC: t.gettext("🏆 You won: the maniac is the last one standing ({role})."),
+        }[side]
+    else:
+        text = {
+            Side.TOWN: t.gettext("The town won; you lost this time ({role})."),
+            Side.MAFIA: t.gettext("The mafia won; you lost this time ({role})."),
+            Side.MANIAC: t.gettext("The maniac won; you lost this time ({role})."),
+        }[side]
+    return text.format(role=role_name(t, role))
 
 
 def confirm_request(t: Translator, side: Side) -> str:
@@ -624,7 +632,7 @@ def popup(t: Translator, code: str) -> str:
         "not_paused": t.gettext("The timer is running."),
         "lobby_full": t.gettext("The table is full."),
         "lobby_few": t.gettext("Not enough players yet."),
-        "only_opener": t.gettext("Only whoever opened the lobby, or an admin, may start it."),
+        "only_opener": t.gettext("Only whoever opened the lobby, or an admin, may do this."),
         "ok": t.gettext("Done."),
         "hand_raised": t.gettext("✋ Your hand is up."),
         "hand_lowered": t.gettext("Your hand is down."),

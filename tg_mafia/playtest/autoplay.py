@@ -98,7 +98,11 @@ class AutoPlayers:
             await self.perform(record, state, random_action(state, self.rng, self.chatter))
 
     async def perform(self, record: GameRecord, state: GameState, action: Action) -> None:
-        h, seat = self.h, (lambda p: str(state.seats.index(p) + 1))
+        h = self.h
+
+        def seat(player: str) -> str:
+            return str(state.seats.index(player) + 1)
+
         group = h.group.id
         if isinstance(action, Timeout):
             await self.scheduler.fire(f"game-{record.id}")

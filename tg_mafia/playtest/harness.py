@@ -65,8 +65,17 @@ class Harness:
         return record.id
 
     async def press_start(self) -> None:
-        self.admin.press(self.group, "Start")
-        await self.settle()
+        """The lobby's Start button, found by what it does, in any language."""
+        chat = self.sb.world.resolve_chat(self.group.id)
+        for message in sorted(chat.messages.values(), key=lambda m: -m.message_id):
+            for row in (message.reply_markup or {}).get("inline_keyboard", []):
+                for button in row:
+                    data = str(button.get("callback_data", ""))
+                    if data.startswith("L:") and data.endswith(":start"):
+                        self.admin.press(self.group, button["text"], message_id=message.message_id)
+                        await self.settle()
+                        return
+        raise AssertionError("no lobby Start button in the group")
 
 
 @contextlib.asynccontextmanager

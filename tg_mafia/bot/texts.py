@@ -260,13 +260,13 @@ def day_started(
         )
         lines.append(
             t.ngettext(
-                "Killed tonight: {players}.", "Killed tonight: {players}.", len(killed)
+                "Killed last night: {players}.", "Killed last night: {players}.", len(killed)
             ).format(players=names)
         )
     elif missed:
-        lines.append(t.gettext("The mafia missed. Nobody was killed tonight."))
+        lines.append(t.gettext("The mafia missed. Nobody was killed last night."))
     else:
-        lines.append(t.gettext("Nobody was killed tonight."))
+        lines.append(t.gettext("Nobody was killed last night."))
     return "\n".join(lines)
 
 
@@ -315,7 +315,7 @@ def floor(
     if following is not None:
         lines.append(t.gettext("Next: {player}").format(player=table.label(following)))
     if stage == "speech" and nominees:
-        lines.append(t.gettext("Nominated: {players}").format(players=table.labels(nominees)))
+        lines.append(t.gettext("Nominees: {players}").format(players=table.labels(nominees)))
     return "\n".join(lines)
 
 
@@ -342,7 +342,7 @@ def warned(t: Translator, table: Table, player: str, count: int, limit: int) -> 
 
 def vote_started(t: Translator, table: Table, candidates: tuple[str, ...], kind: str) -> str:
     if kind == "revote":
-        head = t.gettext("✋ A tie: the leaders stand again, with no last word.")
+        head = t.gettext("✋ A tie: the leaders go to a new vote, with no last word.")
     elif kind == "repeat":
         head = t.gettext("✋ The vote between the two is repeated.")
     else:
@@ -391,7 +391,7 @@ def vote_result(
         lines.append(t.gettext("{player} has the most votes.").format(player=table.label(target)))
     elif outcome == "revote":
         lines.append(
-            t.gettext("A tie between {players}: they stand again.").format(
+            t.gettext("A tie between {players}: they go to a new vote.").format(
                 players=table.labels(players)
             )
         )
@@ -586,7 +586,7 @@ def confirm_request(t: Translator, side: Side) -> str:
 def button(t: Translator, name: str) -> str:
     labels = {
         "join": t.gettext("Join"),
-        "leave": t.gettext("Leave"),
+        "leave": t.pgettext("lobby button", "Leave"),
         "start": t.gettext("Start"),
         "cancel": t.gettext("Cancel"),
         "clear": t.gettext("Clear"),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tests.bot.harness import Harness, running_bot
 from tg_mafia.bot.settings_menu import PREFIX
+from tg_mafia.i18n import translator
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.core import Press
 from tg_mafia.storage import GameStatus
@@ -100,7 +101,7 @@ async def test_an_admin_changes_language_variant_and_options_in_one_message(
         await press(h, h.admin, "🌐 English")
         await press(h, h.admin, "Français")
         assert h.db.get_settings(h.group.id).language == "fr"
-        await press(h, h.admin, "✅ Done")
+        await press(h, h.admin, translator("fr").gettext("✅ Done"))
         assert bot_messages(h) == sent  # one menu, edited in place
         last = h.admin.view(h.group)[-1]
         assert last.buttons == [] and "Français" in (last.text or "")

@@ -52,6 +52,13 @@ def option_value(t: Translator, spec: OptionSpec, value: OptionValue) -> str:
     return str(value)
 
 
+def option_line(t: Translator, spec: OptionSpec, value: OptionValue) -> str:
+    """`Night: 60 s`, punctuated as the language does."""
+    return t.gettext("{option}: {value}").format(
+        option=option_label(t, spec.name), value=option_value(t, spec, value)
+    )
+
+
 def option_range(t: Translator, spec: OptionSpec) -> str:
     if isinstance(spec.default, bool):
         return t.gettext("on or off")

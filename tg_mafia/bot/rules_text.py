@@ -17,7 +17,7 @@ from engine.errors import SetupError
 from engine.options import OptionValue, option_specs
 from engine.variants import VARIANTS, DayMode, NightMove, ShotMode, Variant
 from tg_mafia.bot import texts
-from tg_mafia.bot.option_texts import option_label, option_value
+from tg_mafia.bot.option_texts import option_line
 from tg_mafia.bot.outbox import Op
 from tg_mafia.bot.service import GameService
 from tg_mafia.i18n import Translator, resolve_language, translator
@@ -250,7 +250,7 @@ def win_lines(t: Translator, name: str, options: Options) -> list[str]:
 def option_lines(t: Translator, name: str, options: Options) -> list[str]:
     return [
         " · ".join(
-            f"{option_label(t, spec.name)}: {option_value(t, spec, options[spec.name])}"
+            option_line(t, spec, options[spec.name])
             for spec in option_specs(name)
             if spec.name in options
         )

@@ -28,6 +28,7 @@ from tg_mafia.bot.option_texts import (
     MENU_LANGUAGES,
     language_name,
     option_label,
+    option_line,
     option_range,
     option_value,
 )
@@ -159,7 +160,7 @@ def menu_text(t: Translator, title: str, current: Settings, busy: bool, screen: 
         ),
     ]
     for spec in option_specs(current.variant):
-        lines.append(f"· {option_label(t, spec.name)}: {option_value(t, spec, values[spec.name])}")
+        lines.append("· " + option_line(t, spec, values[spec.name]))
     if busy:
         lines.append(
             t.gettext("⏳ A game is open or running here: changes apply from the next game.")
@@ -219,7 +220,7 @@ def main_markup(t: Translator, current: Settings) -> InlineKeyboardMarkup:
     options = []
     for spec in option_specs(current.variant):
         value = values[spec.name]
-        label = f"{option_label(t, spec.name)}: {option_value(t, spec, value)}"
+        label = option_line(t, spec, value)
         if isinstance(value, bool):
             options.append(button(label, "O", spec.name, "off" if value else "on"))
         elif spec.choices:

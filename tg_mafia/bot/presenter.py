@@ -319,8 +319,8 @@ class Presenter:
                 for user in targets:
                     if user != int(event.player):
                         self.private(user, Op("send", text=note, mergeable=True))
-            host_copy = f"{table.label(event.player)}: {event.move} → " + (
-                table.label(event.target) if event.target else "—"
+            host_copy = texts.host_night_move(
+                t, table, event.player, state.roles[event.player], event.move, event.target
             )
         elif kind is EventKind.PLAN_SET:
             for user in targets:
@@ -335,15 +335,13 @@ class Presenter:
         elif kind is EventKind.CHECK_RESULT and event.player and event.target and event.answer:
             note = texts.check_result(t, table, event.target, event.answer)
             self.private(int(event.player), Op("send", text=note, mergeable=True))
-            host_copy = f"{table.label(event.player)}: {note}"
+            host_copy = texts.host_note(t, table, event.player, note)
         elif kind is EventKind.DECIDE_REQUESTED and event.player:
             self.decide_prompt(game, state, event.player, event.players)
         elif kind is EventKind.BALLOT_VOTE and event.player:
             if state.stage is Stage.BALLOT:
                 self.ballot(game, state, edit=True)  # how many have voted, not for whom
-            host_copy = f"🗳 {table.label(event.player)} → " + (
-                table.label(event.target) if event.target else "—"
-            )
+            host_copy = texts.host_ballot(t, table, event.player, event.target)
         elif kind is EventKind.CONFIRM_REQUESTED and event.winner:
             self.confirm_prompt(game, state, event)
         elif kind is EventKind.GAME_ENDED and event.player and event.winner and event.role:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from html import escape
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -249,7 +250,7 @@ class GameService:
                     "There is no open lobby in that chat. Ask for /newgame there."
                 )
             t = translator(record.language)
-            title = str(record.messages.get("title", ""))
+            title = escape(str(record.messages.get("title", "")))  # replies are HTML
             if record.host_user_id == user_id:
                 return t.gettext("You host this game: the host does not play.")
             if any(p.user_id == user_id for p in record.players):
@@ -312,7 +313,7 @@ class GameService:
             self._refresh_lobby(record)
             return t.gettext(
                 "{name} hosts this game. Roles and night moves will reach them in private."
-            ).format(name=name)
+            ).format(name=escape(name))
 
     async def lobby_timeout(self, chat_id: int, game_id: int) -> None:
         async with self.lock(chat_id):

@@ -132,7 +132,10 @@ def acquaintance(t: Translator) -> str:
 
 
 def all_roles(t: Translator, table: Table, roles: tuple[tuple[str, Role], ...]) -> str:
-    lines = [f"{table.label(p)}: {role_label(t, r)}" for p, r in roles]
+    lines = [
+        t.gettext("{player}: {role}").format(player=table.label(p), role=role_label(t, r))
+        for p, r in roles
+    ]
     return t.gettext("🎭 You host this game. The roles:") + "\n" + "\n".join(lines)
 
 
@@ -198,7 +201,7 @@ def night_question(t: Translator, move: str, role: Role, number: int) -> str:
     elif move == "kill":
         question = t.gettext("whom do you shoot?")
     elif move == "check" and role is Role.DON:
-        question = t.gettext("whom do you check for the sheriff?")
+        question = t.gettext("whom do you check: the sheriff or not?")
     elif move == "check":
         question = t.gettext("whom do you check?")
     elif move == "heal":
@@ -234,6 +237,36 @@ def plan_prompt(t: Translator) -> str:
 def plan_set(t: Translator, table: Table, targets: tuple[str, ...]) -> str:
     return t.gettext("📝 The Don's list for the coming nights: {players}.").format(
         players=table.labels(targets)
+    )
+
+
+def host_night_move(
+    t: Translator, table: Table, player: str, role: Role, move: str, target: str | None
+) -> str:
+    """The human host's copy of a night move."""
+    who = table.label(player)
+    if target is None:
+        return t.gettext("🌙 {player} does nothing tonight ({role}).").format(
+            player=who, role=role_name(t, role)
+        )
+    templates = {
+        "kill": t.gettext("🌙 {player} ({role}) shoots {target}."),
+        "check": t.gettext("🌙 {player} ({role}) checks {target}."),
+        "heal": t.gettext("🌙 {player} ({role}) heals {target}."),
+        "block": t.gettext("🌙 {player} ({role}) visits {target}."),
+    }
+    return templates[move].format(player=who, role=role_name(t, role), target=table.label(target))
+
+
+def host_note(t: Translator, table: Table, player: str, note: str) -> str:
+    return t.gettext("{player}: {role}").format(player=table.label(player), role=note)
+
+
+def host_ballot(t: Translator, table: Table, player: str, target: str | None) -> str:
+    if target is None:
+        return t.gettext("🗳 {player} withdraws their vote.").format(player=table.label(player))
+    return t.gettext("🗳 {player} votes for {target}.").format(
+        player=table.label(player), target=table.label(target)
     )
 
 
@@ -308,7 +341,7 @@ def floor(
         head = t.gettext("🎙 Day {n} · speeches").format(n=day)
     lines = [
         head,
-        t.gettext("Now: {player} — {seconds} s, until {time}. Only they may write.").format(
+        t.gettext("Now: {player} — {seconds} s, until {time}. Everyone else waits.").format(
             player=table.mention(speaker), seconds=seconds, time=until
         ),
     ]
@@ -629,7 +662,7 @@ def popup(t: Translator, code: str) -> str:
         "no_vote_given": t.gettext("You have not voted."),
         "not_host": t.gettext("Only the host may do this."),
         "paused": t.gettext("The timer is paused already."),
-        "not_paused": t.gettext("The timer is running."),
+        "not_paused": t.gettext("The timer is not paused."),
         "lobby_full": t.gettext("The table is full."),
         "lobby_few": t.gettext("Not enough players yet."),
         "only_opener": t.gettext("Only whoever opened the lobby, or an admin, may do this."),

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from html import escape
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any
 
 from telegram import Bot, ChatPermissions

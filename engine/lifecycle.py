@@ -16,7 +16,8 @@ def reveals_on_death(ctx: Ctx) -> bool:
 def mark_dead(ctx: Ctx, player: str, cause: Cause) -> Role | None:
     """The player is out; returns the role shown in the group, if any."""
     state = ctx.state
-    state.dead[player] = cause
+    # `dead` and `revealed` are shared with earlier states: replaced, never changed.
+    state.dead = {**state.dead, player: cause}
     if cause is not Cause.KILLED:
         state.eliminated = (*state.eliminated, player)
     state.hands = state.hands - {player}
@@ -25,7 +26,7 @@ def mark_dead(ctx: Ctx, player: str, cause: Cause) -> Role | None:
     state.ballots = {v: t for v, t in state.ballots.items() if t != player}
     # Moscow shows no role on death, nor on elimination by warnings.
     if reveals_on_death(ctx) and cause is not Cause.WARNINGS:
-        state.revealed[player] = state.roles[player]
+        state.revealed = {**state.revealed, player: state.roles[player]}
         return state.roles[player]
     return None
 

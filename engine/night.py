@@ -197,8 +197,11 @@ def dawn(ctx: Ctx) -> None:
     state.last_heal = healed
     state.missed = missed
     state.learned = learned
+    # Shared with earlier states (GameState.copy): replaced, never changed.
+    learned_all = dict(state.learned_all)
     for checker, answers in learned.items():
-        state.learned_all.setdefault(checker, {}).update(answers)
+        learned_all[checker] = {**learned_all.get(checker, {}), **answers}
+    state.learned_all = learned_all
     state.blocked = (block,) if block else ()
     state.night_victims = tuple(v for v in victims if roles[v].side.value == "town")
     state.eliminated = ()

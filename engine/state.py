@@ -1,8 +1,9 @@
 """The state of one game: everything the rules need, nothing about Telegram.
 
 `apply` works on a copy (`GameState.copy`), so a refused action leaves the
-game it was given untouched. Containers are copied one level deep; their
-items are immutable."""
+game it was given untouched. The few dicts the rules change in place
+(`_COPIED_DICTS`) are copied; every other container is only ever replaced,
+never changed in place, so a copy shares it with the original."""
 
 from __future__ import annotations
 
@@ -208,11 +209,10 @@ class GameState:
         return state
 
 
-# Mutable containers copied on every apply; all other fields hold immutables.
-_FLAT_DICTS = frozenset(
-    {"options", "roles", "dead", "choices", "voted", "ballots", "votes", "warnings", "revealed"}
-)
-_NESTED_DICTS = frozenset({"learned", "learned_all"})
+# The dicts the rules change in place, copied on every apply. The other dicts
+# (options, roles, dead, revealed, votes, learned, learned_all) are replaced
+# whole when they change, so the copy and the original can share them.
+_COPIED_DICTS = frozenset({"choices", "voted", "ballots", "warnings"})
 
 
 def _build_copier() -> Callable[[GameState], GameState]:
@@ -221,10 +221,8 @@ def _build_copier() -> Callable[[GameState], GameState]:
     loop over the fields."""
     lines = ["def copy_state(self):", "    clone = new(GameState)"]
     for f in fields(GameState):
-        if f.name in _FLAT_DICTS:
+        if f.name in _COPIED_DICTS:
             lines.append(f"    clone.{f.name} = dict(self.{f.name})")
-        elif f.name in _NESTED_DICTS:
-            lines.append(f"    clone.{f.name} = {{k: dict(v) for k, v in self.{f.name}.items()}}")
         else:
             lines.append(f"    clone.{f.name} = self.{f.name}")
     lines.append("    return clone")

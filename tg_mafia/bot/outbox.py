@@ -174,7 +174,8 @@ class Outbox:
     async def _perform(self, op: Op) -> None:
         if self.blocked and op.method != "call":
             return
-        for attempt in range(NETWORK_RETRIES):
+        attempt = 0  # network failures only: a 429 is waited out however often it comes
+        while attempt < NETWORK_RETRIES:
             if op.method in CHARGED:
                 await self._wait_for_budget()
             try:
@@ -191,6 +192,7 @@ class Outbox:
             except (TimedOut, NetworkError):
                 # BadRequest is a NetworkError too: it is caught above.
                 await asyncio.sleep(min(0.2 * 2**attempt, 5.0))
+                attempt += 1
                 continue
             except Forbidden:
                 self.blocked = True

@@ -225,7 +225,8 @@ def test_systemd_analyze_verify(tmp_path: Path) -> None:
         ["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stderr.strip() == "", done.stderr
+    # Only our unit's complaints count: a host may have other units verify dislikes.
+    assert "tg-mafia" not in done.stderr, done.stderr
 
 
 # -- .env.example -----------------------------------------------------------------------------

@@ -21,8 +21,8 @@ class Ctx:
     def emit(self, kind: EventKind, audience: Audience, **data: Any) -> None:
         if (
             audience.host
-            and not self.state.human_host
             and not (audience.public or audience.players or audience.mafia)
+            and not self.state.human_host
         ):
             return  # a host-only event without a host reaches nobody
         self.events.append(Event(kind, audience, **data))

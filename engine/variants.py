@@ -243,13 +243,12 @@ class Club(Variant):
         return None
 
 
-VARIANTS: Mapping[str, Variant] = MappingProxyType(
-    {v.name: v for v in (Classic(), Moscow(), Party(), Club())}
-)
+_BY_NAME = {v.name: v for v in (Classic(), Moscow(), Party(), Club())}
+VARIANTS: Mapping[str, Variant] = MappingProxyType(_BY_NAME)
 
 
 def find_variant(name: str) -> Variant:
-    try:
-        return VARIANTS[name]
-    except KeyError:
-        raise SetupError(f"unknown variant {name!r}: use one of {', '.join(VARIANTS)}") from None
+    variant = _BY_NAME.get(name)  # a plain dict: asked for on every action
+    if variant is None:
+        raise SetupError(f"unknown variant {name!r}: use one of {', '.join(VARIANTS)}")
+    return variant

@@ -291,6 +291,8 @@ class GameService:
             if verb == "start":
                 if len(current.players) < find_variant(current.variant).min_players:
                     return texts.popup(t, "lobby_few")
+                if current.options.get("host") == "human" and current.host_user_id is None:
+                    return texts.popup(t, "host_wanted")
                 await self._start(current)
                 return texts.popup(t, "ok")
         return texts.popup(t, "stale")
@@ -320,7 +322,11 @@ class GameService:
             record = self.db.get_game(game_id)
             if record is None or record.status is not GameStatus.LOBBY:
                 return
-            if len(record.players) >= find_variant(record.variant).min_players:
+            no_host = record.options.get("host") == "human" and record.host_user_id is None
+            if no_host:
+                self.db.abort_game(record.id)
+                self._close_lobby(record, "no_host")
+            elif len(record.players) >= find_variant(record.variant).min_players:
                 await self._start(record)
             else:
                 self.db.abort_game(record.id)

@@ -181,6 +181,10 @@ def lobby(
 def lobby_closed(t: Translator, reason: str) -> str:
     if reason == "started":
         return t.gettext("🎭 The game has started.")
+    if reason == "no_host":
+        return t.gettext(
+            "🎭 The lobby closed: this group plays with a human host, and nobody sent /host."
+        )
     if reason == "too_few":
         return t.gettext("🎭 The lobby closed: not enough players joined.")
     return t.gettext("🎭 The lobby was cancelled.")
@@ -665,6 +669,9 @@ def popup(t: Translator, code: str) -> str:
         "not_paused": t.gettext("The timer is not paused."),
         "lobby_full": t.gettext("The table is full."),
         "lobby_few": t.gettext("Not enough players yet."),
+        "host_wanted": t.gettext(
+            "This group plays with a human host: someone must send /host before the start."
+        ),
         "only_opener": t.gettext("Only whoever opened the lobby, or an admin, may do this."),
         "ok": t.gettext("Done."),
         "hand_raised": t.gettext("✋ Your hand is up."),

@@ -48,7 +48,7 @@ def option_value(t: Translator, spec: OptionSpec, value: OptionValue) -> str:
     if isinstance(value, int) and spec.name.endswith("_seconds"):
         return t.gettext("{n} s").format(n=value)
     if spec.name == "warnings_limit" and value == 0:
-        return t.gettext("off (never out)")
+        return t.gettext("0 (no limit)")
     return str(value)
 
 

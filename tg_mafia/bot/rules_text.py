@@ -117,7 +117,7 @@ def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
     elif variant.mafia_chat_open(1):
         lines.append(t.gettext("The mafia talk in private through the bot on night 1 only."))
     if variant.has_plan:
-        lines.append(t.gettext("On night 1 the boss may set a kill list for the coming nights."))
+        lines.append(t.gettext("On night 1 the Don may set a kill list for the coming nights."))
     roles: set[Role] = set()
     for players in range(variant.min_players, variant.max_players + 1):
         roles.update(variant.deck(players, options))
@@ -125,13 +125,19 @@ def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
         moves = variant.role_moves(role) if role in roles else ()
         if moves:
             phrases = ", ".join(move_phrase(t, role, move) for move in moves)
-            lines.append(f"{texts.role_label(t, role)}: {phrases}")
+            lines.append(
+                t.gettext("{role}: {moves}").format(role=texts.role_label(t, role), moves=phrases)
+            )
     lines.append(
         t.gettext(
             "Moves are made with buttons in private. At dawn: heals first, then kills, "
-            "then checks. Nobody may target themselves, except the doctor."
+            "then checks. Nobody may target themselves."
         )
     )
+    if Role.DOCTOR in roles:
+        lines.append(
+            t.gettext("The doctor may heal themselves, but not the same player twice in a row.")
+        )
     return lines
 
 
@@ -211,7 +217,9 @@ def _speech_day_lines(
             )
         )
     if variant.has_thanks_word and options.get("thanks_rule"):
-        lines.append(t.gettext("The thanks word: saying “thank you” ends your floor at once."))
+        lines.append(
+            t.gettext("The thanks word: saying “thank you” ends the speaker's floor at once.")
+        )
     if variant.has_leave_table:
         lines.append(
             t.gettext(

@@ -22,9 +22,7 @@ TOP = 5
 
 
 def wins_of(t: Translator, wins: int, games: int) -> str:
-    return t.ngettext("{wins} won of {n} game", "{wins} won of {n} games", games).format(
-        wins=wins, n=games
-    )
+    return t.gettext("{wins}/{n} won").format(wins=wins, n=games)
 
 
 def chat_text(t: Translator, stats: ChatStats) -> str:
@@ -38,15 +36,15 @@ def chat_text(t: Translator, stats: ChatStats) -> str:
         ).format(n=stats.games_played)
     ]
     titles = {
-        Side.TOWN: t.gettext("Town:"),
-        Side.MAFIA: t.gettext("Mafia:"),
-        Side.MANIAC: t.gettext("Maniac:"),
+        Side.TOWN: t.gettext("Town"),
+        Side.MAFIA: t.gettext("Mafia"),
+        Side.MANIAC: t.gettext("Maniac"),
     }
     for side, title in titles.items():
         won = stats.wins_by_side.get(side.value, 0)
         if won or side is not Side.MANIAC:
             lines.append(
-                t.ngettext("{side} {n} win", "{side} {n} wins", won).format(side=title, n=won)
+                t.ngettext("{side}: {n} win", "{side}: {n} wins", won).format(side=title, n=won)
             )
     if stats.top_players:
         lines.append(t.gettext("<b>The most successful players</b>"))
@@ -70,7 +68,11 @@ def player_text(t: Translator, stats: PlayerStats) -> str:
     for role in Role:
         by_role = stats.by_role.get(role.value)
         if by_role is not None and by_role.games:
-            lines.append(f"{texts.role_label(t, role)}: {wins_of(t, by_role.wins, by_role.games)}")
+            lines.append(
+                t.gettext("{role}: {moves}").format(
+                    role=texts.role_label(t, role), moves=wins_of(t, by_role.wins, by_role.games)
+                )
+            )
     return "\n".join(lines)
 
 

@@ -74,10 +74,12 @@ def _timeout(state: GameState) -> Timeout:
 
 def _night(ctx: Ctx, rng: random.Random) -> Action | None:
     state = ctx.state
+    # It is night and these players live: their moves are night.actor_moves.
+    moves = ctx.variant.night_moves
     pending = [
         (player, move)
         for player in state.alive
-        for move in night.actor_moves(ctx, player)
+        for move in moves(state.roles[player], state.night)
         if night.choice_key(player, move) not in state.choices
     ]
     if not pending or rng.random() < 0.03:

@@ -51,7 +51,9 @@ async def test_a_whole_game(tmp_path: Path, variant: str, size: int, seed: int) 
             for m in group
         )
         for user in h.users:
-            assert any("so did you" in m or "you lost this time" in m for m in h.private_texts(user))
+            assert any(
+                "so did you" in m or "you lost this time" in m for m in h.private_texts(user)
+            )
         assert h.sb.log.count_429() == 0
         # The group chat is open again, as it was before the game.
         assert h.sb.world.resolve_chat(h.group.id).permissions.get("can_send_messages")

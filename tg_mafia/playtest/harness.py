@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import os
+import secrets
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy import create_engine, make_url, text
 
 from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service
 from tg_mafia.bot.service import GameService
@@ -104,20 +108,51 @@ async def running_bot(
         owner=admin,
         bot_rights=BOT_RIGHTS if rights is None else rights,
     )
-    db = open_database(database_url or f"sqlite:///{tmp_path / 'bot.db'}")
-    app = build_application(
-        sb.application_builder(), db, BotOptions(speed=speed, lobby_seconds=lobby_seconds)
-    )
+    with contextlib.ExitStack() as stack:
+        url = database_url or stack.enter_context(scratch_database(tmp_path))
+        db = open_database(url)
+        stack.callback(db.close)
+        app = build_application(
+            sb.application_builder(), db, BotOptions(speed=speed, lobby_seconds=lobby_seconds)
+        )
+        async with _running(app, scheduler) as started:
+            yield Harness(sb, started, db, group, users, admin)
+
+
+@contextlib.asynccontextmanager
+async def _running(app: Any, scheduler: Scheduler | None) -> AsyncIterator[Any]:
     async with app:
         await start_service(app, scheduler)
         assert app.updater is not None
         await app.updater.start_polling(poll_interval=0)
         await app.start()
-        harness = Harness(sb, app, db, group, users, admin)
         try:
-            yield harness
+            yield app
         finally:
             await app.updater.stop()
             await app.stop()
             await stop_service(app)
-    db.close()
+
+
+@contextlib.contextmanager
+def scratch_database(tmp_path: Path) -> Iterator[str]:
+    """A database of its own for one run: a SQLite file, or, when
+    DATABASE_URL names a PostgreSQL server, a new database created on it and
+    dropped afterwards (the tests then run on PostgreSQL for real)."""
+    base = os.environ.get("DATABASE_URL")
+    if not base or not base.startswith("postgres"):
+        yield f"sqlite:///{tmp_path / 'bot.db'}"
+        return
+    url = make_url(base.replace("postgres://", "postgresql+psycopg://", 1))
+    if url.drivername == "postgresql":
+        url = url.set(drivername="postgresql+psycopg")
+    name = f"tg_mafia_t_{secrets.token_hex(6)}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+        yield url.set(database=name).render_as_string(hide_password=False)
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()

@@ -105,7 +105,7 @@ async def test_a_whole_game_with_a_human_host(
         assert any(plain(texts.winner_line(T, final.winner)) in m for m in h.group_texts())
         # Every night move reached the host.
         host_private = "\n".join(h.private_texts(h.admin))
-        assert ") shoots " in host_private or "does nothing tonight" in host_private
+        assert ") targets " in host_private or "does nothing tonight" in host_private
         if any(r in (Role.SHERIFF, Role.DETECTIVE) for r in state.roles.values()):
             assert ") checks " in host_private
 

@@ -140,8 +140,8 @@ async def test_forged_values_are_refused_and_change_nothing(tmp_path: Path) -> N
     async with running_bot(tmp_path, 2) as h:
         await open_menu(h)
         forged = [
-            ("S:O:night_seconds:999", "must be from 20 s to 300 s"),
-            ("S:O:night_seconds:abc", "must be from 20 s to 300 s"),
+            ("S:O:night_seconds:999", "allowed values are 20 s to 300 s"),
+            ("S:O:night_seconds:abc", "allowed values are 20 s to 300 s"),
             ("S:O:warnings_limit:2", "has no option"),  # classic has no warnings
             ("S:O:nonsense:1", "has no option"),
             ("S:V:chess", "out of date"),

@@ -48,7 +48,7 @@ def option_value(t: Translator, spec: OptionSpec, value: OptionValue) -> str:
     if isinstance(value, int) and spec.name.endswith("_seconds"):
         return t.gettext("{n} s").format(n=value)
     if spec.name == "warnings_limit" and value == 0:
-        return t.gettext("0 (no limit)")
+        return t.gettext("no limit")
     return str(value)
 
 
@@ -63,7 +63,10 @@ def option_range(t: Translator, spec: OptionSpec) -> str:
     if isinstance(spec.default, bool):
         return t.gettext("on or off")
     if isinstance(spec.default, int):
+        # The plain number: "no limit to 5" would not read.
+        low = str(spec.minimum) if spec.name == "warnings_limit" else None
         return t.gettext("{low} to {high}").format(
-            low=option_value(t, spec, spec.minimum), high=option_value(t, spec, spec.maximum)
+            low=low or option_value(t, spec, spec.minimum),
+            high=option_value(t, spec, spec.maximum),
         )
     return ", ".join(option_value(t, spec, choice) for choice in spec.choices)

@@ -130,14 +130,13 @@ def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
             )
     lines.append(
         t.gettext(
-            "Moves are made with buttons in private. At dawn: heals first, then kills, "
-            "then checks. Nobody may target themselves."
+            "Moves are made with buttons in private. At dawn: heals first, then kills, then checks."
         )
     )
     if Role.DOCTOR in roles:
-        lines.append(
-            t.gettext("The doctor may heal themselves, but not the same player twice in a row.")
-        )
+        lines.append(t.gettext("Nobody but the doctor may choose themselves."))
+    else:
+        lines.append(t.gettext("Nobody may choose themselves."))
     return lines
 
 
@@ -218,7 +217,7 @@ def _speech_day_lines(
         )
     if variant.has_thanks_word and options.get("thanks_rule"):
         lines.append(
-            t.gettext("The thanks word: saying “thank you” ends the speaker's floor at once.")
+            t.gettext("The thanks rule: a speaker who says “thank you” ends their turn at once.")
         )
     if variant.has_leave_table:
         lines.append(

@@ -107,7 +107,7 @@ def apply_press(t: Translator, current: Settings, args: list[str]) -> tuple[Sett
                 checked = resolve_options(current.variant, options)
             except SetupError:
                 raise Refused(
-                    t.gettext("{option} must be from {range}.").format(
+                    t.gettext("{option}: allowed values are {range}.").format(
                         option=option_label(t, spec.name), range=option_range(t, spec)
                     )
                 ) from None

@@ -36,9 +36,9 @@ def chat_text(t: Translator, stats: ChatStats) -> str:
         ).format(n=stats.games_played)
     ]
     titles = {
-        Side.TOWN: t.gettext("Town"),
-        Side.MAFIA: t.gettext("Mafia"),
-        Side.MANIAC: t.gettext("Maniac"),
+        Side.TOWN: t.pgettext("stats heading", "Town"),
+        Side.MAFIA: t.pgettext("stats heading", "Mafia"),
+        Side.MANIAC: t.pgettext("stats heading", "Maniac"),
     }
     for side, title in titles.items():
         won = stats.wins_by_side.get(side.value, 0)
@@ -52,7 +52,9 @@ def chat_text(t: Translator, stats: ChatStats) -> str:
             name = escape(player.name or str(player.user_id))
             lines.append(
                 f"{rank}. {name} — {wins_of(t, player.wins, player.games)}"
-                f" ({round(100 * player.win_rate)}%)"
+                + " ("
+                + t.gettext("{percent}%").format(percent=round(100 * player.win_rate))
+                + ")"
             )
     return "\n".join(lines)
 
@@ -69,8 +71,8 @@ def player_text(t: Translator, stats: PlayerStats) -> str:
         by_role = stats.by_role.get(role.value)
         if by_role is not None and by_role.games:
             lines.append(
-                t.gettext("{role}: {moves}").format(
-                    role=texts.role_label(t, role), moves=wins_of(t, by_role.wins, by_role.games)
+                t.gettext("{role}: {record}").format(
+                    role=texts.role_label(t, role), record=wins_of(t, by_role.wins, by_role.games)
                 )
             )
     return "\n".join(lines)

@@ -205,7 +205,7 @@ def night_question(t: Translator, move: str, role: Role, number: int) -> str:
     elif move == "kill":
         question = t.gettext("whom do you shoot?")
     elif move == "check" and role is Role.DON:
-        question = t.gettext("whom do you check: the sheriff or not?")
+        question = t.gettext("whom do you check for the sheriff?")
     elif move == "check":
         question = t.gettext("whom do you check?")
     elif move == "heal":
@@ -239,6 +239,8 @@ def plan_prompt(t: Translator) -> str:
 
 
 def plan_set(t: Translator, table: Table, targets: tuple[str, ...]) -> str:
+    if not targets:
+        return t.gettext("📝 The Don has set no list.")
     return t.gettext("📝 The Don's list for the coming nights: {players}.").format(
         players=table.labels(targets)
     )
@@ -254,7 +256,7 @@ def host_night_move(
             player=who, role=role_name(t, role)
         )
     templates = {
-        "kill": t.gettext("🌙 {player} ({role}) shoots {target}."),
+        "kill": t.gettext("🌙 {player} ({role}) targets {target}."),
         "check": t.gettext("🌙 {player} ({role}) checks {target}."),
         "heal": t.gettext("🌙 {player} ({role}) heals {target}."),
         "block": t.gettext("🌙 {player} ({role}) visits {target}."),
@@ -263,7 +265,7 @@ def host_night_move(
 
 
 def host_note(t: Translator, table: Table, player: str, note: str) -> str:
-    return t.gettext("{player}: {role}").format(player=table.label(player), role=note)
+    return t.gettext("{player}: {note}").format(player=table.label(player), note=note)
 
 
 def host_ballot(t: Translator, table: Table, player: str, target: str | None) -> str:
@@ -379,7 +381,7 @@ def warned(t: Translator, table: Table, player: str, count: int, limit: int) -> 
 
 def vote_started(t: Translator, table: Table, candidates: tuple[str, ...], kind: str) -> str:
     if kind == "revote":
-        head = t.gettext("✋ A tie: the leaders go to a new vote, with no last word.")
+        head = t.gettext("✋ New vote, with no last word:")
     elif kind == "repeat":
         head = t.gettext("✋ The vote between the two is repeated.")
     else:
@@ -600,7 +602,7 @@ def own_result(t: Translator, won: bool, side: Side, role: Role) -> str:
         text = {
             Side.TOWN: t.gettext("🏆 The town won, and so did you ({role})."),
             Side.MAFIA: t.gettext("🏆 The mafia won, and so did you ({role})."),
-            Side.MANIAC: t.gettext("🏆 You won: the maniac is the last one standing ({role})."),
+            Side.MANIAC: t.gettext("🏆 You won: you are the last one standing."),
         }[side]
     else:
         text = {

@@ -74,3 +74,43 @@ def _no_role_named_before_the_end(h, t) -> None:  # type: ignore[no-untyped-def]
     for message in messages[:end]:
         for word in words:
             assert word not in message, f"{word!r} named in the group: {message!r}"
+
+
+LANGUAGE_CASES = [
+    ("classic", 9, "fr"),
+    ("moscow", 11, "ru"),
+    ("party", 9, "ro"),
+    ("club", 10, "vi"),
+    ("moscow", 9, "en"),
+]
+
+
+@pytest.mark.parametrize(("variant", "size", "language"), LANGUAGE_CASES)
+async def test_a_whole_game_in_each_language(
+    tmp_path: Path, variant: str, size: int, language: str
+) -> None:
+    """Every word the players see comes from the group's catalogue."""
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, size, scheduler=scheduler) as h:
+        h.db.save_settings(h.group.id, variant=variant, language=language)
+        game_id = await h.open_and_fill()
+        await h.press_start()
+        record = h.db.get_game(game_id)
+        assert record is not None and record.language == language
+        state = GameState.from_dict(record.state or {})
+        t = translator(language)
+        for user in h.users:
+            role = texts.role_name(t, state.roles[str(user.id)])
+            assert any(role in m for m in h.private_texts(user)), (role, h.private_texts(user))
+        record = await AutoPlayers(h, scheduler, seed=11).play(game_id)
+        final = GameState.from_dict(record.state or {})
+        assert final.winner is not None
+        winner = texts.winner_line(t, final.winner).replace("<b>", "").replace("</b>", "")
+        group = h.group_texts()
+        assert any(winner in m for m in group)
+        if language != "en":
+            english = texts.winner_line(translator("en"), final.winner)
+            assert english.replace("<b>", "").replace("</b>", "") not in "\n".join(group)
+            # No English sentence of the game's own messages slipped through.
+            for english_line in ("The city sleeps", "The city wakes up", "is eliminated"):
+                assert all(english_line not in m for m in group), english_line

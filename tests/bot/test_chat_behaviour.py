@@ -226,3 +226,33 @@ async def test_the_don_sets_the_kill_list_on_the_acquaintance_night(tmp_path: Pa
         assert press(h, users[don], int(don), prefix("K", record, "0"))
         await h.settle()
         assert state_of(h, game_id)[1].plan == ()
+
+
+async def test_help_rules_button_and_a_new_game_from_the_end_screen(tmp_path: Path) -> None:
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 7, scheduler=scheduler) as h:
+        h.users[0].start()
+        h.users[0].command(h.users[0].private_chat, "newgame")
+        h.users[0].command(h.users[0].private_chat, "help")
+        await h.settle()
+        answers = h.private_texts(h.users[0])
+        assert any("works in a group" in t for t in answers)
+        assert any("/newgame" in t and "/settings" in t for t in answers)
+        h.db.save_settings(h.group.id, variant="classic", language="en")
+        game_id = await h.open_and_fill()
+        record = h.db.get_game(game_id)
+        assert record is not None
+        # The lobby's Rules button sends the rules in private.
+        assert press(h, h.users[1], h.group.id, prefix("L", record, "rules"))
+        await h.settle()
+        assert any("Rules" in t or "Roles" in t for t in h.private_texts(h.users[1]))
+        await h.press_start()
+        await AutoPlayers(h, scheduler, seed=3).play(game_id)
+        # The end screen offers a new game: pressing it opens a new lobby.
+        assert press(h, h.users[2], h.group.id, prefix("L", record, "new"))
+        await h.settle()
+        fresh = h.db.active_game(h.group.id)
+        assert fresh is not None and fresh.id != game_id and fresh.status is GameStatus.LOBBY
+        # The command menu exists in every language.
+        menus = [c for c in h.sb.log.calls(method="setMyCommands") if c.ok]
+        assert len(menus) == 5

@@ -14,6 +14,7 @@ from tg_mafia.bot import handlers
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.service import GameService, ServiceConfig
 from tg_mafia.bot.timers import JobQueueScheduler, Scheduler
+from tg_mafia.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
 from tg_mafia.storage import Database
 
 log = logging.getLogger(__name__)
@@ -29,12 +30,13 @@ class BotOptions:
 
 
 COMMANDS = (
-    ("newgame", "Open a lobby for a new game"),
-    ("host", "Host the open lobby yourself (you do not play)"),
-    ("cancel", "Cancel the game (administrators)"),
-    ("settings", "Language, variant and options (administrators)"),
-    ("rules", "The rules of the group's variant"),
-    ("stats", "Games, wins and the best players"),
+    ("newgame", N_("Open a lobby for a new game")),
+    ("host", N_("Host the open lobby yourself (you do not play)")),
+    ("cancel", N_("Cancel the game (administrators)")),
+    ("settings", N_("Language, variant and options (administrators)")),
+    ("rules", N_("The rules of the group's variant")),
+    ("stats", N_("Games, wins and the best players")),
+    ("help", N_("What I do and how")),
 )
 
 
@@ -68,14 +70,25 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
         ServiceConfig(lobby_seconds=options.lobby_seconds, bot_username=app.bot.username),
     )
     app.bot_data["service"] = service
-    try:
-        await app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
-    except TelegramError as error:
-        log.warning("could not set the command list: %s", error)
+    await set_commands(app)
     resumed = await service.resume_all()
     if resumed:
         log.info("resumed %d unfinished games", resumed)
     return service
+
+
+async def set_commands(app: App) -> None:
+    """The command menu in each language (Telegram picks it by the user's
+    app language; English is the default)."""
+    for language in LANGUAGES:
+        t = translator(language)
+        commands = [BotCommand(name, t.gettext(text)) for name, text in COMMANDS]
+        try:
+            await app.bot.set_my_commands(
+                commands, language_code=None if language == DEFAULT_LANGUAGE else language
+            )
+        except TelegramError as error:
+            log.warning("could not set the %s command list: %s", language, error)
 
 
 async def stop_service(app: App) -> None:

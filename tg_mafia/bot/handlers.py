@@ -20,8 +20,8 @@ from telegram.ext import (
 from tg_mafia.bot import buttons, rules_text, settings_menu, stats_text, texts
 from tg_mafia.bot.callbacks import decode
 from tg_mafia.bot.service import GameService
-from tg_mafia.i18n import translator
-from tg_mafia.storage import GameStatus
+from tg_mafia.i18n import resolve_language, translator
+from tg_mafia.storage import GameRecord, GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -135,12 +135,12 @@ async def on_start(update: Update, context: Context) -> None:
         except ValueError:
             chat_id = 0
         if chat_id >= 0:
-            language = (user.language_code or "en")[:2]
+            language = resolve_language(user.language_code)
             await reply(update, translator(language).gettext("This invitation link is broken."))
             return
         await reply(update, await service_of(context).join(chat_id, user.id, display_name(user)))
         return
-    t = translator((user.language_code or "en")[:2])
+    t = translator(resolve_language(user.language_code))
     await reply(
         update,
         t.gettext(
@@ -162,13 +162,58 @@ async def on_button(update: Update, context: Context) -> None:
         await _answer(query, texts.popup(t, "stale"))
         return
     user_id = query.from_user.id
-    if button.kind == "L" and button.args:
+    if button.kind == "L" and button.args == ("rules",):
+        text = await send_rules(context, record, user_id)
+    elif button.kind == "L" and button.args == ("new",):
+        # The end screen's button: a new lobby, as /newgame would open it.
+        chat = update.effective_chat
+        title = chat.title if chat and chat.title else ""
+        error = await service.open_lobby(
+            record.chat_id, title, user_id, display_name(query.from_user)
+        )
+        text = error or texts.popup(t, "ok")
+    elif button.kind == "L" and button.args:
         chat = update.effective_chat
         admin = chat is not None and await is_admin(context, chat, update)
         text = await service.lobby_button(record, user_id, button.args[0], admin)
     else:
         text = await buttons.press(service, record, user_id, button)
     await _answer(query, text)
+
+
+async def send_rules(context: Context, record: GameRecord, user_id: int) -> str:
+    """The lobby's Rules button: the game's rules in the presser's private chat."""
+    t = translator(record.language)
+    options = rules_text.safe_options(record.variant, dict(record.options))
+    text = rules_text.rules(t, record.variant, options)
+    try:
+        await context.bot.send_message(user_id, text, parse_mode="HTML")
+    except TelegramError:
+        return texts.popup(t, "start_me")
+    return texts.popup(t, "see_private")
+
+
+async def on_help(update: Update, context: Context) -> None:
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None:
+        return
+    if chat.type == "private":
+        language = resolve_language(user.language_code if user else None)
+    else:
+        language = group_language(context, chat.id)
+    await reply(update, texts.help_text(translator(language)))
+
+
+async def on_group_command_in_private(update: Update, context: Context) -> None:
+    user = update.effective_user
+    t = translator(resolve_language(user.language_code if user else None))
+    await reply(
+        update,
+        t.gettext(
+            "This command works in a group: add me to a group as an administrator and send it "
+            "there."
+        ),
+    )
 
 
 async def _answer(query: Any, text: str) -> None:
@@ -208,6 +253,10 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("host", on_host, groups))
     app.add_handler(CommandHandler("cancel", on_cancel, groups))
     app.add_handler(CommandHandler("start", on_start, private))
+    app.add_handler(CommandHandler("help", on_help))
+    app.add_handler(
+        CommandHandler(["newgame", "host", "cancel"], on_group_command_in_private, private)
+    )
     settings_menu.register(app)
     rules_text.register(app)
     stats_text.register(app)

@@ -187,8 +187,14 @@ class Presenter:
             self.say(game, texts.timer_note(t, event.outcome or "", event.seconds))
         elif kind is EventKind.GAME_ENDED and event.winner:
             dead = set(state.dead)
+            again = self.static_button(game, texts.button(t, "new_game"), "L", "new")
             self.group(
-                game, Op("send", text=texts.end_screen(t, table, event.winner, event.roles, dead))
+                game,
+                Op(
+                    "send",
+                    text=texts.end_screen(t, table, event.winner, event.roles, dead),
+                    markup=keyboards.row(again),
+                ),
             )
 
     def floor(self, game: GameView, state: GameState, event: Event) -> None:

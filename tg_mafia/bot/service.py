@@ -217,6 +217,12 @@ class GameService:
                     callback_data=Button("L", record.id, "-", ("cancel",)).encode(),
                 ),
             ],
+            [
+                InlineKeyboardButton(
+                    texts.button(t, "rules"),
+                    callback_data=Button("L", record.id, "-", ("rules",)).encode(),
+                )
+            ],
         )
 
     def _refresh_lobby(self, record: GameRecord) -> None:

@@ -629,6 +629,8 @@ def button(t: Translator, name: str) -> str:
         "start": t.gettext("Start"),
         "cancel": t.gettext("Cancel"),
         "clear": t.gettext("Clear"),
+        "rules": t.gettext("📖 Rules"),
+        "new_game": t.gettext("🎭 New game"),
         "pass": t.gettext("Pass"),
         "nominate": t.gettext("Nominate…"),
         "time": "⏱",
@@ -682,6 +684,7 @@ def popup(t: Translator, code: str) -> str:
         "vote_withdrawn": t.gettext("Your vote is withdrawn."),
         "chosen": t.gettext("Your choice is in."),
         "see_private": t.gettext("Look at your private chat with the bot."),
+        "start_me": t.gettext("Open a private chat with me and press Start first."),
     }
     return texts.get(code, t.gettext("Not now."))
 
@@ -690,3 +693,20 @@ def time_left(t: Translator, seconds: int, paused: bool) -> str:
     if paused:
         return t.gettext("The timer is paused.")
     return t.ngettext("{n} second left.", "{n} seconds left.", seconds).format(n=seconds)
+
+
+def help_text(t: Translator) -> str:
+    lines = [
+        t.gettext("🎭 I host Mafia in a group. In the group:"),
+        t.gettext("/newgame — open a lobby; players join with its Join button"),
+        t.gettext("/host — host the open lobby yourself (you do not play)"),
+        t.gettext("/rules — the rules of the group's variant"),
+        t.gettext("/settings — language, variant and options (administrators)"),
+        t.gettext("/stats — the group's results; in private, your own"),
+        t.gettext("/cancel — stop the game (administrators)"),
+        t.gettext(
+            "I need to be an administrator who may delete messages, restrict members and pin "
+            "messages: to close the chat at night and keep the floor."
+        ),
+    ]
+    return "\n".join(lines)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 # Each module here defines `register(subparsers)`, which adds its sub-command
 # and sets `func` (taking the parsed arguments, returning an exit code).
-COMMAND_MODULES = ("scenario", "simulate", "sandbox", "run", "demo", "i18n")
+COMMAND_MODULES = ("scenario", "simulate", "sandbox", "run", "demo", "i18n", "healthcheck")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,10 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import SetupError, find_variant, resolve_options
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import LANGUAGES
-from tg_mafia.playtest.autoplay import AutoPlayers
-from tg_mafia.playtest.harness import running_bot
 
 NAMES = {
     "ru": "Анна Борис Вика Глеб Дима Елена Жора Зоя Игорь Катя Лёша Маша Нина Олег Петя "
@@ -61,6 +58,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def play(variant: str, players: int, language: str, seed: int, show_private: bool) -> str:
+    # The bot and the sandbox load only when a demo runs: `tg-mafia run`
+    # without a token must answer at once.
+    from tg_mafia.bot.timers import ManualScheduler
+    from tg_mafia.playtest.autoplay import AutoPlayers
+    from tg_mafia.playtest.harness import running_bot
+
     scheduler = ManualScheduler()
     names = NAMES[language].split()
     with tempfile.TemporaryDirectory() as folder:

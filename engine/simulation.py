@@ -7,6 +7,7 @@ action, so that a full game costs a few milliseconds."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from engine import handvote, night, openvote
@@ -123,7 +124,13 @@ def _open_vote(ctx: Ctx, rng: random.Random) -> Action | None:
     if voter in state.ballots and rng.random() < 0.1:
         return Unvote(voter)
     targets = [t for t in living if t != voter and t != state.ballots.get(voter)]
-    return Vote(voter, rng.choice(targets)) if targets else None
+    if not targets:
+        return None
+    # A table leans towards whoever is already accused, as people do.
+    leaders = Counter(state.ballots.values()).most_common(1)
+    if leaders and leaders[0][0] in targets and rng.random() < 0.5:
+        return Vote(voter, leaders[0][0])
+    return Vote(voter, rng.choice(targets))
 
 
 @dataclass(frozen=True, slots=True)

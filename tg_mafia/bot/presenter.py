@@ -263,20 +263,15 @@ class Presenter:
         if state.stage is not Stage.DISCUSSION:
             self.group(game, Op("edit", key=BOARD_KEY, text=text))
             return
-        markup = self.voting_keyboard(game, state)
-        self.group(
-            game,
-            Op(
-                "edit" if edit else "send",
-                key=BOARD_KEY,
-                text=text,
-                markup=markup,
-                min_interval=BOARD_EDIT_SECONDS if edit else 0.0,
-            ),
-        )
+        self.voting_board(game, state, text, edit)
 
     def ballot(self, game: GameView, state: GameState, edit: bool = False) -> None:
         text = texts.ballot(game.t, state.day, clock_text(game.deadline), len(state.ballots))
+        self.voting_board(game, state, text, edit)
+
+    def voting_board(self, game: GameView, state: GameState, text: str, edit: bool) -> None:
+        """The one message of an open vote, with a button per living player;
+        its edits come at most every BOARD_EDIT_SECONDS."""
         self.group(
             game,
             Op(

@@ -109,12 +109,12 @@ async def test_stats_in_the_group_and_in_private(tmp_path: Path) -> None:
         english = plain(chat_text(translator("en"), stats))
         assert "3 games played here." in english
         assert "Town: 2 wins" in english and "Mafia: 1 win" in english
-        assert "1. Anna <3 — 3 won of 3 games (100%)" in english
+        assert "1. Anna <3 — 3/3 won (100%)" in english
         a.start()
         await h.settle()
         a.command(a.private_chat, "stats")
         await h.settle()
         mine = h.private_texts(a)[-1]
         assert mine == plain(player_text(translator("en"), h.db.player_stats(a.id)))
-        assert "Your record: 3 won of 3 games." in mine
-        assert "🕵️ Sheriff: 1 won of 1 game" in mine
+        assert "Your record: 3/3 won." in mine
+        assert "🕵️ Sheriff: 1/1 won" in mine

@@ -41,8 +41,8 @@ one message, edited in place; buttons are shown in brackets, one row a line.
 
 This file is generated from the sandbox by `docs/make_settings_transcript.py`
 (`.venv/bin/python docs/make_settings_transcript.py`); do not edit it by hand.
-Words the French catalogue does not translate yet appear in English: run the
-script again once `locales/fr` is complete.
+The French catalogue is complete; run the script again whenever it or the
+menu changes.
 """
 
 

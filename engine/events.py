@@ -89,3 +89,6 @@ class Event:
     winner: Side | None = None
     flag: bool = False
     extra: tuple[tuple[str, str], ...] = field(default=())
+    # The hand-raise vote: each finished count of this round, in candidate
+    # order, with the voters whose hands were up.
+    counts: tuple[tuple[str, tuple[str, ...]], ...] = ()

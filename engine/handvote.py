@@ -61,6 +61,16 @@ def _start_count(ctx: Ctx) -> None:
         count=len(state.candidates),
         seconds=seconds,
         players=state.candidates,
+        counts=finished_counts(ctx),
+    )
+
+
+def finished_counts(ctx: Ctx) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The counts of this round so far, with who raised a hand in each."""
+    state = ctx.state
+    return tuple(
+        (c, tuple(v for v in state.seats if state.voted.get(v) == c))
+        for c in state.candidates[: state.count_index]
     )
 
 
@@ -136,14 +146,16 @@ def end_count(ctx: Ctx) -> None:
     for voter in raised:
         state.voted[voter] = candidate
     state.hands = frozenset()
+    state.count_index += 1
     ctx.emit(
         EventKind.COUNT_ENDED,
         PUBLIC,
         target=candidate,
         players=raised,
-        number=state.count_index + 1,
+        number=state.count_index,
+        count=len(state.candidates),
+        counts=finished_counts(ctx),
     )
-    state.count_index += 1
     if state.count_index < len(state.candidates):
         _start_count(ctx)
         return

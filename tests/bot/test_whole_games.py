@@ -52,7 +52,8 @@ async def test_a_whole_game(tmp_path: Path, variant: str, size: int, seed: int) 
         )
         for user in h.users:
             assert any(
-                "so did you" in m or "you lost this time" in m for m in h.private_texts(user)
+                "so did you" in m or "you lost this time" in m or "last one standing" in m
+                for m in h.private_texts(user)
             )
         assert h.sb.log.count_429() == 0
         # The group chat is open again, as it was before the game.

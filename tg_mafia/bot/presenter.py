@@ -153,14 +153,11 @@ class Presenter:
             self.say(game, texts.vote_started(t, table, event.players, event.outcome or ""))
         elif kind is EventKind.COUNT_STARTED and event.target:
             self.count(game, state, event)
-        elif kind is EventKind.COUNT_ENDED and event.target:
+        elif kind is EventKind.COUNT_ENDED and event.target and event.number == event.count:
+            # The last count: the board shows every result and loses its buttons.
+            # (After any other count the next count's edit says it all.)
             self.group(
-                game,
-                Op(
-                    "edit",
-                    key=COUNT_KEY,
-                    text=texts.count_result(t, table, event.target, event.players),
-                ),
+                game, Op("edit", key=COUNT_KEY, text=texts.vote_board(t, table, event.counts))
             )
         elif kind is EventKind.VOTE_RESULT:
             if state.variant == "classic":
@@ -221,7 +218,9 @@ class Presenter:
     def count(self, game: GameView, state: GameState, event: Event) -> None:
         t = game.t
         assert event.target is not None
-        text = texts.count(
+        # One message for the whole round: the first count sends it, each next
+        # count edits it (half the group calls of a message per candidate).
+        text = texts.vote_board(t, game.table, event.counts) + texts.count(
             t, game.table, event.number, event.count, event.target, clock_text(game.deadline)
         )
         first = [
@@ -232,7 +231,8 @@ class Presenter:
         second = []
         if state.variant == "moscow" and len(state.candidates) == 2 and state.count_index == 0:
             second.append(self.button(game, state, texts.button(t, "leave_table"), "x"))
-        self.group(game, Op("send", text=text, key=COUNT_KEY, markup=keyboards.rows(first, second)))
+        method = "send" if event.number == 1 else "edit"
+        self.group(game, Op(method, text=text, key=COUNT_KEY, markup=keyboards.rows(first, second)))
 
     def discussion(self, game: GameView, state: GameState, live: bool) -> None:
         if live:

@@ -386,7 +386,8 @@ def vote_started(t: Translator, table: Table, candidates: tuple[str, ...], kind:
         head = t.gettext("✋ The vote between the two is repeated.")
     else:
         head = t.gettext("✋ The vote. Candidates, in order:")
-    return head + "\n" + table.labels(candidates)
+    # Mentions: every candidate's phone rings when the vote begins.
+    return head + "\n" + ", ".join(table.mention(c) for c in candidates)
 
 
 def count(t: Translator, table: Table, index: int, total: int, candidate: str, until: str) -> str:
@@ -400,6 +401,12 @@ def count(t: Translator, table: Table, index: int, total: int, candidate: str, u
             ),
         ]
     )
+
+
+def vote_board(t: Translator, table: Table, counts: tuple[tuple[str, tuple[str, ...]], ...]) -> str:
+    """The finished counts of a round, one line each (and a blank line
+    before the current count, if any)."""
+    return "".join(count_result(t, table, c, voters) + "\n" for c, voters in counts)
 
 
 def count_result(t: Translator, table: Table, candidate: str, voters: tuple[str, ...]) -> str:

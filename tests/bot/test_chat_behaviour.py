@@ -256,3 +256,40 @@ async def test_help_rules_button_and_a_new_game_from_the_end_screen(tmp_path: Pa
         # The command menu exists in every language.
         menus = [c for c in h.sb.log.calls(method="setMyCommands") if c.ok]
         assert len(menus) == 5
+
+
+async def test_a_crash_after_the_final_write_still_shows_the_end(tmp_path: Path) -> None:
+    """The last action was written, then the process died before the end
+    screen and the permissions went out: the next start says them."""
+    from sqlalchemy import text
+
+    from tg_mafia.bot import texts
+    from tg_mafia.i18n import translator
+
+    sb = Sandbox(speed=50)
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 7, sb=sb, database_url=url, scheduler=scheduler) as h:
+        game_id = await start(h, "classic")
+        record = await AutoPlayers(h, scheduler, seed=2).play(game_id)
+        assert record.status is GameStatus.ENDED
+        before = dict(h.sb.world.resolve_chat(h.group.id).permissions)
+        # Put back the state a crash would have left: permissions saved, chat closed.
+        closed = {k: False for k in before}
+        with h.db.engine.begin() as connection:
+            connection.execute(
+                text("UPDATE game SET saved_permissions = :p WHERE id = :id"),
+                {"p": __import__("json").dumps(before), "id": game_id},
+            )
+        h.sb.world.resolve_chat(h.group.id).permissions.update(closed)
+        winner = GameState.from_dict(record.state or {}).winner
+        assert winner is not None
+        line = texts.winner_line(translator("en"), winner).replace("<b>", "").replace("</b>", "")
+        shown_before = sum(line in m for m in h.group_texts())
+        users, admin, group = h.users, h.admin, h.group
+    async with running_bot(tmp_path, 0, sb=sb, database_url=url, scheduler=ManualScheduler()) as h2:
+        h2.users, h2.admin, h2.group = users, admin, group
+        await h2.settle()
+        assert sum(line in m for m in h2.group_texts()) == shown_before + 1
+        assert dict(h2.sb.world.resolve_chat(group.id).permissions) == before
+        assert h2.db.pending_permission_restores() == ()

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine import Event, EventKind, GameState, Role, Stage
+from engine import Event, EventKind, GameState, Phase, Role, Stage
 from engine.events import PUBLIC as PUBLIC_AUDIENCE
+from engine.events import private
 from engine.views import player_view
 from tg_mafia.bot import keyboards, texts
 from tg_mafia.bot.callbacks import Button, stage_token
@@ -432,10 +433,46 @@ class Presenter:
 
     # ----- after a restart ---------------------------------------------------------------
 
+    def end_again(self, game: GameView, state: GameState) -> None:
+        """The end screen and each player's result, said again after a crash
+        that may have come between the final write and the sends."""
+        if state.winner is None:
+            return
+        side = state.winner
+        events = [
+            Event(
+                EventKind.GAME_ENDED,
+                PUBLIC_AUDIENCE,
+                winner=side,
+                roles=tuple((p, state.roles[p]) for p in state.seats),
+            )
+        ]
+        events += [
+            Event(
+                EventKind.GAME_ENDED,
+                private(p),
+                player=p,
+                winner=side,
+                flag=state.roles[p].side is side,
+                role=state.roles[p],
+            )
+            for p in state.seats
+        ]
+        self.present(game, state, events)
+
     def reminder(self, game: GameView, state: GameState) -> None:
         """Say again what the current stage needs, as its first message did:
         a restart may have lost what was queued before it."""
         stage = state.stage
+        if state.phase is Phase.DAY:
+            # The morning may have been lost too: who died is said again.
+            shown = {p: state.revealed[p] for p in state.announced if p in state.revealed}
+            self.say(
+                game,
+                texts.day_started(
+                    game.t, game.table, state.day, state.announced, shown, state.missed
+                ),
+            )
         if stage is Stage.NIGHT:
             for player in state.alive:
                 for option in player_view(state, player).night_options:

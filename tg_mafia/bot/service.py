@@ -590,6 +590,10 @@ class GameService:
     async def resume_all(self) -> int:
         """Re-arm every unfinished game's timer and restore what a crash left closed."""
         for record in self.db.pending_permission_restores():
+            if record.status is GameStatus.ENDED and record.state is not None:
+                # The group was still closed: the crash came between the last
+                # write and the sends, so the end screen may be lost as well.
+                self.presenter.end_again(self.view(record), self.state_of(record))
             if record.status in (GameStatus.ENDED, GameStatus.ABORTED):
                 self._open_group(record, final=True)
         count = 0

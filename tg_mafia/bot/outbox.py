@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -26,7 +27,12 @@ log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096
 CHARGED = frozenset({"send", "edit", "clear", "pin", "unpin"})
-NETWORK_RETRIES = 6
+# A call that keeps failing on the network is tried again, further and
+# further apart, for this long (seconds of the bot's clock) before it is given up: an
+# outage of Telegram or of the server's network delays messages, it does
+# not drop them.
+NETWORK_PATIENCE = 900.0
+NETWORK_BACKOFF_MAX = 30.0
 
 
 @dataclass
@@ -177,7 +183,9 @@ class Outbox:
         if self.blocked and op.method != "call":
             return
         attempt = 0  # network failures only: a 429 is waited out however often it comes
-        while attempt < NETWORK_RETRIES:
+        started = time.monotonic()
+        patience = self.clock.real(NETWORK_PATIENCE)
+        while attempt == 0 or time.monotonic() - started < patience:
             if op.method in CHARGED:
                 await self._wait_for_budget()
             try:
@@ -193,7 +201,7 @@ class Outbox:
                 return
             except (TimedOut, NetworkError):
                 # BadRequest is a NetworkError too: it is caught above.
-                await asyncio.sleep(min(0.2 * 2**attempt, 5.0))
+                await asyncio.sleep(self.clock.real(min(0.2 * 2**attempt, NETWORK_BACKOFF_MAX)))
                 attempt += 1
                 continue
             except Forbidden:
@@ -205,8 +213,8 @@ class Outbox:
                 self.sent_at.append(self.clock.now())
                 self.peak = max(self.peak, len(self.sent_at))
             return
-        log.warning(
-            "outbox %s: gave up on %s after %d attempts", self.chat_id, op.method, NETWORK_RETRIES
+        log.error(
+            "outbox %s: gave up on %s after %d failed attempts", self.chat_id, op.method, attempt
         )
 
     def _bad_request(self, op: Op, error: BadRequest) -> None:

@@ -293,3 +293,21 @@ async def test_a_crash_after_the_final_write_still_shows_the_end(tmp_path: Path)
         assert sum(line in m for m in h2.group_texts()) == shown_before + 1
         assert dict(h2.sb.world.resolve_chat(group.id).permissions) == before
         assert h2.db.pending_permission_restores() == ()
+
+
+async def test_without_admin_rights_the_game_runs_and_only_warns(tmp_path: Path) -> None:
+    scheduler = ManualScheduler()
+    sb = Sandbox(speed=50, privacy_mode=False)  # privacy off in BotFather: it sees posts
+    async with running_bot(tmp_path, 9, sb=sb, scheduler=scheduler, rights={}) as h:
+        h.sb.set_bot_rights(h.group, None)  # a plain member
+        game_id = await start(h, "moscow")
+        assert any("not an administrator" in t for t in h.group_texts())
+        _, state = state_of(h, game_id)
+        other = next(u for u in h.users if str(u.id) != state.speaker)
+        other.send(h.group, "out of turn")
+        await h.settle()
+        assert "out of turn" in h.group_texts()  # not deleted: the bot may not
+        assert state_of(h, game_id)[1].warnings == {str(other.id): 1}
+        record = await AutoPlayers(h, scheduler, seed=9).play(game_id)
+        assert record.status is GameStatus.ENDED
+        assert h.sb.log.count_429() == 0

@@ -11,7 +11,7 @@ from engine.context import Ctx
 from engine.errors import IllegalAction
 from engine.events import PUBLIC, EventKind, private
 from engine.lifecycle import check_win, eliminate
-from engine.state import Cause, Stage, VoteRound
+from engine.state import Cause, GameState, Stage, VoteRound
 
 
 def open_voting(ctx: Ctx) -> None:
@@ -61,13 +61,12 @@ def _start_count(ctx: Ctx) -> None:
         count=len(state.candidates),
         seconds=seconds,
         players=state.candidates,
-        counts=finished_counts(ctx),
+        counts=finished_counts(state),
     )
 
 
-def finished_counts(ctx: Ctx) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def finished_counts(state: GameState) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The counts of this round so far, with who raised a hand in each."""
-    state = ctx.state
     return tuple(
         (c, tuple(v for v in state.seats if state.voted.get(v) == c))
         for c in state.candidates[: state.count_index]
@@ -154,7 +153,7 @@ def end_count(ctx: Ctx) -> None:
         players=raised,
         number=state.count_index,
         count=len(state.candidates),
-        counts=finished_counts(ctx),
+        counts=finished_counts(state),
     )
     if state.count_index < len(state.candidates):
         _start_count(ctx)

@@ -311,3 +311,38 @@ async def test_without_admin_rights_the_game_runs_and_only_warns(tmp_path: Path)
         record = await AutoPlayers(h, scheduler, seed=9).play(game_id)
         assert record.status is GameStatus.ENDED
         assert h.sb.log.count_429() == 0
+
+
+async def test_a_restart_in_the_middle_of_a_vote_shows_the_count_again(tmp_path: Path) -> None:
+    from engine.simulation import random_action
+
+    sb = Sandbox(speed=50)
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 9, sb=sb, database_url=url, scheduler=scheduler) as h:
+        game_id = await start(h, "moscow")
+        players = AutoPlayers(h, scheduler, seed=21, chatter=0)
+        for _ in range(400):
+            await h.settle()
+            record, state = state_of(h, game_id)
+            if state.stage is Stage.VOTE and state.count_index >= 1:
+                break
+            assert record.status is GameStatus.RUNNING, "the game ended before a second count"
+            await players.perform(record, state, random_action(state, players.rng))
+        else:
+            raise AssertionError("no vote with a second count")
+        users, admin, group = h.users, h.admin, h.group
+        before = find_button(h, group.id, prefix("h", record, "u"))
+        assert before is not None
+    async with running_bot(tmp_path, 0, sb=sb, database_url=url, scheduler=ManualScheduler()) as h2:
+        h2.users, h2.admin, h2.group = users, admin, group
+        await h2.settle()
+        record, state = state_of(h2, game_id)
+        # The count is said again in a new message: the old one may be unknown
+        # to the new process (a crash between the write and its edit).
+        again = find_button(h2, group.id, prefix("h", record, "u"))
+        assert again is not None and again[0] > before[0]
+        voter = next(u for u in users if str(u.id) in state.alive and str(u.id) not in state.voted)
+        assert press(h2, voter, group.id, prefix("h", record, "u"))
+        await h2.settle()
+        assert str(voter.id) in state_of(h2, game_id)[1].hands

@@ -15,6 +15,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from engine import Event, EventKind, GameState, Phase, Role, Stage
 from engine.events import PUBLIC as PUBLIC_AUDIENCE
 from engine.events import private
+from engine.handvote import finished_counts
 from engine.views import player_view
 from tg_mafia.bot import keyboards, texts
 from tg_mafia.bot.callbacks import Button, stage_token
@@ -216,7 +217,7 @@ class Presenter:
         self.group(game, Op("clear", key=FLOOR_KEY))  # the last speaker's buttons
         self.group(game, Op("send", text=text, key=FLOOR_KEY, markup=keyboards.row(*buttons)))
 
-    def count(self, game: GameView, state: GameState, event: Event) -> None:
+    def count(self, game: GameView, state: GameState, event: Event, fresh: bool = False) -> None:
         t = game.t
         assert event.target is not None
         # One message for the whole round: the first count sends it, each next
@@ -232,7 +233,7 @@ class Presenter:
         second = []
         if state.variant == "moscow" and len(state.candidates) == 2 and state.count_index == 0:
             second.append(self.button(game, state, texts.button(t, "leave_table"), "x"))
-        method = "send" if event.number == 1 else "edit"
+        method = "send" if event.number == 1 or fresh else "edit"
         self.group(game, Op(method, text=text, key=COUNT_KEY, markup=keyboards.rows(first, second)))
 
     def discussion(self, game: GameView, state: GameState, live: bool) -> None:
@@ -494,8 +495,9 @@ class Presenter:
                 target=state.candidates[state.count_index],
                 number=state.count_index + 1,
                 count=len(state.candidates),
+                counts=finished_counts(state),
             )
-            self.count(game, state, fake)
+            self.count(game, state, fake, fresh=True)  # the old message may be unknown now
         elif stage is Stage.DECIDE and state.decider:
             self.decide_prompt(game, state, state.decider, state.candidates)
         elif stage is Stage.DISCUSSION:

@@ -78,7 +78,7 @@ from tg_mafia.storage import Database, GameRecord, GameStatus, open_database
 SCRIPT = Path(__file__).with_name("bot_process.py")
 ROOT = Path(__file__).resolve().parents[2]
 BOT_RIGHTS = {"can_delete_messages": True, "can_restrict_members": True, "can_pin_messages": True}
-STEP_TIMEOUT = 20.0  # real seconds for one step to show its effect
+STEP_TIMEOUT = 60.0  # real seconds for one step to show its effect (a loaded CI is slow)
 KILL_MODES = ("press", "written", "later")
 
 

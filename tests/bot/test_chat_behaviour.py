@@ -346,3 +346,29 @@ async def test_a_restart_in_the_middle_of_a_vote_shows_the_count_again(tmp_path:
         assert press(h2, voter, group.id, prefix("h", record, "u"))
         await h2.settle()
         assert str(voter.id) in state_of(h2, game_id)[1].hands
+
+
+async def test_a_restart_at_night_closes_a_chat_the_crash_left_open(tmp_path: Path) -> None:
+    from sqlalchemy import text
+
+    sb = Sandbox(speed=50)
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    async with running_bot(tmp_path, 7, sb=sb, database_url=url, scheduler=ManualScheduler()) as h:
+        chat = h.sb.world.resolve_chat(h.group.id)
+        before = dict(chat.permissions)
+        game_id = await start(h, "classic")
+        # As if the process died right after the game's first write.
+        chat.permissions.update(before)
+        with h.db.engine.begin() as connection:
+            connection.execute(
+                text("UPDATE game SET saved_permissions = NULL WHERE id = :id"), {"id": game_id}
+            )
+        users, admin, group = h.users, h.admin, h.group
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 0, sb=sb, database_url=url, scheduler=scheduler) as h2:
+        h2.users, h2.admin, h2.group = users, admin, group
+        await h2.settle()
+        assert chat.permissions.get("can_send_messages") is False  # the night is masked
+        await scheduler.fire(f"game-{game_id}")
+        await h2.settle()
+        assert dict(chat.permissions) == before  # and the morning opens it as it was

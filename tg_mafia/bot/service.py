@@ -613,6 +613,11 @@ class GameService:
                 ),
             )
             self.presenter.reminder(view, state)
+            if state.phase is Phase.NIGHT:
+                # A crash may have come before the chat was closed: close it
+                # (again: closing a closed chat changes nothing).
+                record = await self._save_permissions(record)
+                self._close_group(record)
             self._arm(record, state)
         return count
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
 
 from engine import day, handvote, host, night, openvote, posts
 from engine.actions import (
@@ -99,6 +101,24 @@ def new_game(
     return state, ctx.events
 
 
+# What each player's action does, once the checks every action shares have passed.
+PLAYER_MOVES: Mapping[type[Action], Callable[[Ctx, Any], None]] = MappingProxyType(
+    {
+        NightChoice: night.choose,
+        Plan: night.plan,
+        MafiaChat: night.mafia_chat,
+        Pass: day.pass_floor,
+        Nominate: day.nominate,
+        Vote: openvote.vote,
+        Unvote: openvote.unvote,
+        Hand: handvote.raise_hand,
+        Lower: handvote.lower_hand,
+        Leave: handvote.leave_table,
+        Decide: handvote.decide,
+    }
+)
+
+
 def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     """The game after `action`, and what happened. A refused action raises
     IllegalAction and leaves `state` as it was."""
@@ -124,30 +144,10 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
         raise IllegalAction("not_a_player", f"{action.actor} is not in this game")
     if state.stage is Stage.CONFIRM:
         raise IllegalAction("game_over", "the game waits for the host to confirm the end")
-    if isinstance(action, NightChoice):
-        night.choose(ctx, action)
-    elif isinstance(action, Plan):
-        night.plan(ctx, action)
-    elif isinstance(action, MafiaChat):
-        night.mafia_chat(ctx, action)
-    elif isinstance(action, Pass):
-        day.pass_floor(ctx, action)
-    elif isinstance(action, Nominate):
-        day.nominate(ctx, action)
-    elif isinstance(action, Vote):
-        openvote.vote(ctx, action)
-    elif isinstance(action, Unvote):
-        openvote.unvote(ctx, action)
-    elif isinstance(action, Hand):
-        handvote.raise_hand(ctx, action)
-    elif isinstance(action, Lower):
-        handvote.lower_hand(ctx, action)
-    elif isinstance(action, Leave):
-        handvote.leave_table(ctx, action)
-    elif isinstance(action, Decide):
-        handvote.decide(ctx, action)
-    else:
+    move = PLAYER_MOVES.get(type(action))
+    if move is None:
         raise IllegalAction("unknown", f"unknown action {action.verb}")
+    move(ctx, action)
 
 
 def timeout(ctx: Ctx, action: Timeout) -> None:

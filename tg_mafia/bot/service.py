@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from telegram import Bot, ChatPermissions
+from telegram import Bot, ChatPermissions, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
 
 from engine import (
@@ -30,7 +30,8 @@ from engine import (
     resolve_options,
 )
 from engine.actions import HostExtend, HostPause, HostResume, MafiaChat, Say, Timeout
-from tg_mafia.bot import texts
+from tg_mafia.bot import keyboards, texts
+from tg_mafia.bot.callbacks import Button
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.outbox import Op, Outboxes
 from tg_mafia.bot.presenter import LOBBY_KEY, GameView, Presenter, clock_text
@@ -141,15 +142,7 @@ class GameService:
                 return t.gettext("A game is already open in this chat.")
             record = self.db.update_game(record.id, record.version, stage_deadline=deadline)
             view = self.view(record)
-            self.outboxes.put(
-                chat_id,
-                Op(
-                    "send",
-                    key=LOBBY_KEY,
-                    text=self._lobby_text(record),
-                    markup=self._lobby_markup(record),
-                ),
-            )
+            self._put_lobby(record, "send")
             if rights.get("can_pin_messages"):
                 self.outboxes.put(chat_id, Op("pin", key=LOBBY_KEY))
             missing = [r for r in RIGHTS if not rights.get(r)]
@@ -193,48 +186,27 @@ class GameService:
             host,
         )
 
-    def _lobby_markup(self, record: GameRecord) -> Any:
-        from telegram import InlineKeyboardButton
-
-        from tg_mafia.bot import keyboards
-        from tg_mafia.bot.callbacks import Button
-
+    def _lobby_markup(self, record: GameRecord) -> InlineKeyboardMarkup:
         t = translator(record.language)
         link = f"https://t.me/{self.config.bot_username}?start=join_{record.chat_id}"
+
+        def lobby_button(verb: str) -> InlineKeyboardButton:
+            data = Button("L", record.id, "-", (verb,)).encode()
+            return InlineKeyboardButton(texts.button(t, verb), callback_data=data)
+
         return keyboards.rows(
             [InlineKeyboardButton(texts.button(t, "join"), url=link)],
-            [
-                InlineKeyboardButton(
-                    texts.button(t, "leave"),
-                    callback_data=Button("L", record.id, "-", ("leave",)).encode(),
-                ),
-                InlineKeyboardButton(
-                    texts.button(t, "start"),
-                    callback_data=Button("L", record.id, "-", ("start",)).encode(),
-                ),
-                InlineKeyboardButton(
-                    texts.button(t, "cancel"),
-                    callback_data=Button("L", record.id, "-", ("cancel",)).encode(),
-                ),
-            ],
-            [
-                InlineKeyboardButton(
-                    texts.button(t, "rules"),
-                    callback_data=Button("L", record.id, "-", ("rules",)).encode(),
-                )
-            ],
+            [lobby_button("leave"), lobby_button("start"), lobby_button("cancel")],
+            [lobby_button("rules")],
         )
 
+    def _put_lobby(self, record: GameRecord, method: str) -> None:
+        """The lobby message, sent or edited in place."""
+        text, markup = self._lobby_text(record), self._lobby_markup(record)
+        self.outboxes.put(record.chat_id, Op(method, key=LOBBY_KEY, text=text, markup=markup))
+
     def _refresh_lobby(self, record: GameRecord) -> None:
-        self.outboxes.put(
-            record.chat_id,
-            Op(
-                "edit",
-                key=LOBBY_KEY,
-                text=self._lobby_text(record),
-                markup=self._lobby_markup(record),
-            ),
-        )
+        self._put_lobby(record, "edit")
 
     def _arm_lobby(self, record: GameRecord) -> None:
         if record.stage_deadline is None:

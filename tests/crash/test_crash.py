@@ -13,6 +13,9 @@ import pytest
 from engine import find_variant
 from tests.crash.driver import CrashRun, summary
 
+# A bot in another process: the wall clock, not the virtual one.
+pytestmark = pytest.mark.real_time
+
 SPEED = 200.0
 # (variant, tables per bot process); batches run one after another.
 BATCHES = [

@@ -20,6 +20,9 @@ from tg_mafia.config import ENV_VARS
 from tg_mafia.sandbox import SECRET_HEADER, HttpTransport, Sandbox, SimUser, post_json
 from tg_mafia.sandbox.state import Chat
 
+# A bot in another process: the wall clock, not the virtual one.
+pytestmark = pytest.mark.real_time
+
 BOT_RIGHTS = {"can_delete_messages": True, "can_restrict_members": True, "can_pin_messages": True}
 GREETING = "I host Mafia in groups"
 FAKE_UPDATE = {

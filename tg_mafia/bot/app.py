@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,9 +14,10 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 from tg_mafia.bot import handlers
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.service import GameService, ServiceConfig
-from tg_mafia.bot.timers import JobQueueScheduler, Scheduler
+from tg_mafia.bot.timers import JobQueueScheduler, LoopScheduler, Scheduler
 from tg_mafia.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
 from tg_mafia.storage import Database
+from tg_mafia.virtual_time import current_time_source
 
 log = logging.getLogger(__name__)
 
@@ -59,13 +61,16 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
         service: GameService = app.bot_data["service"]
         return service
     options: BotOptions = app.bot_data["options"]
+    source = current_time_source()
+    if scheduler is None and source is not time.time:
+        scheduler = LoopScheduler()  # APScheduler reads the wall clock
     if scheduler is None:
         assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
         scheduler = JobQueueScheduler(app.job_queue)
     service = GameService(
         app.bot,
         app.bot_data["db"],
-        BotClock(options.speed),
+        BotClock(options.speed, source),
         scheduler,
         ServiceConfig(lobby_seconds=options.lobby_seconds, bot_username=app.bot.username),
     )

@@ -1,18 +1,22 @@
 """The bot's sense of time. `speed` > 1 runs every game timer and rate
-window faster (tests, the demo); in production it is 1."""
+window faster (the browser play mode); in production it is 1. `source` is
+the wall clock, or the virtual clock of tests and the offline demo
+(`tg_mafia.virtual_time`)."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
 class BotClock:
     speed: float = 1.0
+    source: Callable[[], float] = field(default=time.time)
 
     def now(self) -> float:
-        return time.time()
+        return self.source()
 
     def real(self, game_seconds: float) -> float:
         """Real seconds that `game_seconds` of game time last."""

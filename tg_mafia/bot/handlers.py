@@ -19,6 +19,7 @@ from telegram.ext import (
 
 from tg_mafia.bot import buttons, rules_text, settings_menu, stats_text, texts
 from tg_mafia.bot.callbacks import decode
+from tg_mafia.bot.outbox import Op
 from tg_mafia.bot.service import GameService
 from tg_mafia.i18n import resolve_language, translator
 from tg_mafia.storage import GameRecord, GameStatus
@@ -58,13 +59,12 @@ def group_language(context: Context, chat_id: int) -> str:
     return service_of(context).db.get_settings(chat_id).language
 
 
-async def reply(update: Update, text: str) -> None:
-    message = update.effective_message
-    if message is not None:
-        try:
-            await message.reply_html(text, disable_web_page_preview=True)
-        except TelegramError as error:
-            log.warning("could not reply in %s: %s", message.chat_id, error)
+async def reply(context: Context, update: Update, text: str) -> None:
+    """An answer in the chat the update came from, through that chat's
+    outbox: its messages keep their order and its rate limit."""
+    chat = update.effective_chat
+    if chat is not None:
+        service_of(context).outboxes.put(chat.id, Op("send", text=text))
 
 
 async def on_newgame(update: Update, context: Context) -> None:
@@ -74,6 +74,7 @@ async def on_newgame(update: Update, context: Context) -> None:
     if message.sender_chat is not None:
         t = translator(group_language(context, chat.id))
         await reply(
+            context,
             update,
             t.gettext("Anonymous administrators cannot play: post as yourself to open a lobby."),
         )
@@ -82,7 +83,7 @@ async def on_newgame(update: Update, context: Context) -> None:
         chat.id, chat.title or "", user.id, display_name(user)
     )
     if error:
-        await reply(update, error)
+        await reply(context, update, error)
 
 
 async def on_host(update: Update, context: Context) -> None:
@@ -102,6 +103,7 @@ async def on_host(update: Update, context: Context) -> None:
         except TelegramError:
             link = f"https://t.me/{context.bot.username}"
             await reply(
+                context,
                 update,
                 t.gettext(
                     "To host, open a private chat with me first ({link}), press Start, "
@@ -109,7 +111,7 @@ async def on_host(update: Update, context: Context) -> None:
                 ).format(link=link),
             )
             return
-    await reply(update, await service.set_host(chat.id, user.id, display_name(user)))
+    await reply(context, update, await service.set_host(chat.id, user.id, display_name(user)))
 
 
 async def on_cancel(update: Update, context: Context) -> None:
@@ -118,9 +120,9 @@ async def on_cancel(update: Update, context: Context) -> None:
         return
     if not await is_admin(context, chat, update):
         t = translator(group_language(context, chat.id))
-        await reply(update, t.gettext("Only an administrator may cancel the game."))
+        await reply(context, update, t.gettext("Only an administrator may cancel the game."))
         return
-    await reply(update, await service_of(context).cancel(chat.id))
+    await reply(context, update, await service_of(context).cancel(chat.id))
 
 
 async def on_start(update: Update, context: Context) -> None:
@@ -136,12 +138,17 @@ async def on_start(update: Update, context: Context) -> None:
             chat_id = 0
         if chat_id >= 0:
             language = resolve_language(user.language_code)
-            await reply(update, translator(language).gettext("This invitation link is broken."))
+            await reply(
+                context, update, translator(language).gettext("This invitation link is broken.")
+            )
             return
-        await reply(update, await service_of(context).join(chat_id, user.id, display_name(user)))
+        await reply(
+            context, update, await service_of(context).join(chat_id, user.id, display_name(user))
+        )
         return
     t = translator(resolve_language(user.language_code))
     await reply(
+        context,
         update,
         t.gettext(
             "🎭 I host Mafia in groups. Add me to a group as an administrator, then send /newgame "
@@ -201,13 +208,14 @@ async def on_help(update: Update, context: Context) -> None:
         language = resolve_language(user.language_code if user else None)
     else:
         language = group_language(context, chat.id)
-    await reply(update, texts.help_text(translator(language)))
+    await reply(context, update, texts.help_text(translator(language)))
 
 
 async def on_group_command_in_private(update: Update, context: Context) -> None:
     user = update.effective_user
     t = translator(resolve_language(user.language_code if user else None))
     await reply(
+        context,
         update,
         t.gettext(
             "This command works in a group: add me to a group as an administrator and send it "
@@ -239,7 +247,7 @@ async def on_private_text(update: Update, context: Context) -> None:
         return
     answer = await service_of(context).private_text(user.id, message.text)
     if answer:
-        await reply(update, answer)
+        await reply(context, update, answer)
 
 
 async def on_error(update: object, context: Context) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -183,9 +182,9 @@ class Outbox:
         if self.blocked and op.method != "call":
             return
         attempt = 0  # network failures only: a 429 is waited out however often it comes
-        started = time.monotonic()
+        started = self.clock.now()
         patience = self.clock.real(NETWORK_PATIENCE)
-        while attempt == 0 or time.monotonic() - started < patience:
+        while attempt == 0 or self.clock.now() - started < patience:
             if op.method in CHARGED:
                 await self._wait_for_budget()
             try:

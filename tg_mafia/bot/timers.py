@@ -7,6 +7,7 @@ the engine refuses a timer the game has left."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -62,3 +63,30 @@ class ManualScheduler:
             return False
         await entry[1]()
         return True
+
+
+class LoopScheduler:
+    """Timers on the event loop's own clock (`loop.call_later`): on the
+    virtual clock of tests and the offline demo, where APScheduler, which
+    reads the wall clock, cannot follow."""
+
+    def __init__(self) -> None:
+        self.handles: dict[str, asyncio.TimerHandle] = {}
+
+    def arm(self, name: str, delay: float, fire: Fire) -> None:
+        self.cancel(name)
+        loop = asyncio.get_running_loop()
+
+        async def run() -> None:
+            await fire()
+
+        def start() -> None:
+            self.handles.pop(name, None)
+            loop.create_task(run(), name=name)
+
+        self.handles[name] = loop.call_later(max(0.0, delay), start)
+
+    def cancel(self, name: str) -> None:
+        handle = self.handles.pop(name, None)
+        if handle is not None:
+            handle.cancel()

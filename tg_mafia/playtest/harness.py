@@ -37,8 +37,9 @@ class Harness:
         service: GameService = self.app.bot_data["service"]
         return service
 
-    async def settle(self, timeout: float = 10.0) -> None:
-        """Until the bot has handled every update and sent everything."""
+    async def settle(self, timeout: float = 900.0) -> None:
+        """Until the bot has handled every update and sent everything (`timeout`
+        in seconds of the loop's clock: virtual in tests, so a long one costs nothing)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:
@@ -87,7 +88,7 @@ async def running_bot(
     tmp_path: Path,
     players: int,
     *,
-    speed: float = 50.0,
+    speed: float = 1.0,
     database_url: str | None = None,
     sb: Sandbox | None = None,
     lobby_seconds: int = 3600,

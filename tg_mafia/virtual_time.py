@@ -91,9 +91,7 @@ class _JumpingSelector(selectors.BaseSelector):
         self._real = real
         self._loop = loop
 
-    def select(
-        self, timeout: float | None = None
-    ) -> list[tuple[selectors.SelectorKey, int]]:
+    def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
         ready = self._real.select(0)
         if ready or timeout == 0:
             return ready
@@ -108,17 +106,13 @@ class _JumpingSelector(selectors.BaseSelector):
         return []
 
     # Everything else is the real selector's business.
-    def register(
-        self, fileobj: FileObject, events: int, data: Any = None
-    ) -> selectors.SelectorKey:
+    def register(self, fileobj: FileObject, events: int, data: Any = None) -> selectors.SelectorKey:
         return self._real.register(fileobj, events, data)
 
     def unregister(self, fileobj: FileObject) -> selectors.SelectorKey:
         return self._real.unregister(fileobj)
 
-    def modify(
-        self, fileobj: FileObject, events: int, data: Any = None
-    ) -> selectors.SelectorKey:
+    def modify(self, fileobj: FileObject, events: int, data: Any = None) -> selectors.SelectorKey:
         return self._real.modify(fileobj, events, data)
 
     def get_key(self, fileobj: FileObject) -> selectors.SelectorKey:

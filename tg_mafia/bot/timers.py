@@ -72,6 +72,7 @@ class LoopScheduler:
 
     def __init__(self) -> None:
         self.handles: dict[str, asyncio.TimerHandle] = {}
+        self.running: set[asyncio.Task[None]] = set()  # fired, not finished: kept alive
 
     def arm(self, name: str, delay: float, fire: Fire) -> None:
         self.cancel(name)
@@ -82,7 +83,9 @@ class LoopScheduler:
 
         def start() -> None:
             self.handles.pop(name, None)
-            loop.create_task(run(), name=name)
+            task = loop.create_task(run(), name=name)
+            self.running.add(task)
+            task.add_done_callback(self.running.discard)
 
         self.handles[name] = loop.call_later(max(0.0, delay), start)
 

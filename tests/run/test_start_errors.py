@@ -82,6 +82,8 @@ def test_a_malformed_token_names_the_flag_or_the_variable(
             "--secret-token must be 1-256 characters",
         ),
         (["--health-listen", "nowhere"], "--health-listen must be HOST:PORT or PORT"),
+        (["--log-format", "xml"], "--log-format must be text or json, not 'xml'"),
+        (["--log-level", "loud"], "--log-level must be one of DEBUG, INFO, WARNING, ERROR"),
         (["--database-url", "postgresql://u:p@ss@h:port/x"], "--database-url is malformed"),
     ],
 )

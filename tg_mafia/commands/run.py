@@ -77,13 +77,9 @@ def register(subparsers: Any) -> None:
         "Bot API server or the sandbox (env TELEGRAM_BASE_URL; default "
         "https://api.telegram.org/bot)",
     )
-    add("--log-format", choices=("text", "json"), help="log lines (env LOG_FORMAT; default text)")
-    add(
-        "--log-level",
-        type=str.upper,
-        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
-        help="env LOG_LEVEL; default INFO",
-    )
+    # No argparse choices: a bad value gets the same one line as a bad variable.
+    add("--log-format", help="text or json (env LOG_FORMAT; default text)")
+    add("--log-level", help="DEBUG, INFO, WARNING or ERROR (env LOG_LEVEL; default INFO)")
     add(
         "--webhook-url",
         help="public https URL Telegram posts updates to, on port 443, 80, 88 or 8443 "

@@ -151,8 +151,7 @@ def open_database(url: str | None = None, name: str = "DATABASE_URL") -> Databas
         verb = "open" if engine.dialect.name == "sqlite" else "reach"
         message = f"cannot {verb} the database at {where}: {describe_db_error(error)}"
         # The driver's reason might quote the password.
-        redact = Redactor([engine.url.password] if engine.url.password else [])
-        raise DatabaseConfigError(redact(message)) from error
+        raise DatabaseConfigError(Redactor([engine.url.password or ""])(message)) from error
     except CommandError as error:
         engine.dispose()
         raise DatabaseConfigError(

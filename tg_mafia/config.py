@@ -1,22 +1,27 @@
 """The bot's settings, from command-line flags, then environment variables, then defaults.
 
 `load_settings` checks everything it can without I/O and raises `ConfigError` (one printable
-line, no secret in it); a missing token is its own error so the caller can say how to get one.
+line that names the flag or variable the user set; it never quotes the token, but a URL it
+quotes may hold secrets: print it through `tg_mafia.redaction.Redactor`). A missing token is
+its own error so the caller can say how to get one.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 LogFormat = Literal["text", "json"]
 LOG_FORMATS: Final = ("text", "json")
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_BASE_URL: Final = "https://api.telegram.org/bot"
+LOCAL_BASE_URL_EXAMPLE: Final = "http://127.0.0.1:8081/bot"
+# The ports Telegram's setWebhook accepts.
+WEBHOOK_PORTS: Final = (443, 80, 88, 8443)
 # tg_mafia.storage.DEFAULT_DATABASE_URL, repeated: importing storage (alembic) takes seconds.
 DEFAULT_DATABASE_URL: Final = "sqlite:///tg_mafia.db"
 DEFAULT_WEBHOOK_LISTEN: Final = "127.0.0.1:8080"
@@ -79,6 +84,10 @@ class Settings:
     log_level: str = "INFO"
     webhook: Webhook | None = None  # None: long polling
     health_listen: Address | None = None  # None: no health endpoint
+    from_flags: frozenset[str] = frozenset()  # settings given by a flag, not a variable
+
+    def name_of(self, name: str) -> str:
+        return setting_name(name, self.from_flags)
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -89,15 +98,38 @@ class Settings:
         return tuple(found)
 
 
+def setting_name(name: str, from_flags: Collection[str]) -> str:
+    """How the user set `name`: its flag (argparse's dest is the setting's name) when a flag
+    gave it, else its environment variable."""
+    return "--" + name.replace("_", "-") if name in from_flags else ENV_VARS[name]
+
+
+def _given(flags: Mapping[str, str | None], env: Mapping[str, str], name: str) -> str | None:
+    value = flags.get(name)
+    if value is None:
+        value = env.get(ENV_VARS[name])
+    value = value.strip() if value is not None else None
+    return value or None
+
+
+def given_secrets(flags: Mapping[str, str | None], env: Mapping[str, str]) -> tuple[str, ...]:
+    """The token and webhook secret as given, to redact from errors before `Settings` exist."""
+    found = (_given(flags, env, name) for name in ("token", "secret_token"))
+    return tuple(value for value in found if value)
+
+
 def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Settings:
-    """Settings from `flags` (setting name -> value or None) over `env` over the defaults."""
+    """Settings from `flags` (setting name -> value or None) over `env` over the defaults.
+
+    Errors name the flag when the value came from a flag, else the environment variable.
+    """
+    from_flags = frozenset(name for name in ENV_VARS if _given(flags, {}, name) is not None)
 
     def pick(name: str) -> str | None:
-        value = flags.get(name)
-        if value is None:
-            value = env.get(ENV_VARS[name])
-        value = value.strip() if value is not None else None
-        return value or None
+        return _given(flags, env, name)
+
+    def name_of(name: str) -> str:
+        return setting_name(name, from_flags)
 
     token = pick("token")
     if token is None:
@@ -105,17 +137,18 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
     if not TOKEN_PATTERN.fullmatch(token):
         # Never echo the value: a mistyped token is still mostly a secret.
         raise ConfigError(
-            "TELEGRAM_BOT_TOKEN does not look like a bot token "
+            f"{name_of('token')} does not look like a bot token "
             "(BotFather gives one like 123456789:AAF...; check for quotes or spaces)"
         )
     log_format = (pick("log_format") or "text").lower()
     if log_format not in LOG_FORMATS:
-        raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}")
+        raise ConfigError(f"{name_of('log_format')} must be text or json, not {log_format!r}")
     log_level = (pick("log_level") or "INFO").upper()
     if log_level not in LOG_LEVELS:
-        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
-    base_url = pick("base_url") or DEFAULT_BASE_URL
-    _check_http_url("TELEGRAM_BASE_URL", base_url)
+        raise ConfigError(
+            f"{name_of('log_level')} must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}"
+        )
+    base_url = bot_api_base_url(name_of("base_url"), pick("base_url") or DEFAULT_BASE_URL)
     health = pick("health_listen")
     return Settings(
         token=token,
@@ -123,21 +156,27 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
         base_url=base_url,
         log_format="json" if log_format == "json" else "text",
         log_level=log_level,
-        webhook=_webhook(pick),
-        health_listen=parse_address("HEALTH_LISTEN", health, "127.0.0.1") if health else None,
+        webhook=_webhook(pick, name_of, official_api=_is_official(base_url)),
+        health_listen=(
+            parse_address(name_of("health_listen"), health, "127.0.0.1") if health else None
+        ),
+        from_flags=from_flags,
     )
 
 
-def _webhook(pick: Callable[[str], str | None]) -> Webhook | None:
+def _webhook(
+    pick: Callable[[str], str | None], name_of: Callable[[str], str], *, official_api: bool
+) -> Webhook | None:
     url = pick("webhook_url")
     if url is None:
         return None  # polling: WEBHOOK_LISTEN and WEBHOOK_SECRET are ignored
-    _check_http_url("WEBHOOK_URL", url)
-    listen = parse_address("WEBHOOK_LISTEN", pick("listen") or DEFAULT_WEBHOOK_LISTEN, None)
+    check_webhook_url(name_of("webhook_url"), url, official_api=official_api)
+    listen = parse_address(name_of("listen"), pick("listen") or DEFAULT_WEBHOOK_LISTEN, None)
     secret = pick("secret_token")
     if secret is not None and not SECRET_PATTERN.fullmatch(secret):
         raise ConfigError(
-            "WEBHOOK_SECRET must be 1-256 characters among A-Z, a-z, 0-9, _ and - (Telegram's rule)"
+            f"{name_of('secret_token')} must be 1-256 characters among A-Z, a-z, 0-9, _ and - "
+            "(Telegram's rule)"
         )
     return Webhook(
         url=url,
@@ -147,10 +186,52 @@ def _webhook(pick: Callable[[str], str | None]) -> Webhook | None:
     )
 
 
-def _check_http_url(name: str, url: str) -> None:
+def _is_official(base_url: str) -> bool:
+    return urlsplit(base_url).hostname == urlsplit(DEFAULT_BASE_URL).hostname
+
+
+def _split_url(name: str, url: str, schemes: tuple[str, ...], example: str) -> SplitResult:
+    """`url` split, with a scheme among `schemes`, a host and a valid port; else ConfigError."""
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(f"{name} must be an http(s) URL, not {url!r}")
+    try:
+        port = parts.port
+    except ValueError:  # not a number, or out of range
+        port = 0
+    if parts.scheme not in schemes or not parts.hostname or port == 0:
+        kind = "an https" if schemes == ("https",) else "an http(s)"
+        raise ConfigError(f"{name} must be {kind} URL with a host, e.g. {example}, not {url!r}")
+    return parts
+
+
+def bot_api_base_url(name: str, url: str) -> str:
+    """The Bot API base URL the token is appended to: `.../bot`, added when there is no path."""
+    parts = _split_url(name, url, ("http", "https"), LOCAL_BASE_URL_EXAMPLE)
+    path = parts.path.rstrip("/")
+    if not path:
+        # A bare server address, as a local Bot API server is usually written.
+        return parts._replace(path="/bot").geturl()
+    if not path.endswith("/bot") or parts.query or parts.fragment:
+        raise ConfigError(
+            f"{name} must end in /bot, which the token follows "
+            f"(e.g. {LOCAL_BASE_URL_EXAMPLE}), not {url!r}"
+        )
+    return parts._replace(path=path).geturl()
+
+
+def check_webhook_url(name: str, url: str, *, official_api: bool) -> None:
+    """Telegram's own Bot API posts only to https, on a few ports; a local Bot API server
+    (started with --local) also to http and any port, so only the shape is checked there."""
+    example = "https://bot.example.org/tg-mafia"
+    if not official_api:
+        _split_url(name, url, ("http", "https"), example)
+        return
+    port = _split_url(name, url, ("https",), example).port or 443
+    if port not in WEBHOOK_PORTS:
+        allowed = ", ".join(map(str, WEBHOOK_PORTS))
+        raise ConfigError(
+            f"{name} must use a port Telegram posts to ({allowed}), not {port}; "
+            "a reverse proxy on one of them can forward to the bot"
+        )
 
 
 def parse_address(name: str, text: str, default_host: str | None) -> Address:

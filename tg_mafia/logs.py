@@ -2,7 +2,7 @@
 
 The bot token travels in every Bot API URL (`.../bot<token>/sendMessage`), which httpx logs
 and some exceptions quote; the filter on the handler rewrites every record that reaches it,
-whichever logger it came from.
+whichever logger it came from, with the same `Redactor` as the start-up errors.
 """
 
 from __future__ import annotations
@@ -10,32 +10,22 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Final, TextIO
 
-REDACTED: Final = "***"
-# Anything shaped like a bot token, also one we were not told about (another bot's, say).
-TOKEN_SHAPE: Final = re.compile(r"(?<!\d)\d{5,20}(?::|%3[Aa])[A-Za-z0-9_-]{30,100}")
+from tg_mafia.redaction import Redactor
+
 TEXT_FORMAT: Final = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 class RedactingFilter(logging.Filter):
-    """Replaces each secret, and any token-shaped string, in a record's text; keeps the record."""
+    """Redacts a record's message, traceback and stack (see `Redactor`); keeps the record."""
 
     def __init__(self, secrets: Iterable[str]) -> None:
         super().__init__()
-        # Longest first, so a secret containing another is replaced whole.
-        found = {s for s in secrets if s}
-        found |= {s.replace(":", "%3A") for s in found if ":" in s}
-        self._secrets = tuple(sorted(found, key=len, reverse=True))
-
-    def redact(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, REDACTED)
-        return TOKEN_SHAPE.sub(REDACTED, text)
+        self.redact = Redactor(secrets)
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg = self.redact(record.getMessage())
@@ -97,14 +87,29 @@ def logging_to(
     root.addHandler(handler)
     root.setLevel(level)
     # httpx logs every request at INFO, URL (and so token) included; keep only its warnings.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("httpcore").setLevel(logging.WARNING)
+    # alembic tells each migration step at INFO at every start: only when debugging.
+    chatty = ("httpx", "httpcore") if level == "DEBUG" else ("httpx", "httpcore", "alembic")
     logging.captureWarnings(True)
     try:
-        yield handler
+        with quieted(chatty, logging.WARNING):
+            yield handler
     finally:
         logging.captureWarnings(False)
         root.removeHandler(handler)
         for old in saved[0]:
             root.addHandler(old)
         root.setLevel(saved[1])
+
+
+@contextlib.contextmanager
+def quieted(names: Iterable[str], level: int) -> Iterator[None]:
+    """The named loggers drop records below `level` in the block; their levels come back."""
+    loggers = [logging.getLogger(name) for name in names]
+    saved = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(level)
+    try:
+        yield
+    finally:
+        for logger, old in zip(loggers, saved, strict=True):
+            logger.setLevel(old)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tg_mafia.config import (
     DEFAULT_BASE_URL,
+    ENV_VARS,
     Address,
     ConfigError,
     MissingTokenError,
+    given_secrets,
     load_settings,
     parse_address,
 )
@@ -73,24 +77,113 @@ def test_a_given_secret_is_kept_and_checked() -> None:
     webhook = load_settings({"secret_token": "s3cret_-"}, env).webhook
     assert webhook is not None and webhook.secret_token == "s3cret_-"
     assert not webhook.secret_generated
-    with pytest.raises(ConfigError, match="WEBHOOK_SECRET"):
+    with pytest.raises(ConfigError, match=r"^--secret-token must be 1-256 characters"):
         load_settings({"secret_token": "no spaces"}, env)
 
 
+BAD_VALUES = [
+    ("log_format", "xml"),
+    ("log_level", "loud"),
+    ("base_url", "api.telegram.org"),
+    ("webhook_url", "ftp://x.org/h"),
+    ("listen", "8080"),
+    ("secret_token", "no spaces"),
+    ("health_listen", "host:http"),
+    ("token", "abc"),
+]
+WEBHOOK = {"webhook_url": "https://x.org/h"}
+
+
+@pytest.mark.parametrize(("name", "value"), BAD_VALUES)
+def test_a_bad_variable_is_named(name: str, value: str) -> None:
+    env = {ENV_VARS[k]: v for k, v in ({"token": TOKEN} | WEBHOOK | {name: value}).items()}
+    with pytest.raises(ConfigError) as caught:
+        load_settings({}, env)
+    assert str(caught.value).startswith(ENV_VARS[name]), caught.value
+
+
+@pytest.mark.parametrize(("name", "value"), BAD_VALUES)
+def test_a_bad_flag_is_named_not_its_variable(name: str, value: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings(WEBHOOK | {name: value}, {"TELEGRAM_BOT_TOKEN": TOKEN})
+    message = str(caught.value)
+    assert message.startswith("--" + name.replace("_", "-") + " "), message
+    assert ENV_VARS[name] not in message
+
+
+def test_a_settings_name_is_the_flag_only_when_a_flag_gave_it() -> None:
+    settings = load_settings({"token": TOKEN}, {"DATABASE_URL": "sqlite:///x.db"})
+    assert settings.name_of("token") == "--token"
+    assert settings.name_of("database_url") == "DATABASE_URL"
+    assert settings.name_of("listen") == "WEBHOOK_LISTEN"  # the default: the variable
+
+
 @pytest.mark.parametrize(
-    ("flags", "word"),
+    ("given", "used"),
     [
-        ({"log_format": "xml"}, "LOG_FORMAT"),
-        ({"log_level": "loud"}, "LOG_LEVEL"),
-        ({"base_url": "api.telegram.org"}, "TELEGRAM_BASE_URL"),
-        ({"webhook_url": "ftp://x.org/h"}, "WEBHOOK_URL"),
-        ({"webhook_url": "https://x.org/h", "listen": "8080"}, "WEBHOOK_LISTEN"),
-        ({"health_listen": "host:http"}, "HEALTH_LISTEN"),
+        ("http://127.0.0.1:8081/bot", "http://127.0.0.1:8081/bot"),
+        ("http://127.0.0.1:8081", "http://127.0.0.1:8081/bot"),
+        ("http://127.0.0.1:8081/", "http://127.0.0.1:8081/bot"),
+        ("https://api.example.org/tg/bot/", "https://api.example.org/tg/bot"),
     ],
 )
-def test_bad_values_name_their_variable(flags: dict[str, str], word: str) -> None:
-    with pytest.raises(ConfigError, match=word):
-        load_settings(flags, {"TELEGRAM_BOT_TOKEN": TOKEN})
+def test_the_base_url_ends_in_bot(given: str, used: str) -> None:
+    assert load_settings({"base_url": given}, {"TELEGRAM_BOT_TOKEN": TOKEN}).base_url == used
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("127.0.0.1:8081/bot", "must be an http(s) URL with a host"),
+        ("http://127.0.0.1:8081x", "must be an http(s) URL with a host"),
+        ("http://127.0.0.1:99999/bot", "must be an http(s) URL with a host"),
+        ("http:///bot", "must be an http(s) URL with a host"),
+        ("http://127.0.0.1:8081/api", "must end in /bot"),
+        ("http://127.0.0.1:8081/bot?x=1", "must end in /bot"),
+    ],
+)
+def test_a_bad_base_url_says_what_is_expected(url: str, words: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings({}, {"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_BASE_URL": url})
+    message = str(caught.value)
+    assert message.startswith(f"TELEGRAM_BASE_URL {words}"), message
+    assert "http://127.0.0.1:8081/bot" in message  # the hint
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("http://bot.example.org/h", "must be an https URL with a host"),
+        ("https:///h", "must be an https URL with a host"),
+        ("https://bot.example.org:x/h", "must be an https URL with a host"),
+        ("https://bot.example.org:8080/h", "must use a port Telegram posts to"),
+    ],
+)
+def test_telegrams_webhook_rules_are_checked_locally(url: str, words: str) -> None:
+    with pytest.raises(ConfigError, match=f"^WEBHOOK_URL {re.escape(words)}"):
+        load_settings({}, {"TELEGRAM_BOT_TOKEN": TOKEN, "WEBHOOK_URL": url})
+
+
+@pytest.mark.parametrize("port", ["", ":443", ":80", ":88", ":8443"])
+def test_telegrams_webhook_ports_pass(port: str) -> None:
+    url = f"https://bot.example.org{port}/h"
+    webhook = load_settings({"webhook_url": url}, {"TELEGRAM_BOT_TOKEN": TOKEN}).webhook
+    assert webhook is not None and webhook.url == url
+
+
+def test_a_local_bot_api_server_takes_http_on_any_port() -> None:
+    env = {"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_BASE_URL": "http://127.0.0.1:8081"}
+    webhook = load_settings({"webhook_url": "http://127.0.0.1:9000/h"}, env).webhook
+    assert webhook is not None and webhook.url == "http://127.0.0.1:9000/h"
+    with pytest.raises(ConfigError, match=r"^--webhook-url must be an http\(s\) URL"):
+        load_settings({"webhook_url": "ftp://127.0.0.1/h"}, env)
+
+
+def test_given_secrets_are_the_raw_token_and_secret() -> None:
+    env = {"TELEGRAM_BOT_TOKEN": "abc-not-a-token", "WEBHOOK_SECRET": "s3cret"}
+    assert given_secrets({}, env) == ("abc-not-a-token", "s3cret")
+    assert given_secrets({"token": TOKEN}, env) == (TOKEN, "s3cret")
+    assert given_secrets({}, {}) == ()
 
 
 def test_addresses() -> None:

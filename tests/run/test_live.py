@@ -159,22 +159,50 @@ async def test_webhook_with_secret_and_health(world: World, tmp_path: Path) -> N
         assert {"time", "level", "logger", "message"} <= json.loads(line).keys()
 
 
-async def test_a_token_telegram_rejects(
-    world: World,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    # In-process, in a worker thread: the sandbox keeps serving on this thread's loop.
+@pytest.fixture
+def in_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`main` in this process, with no setting from outside and the cwd in tmp."""
     for name in ENV_VARS.values():
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
+
+
+async def run_in_thread(*argv: str) -> int:
+    # In a worker thread: the sandbox keeps serving on this thread's loop.
+    return await asyncio.to_thread(main, ["run", *argv])
+
+
+def bot_lines(err: str) -> list[str]:
+    """stderr without the sandbox's own access log, which shares this process's logging."""
+    return [line for line in err.splitlines() if " tornado.access: " not in line]
+
+
+@pytest.mark.usefixtures("in_process")
+async def test_a_token_telegram_rejects(world: World, capsys: pytest.CaptureFixture[str]) -> None:
     token = "7000000001:" + "W" * 35
-    argv = ["run", "--token", token, "--base-url", world.http.base_url]
-    assert await asyncio.to_thread(main, argv) == 2
+    # The sandbox's address without /bot: the bot adds it.
+    base_url = world.http.base_url.removesuffix("/bot")
+    assert await run_in_thread("--token", token, "--base-url", base_url) == 2
     out, err = capsys.readouterr()
-    last = err.splitlines()[-1]
-    assert last.startswith(
-        "tg-mafia run: Telegram rejected the bot token: check TELEGRAM_BOT_TOKEN"
-    )
-    assert "WWWW" not in out + err and "Traceback" not in err
+    assert bot_lines(err) == [
+        "tg-mafia run: Telegram rejected the bot token: check --token (BotFather's /token)"
+    ]
+    assert "WWWW" not in out + err
+
+
+@pytest.mark.usefixtures("in_process")
+async def test_a_webhook_telegram_refuses(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Through a local Bot API server http passes the local check; the server refuses it.
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", world.sb.token)
+    monkeypatch.setenv("TELEGRAM_BASE_URL", world.http.base_url)
+    hook = ["--webhook-url", "http://example.org/x", "--listen", f"127.0.0.1:{free_port()}"]
+    assert await run_in_thread(*hook) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert bot_lines(err) == [
+        "tg-mafia run: Telegram refused the webhook http://example.org/x: "
+        "Bad webhook: an https url must be provided for webhook"
+    ]
+    assert world.sb.webhook is None

@@ -23,6 +23,8 @@ from tg_mafia.storage import DatabaseConfigError, mask_url, open_database, parse
             "connection refused",
         ),
         ("postgres://u:secret@127.0.0.1:1/x", "cannot reach the database"),
+        ("postgresql://u:sec@secret@127.0.0.1:1/x", "has an '@' in its password"),
+        ("postgresql://u:sec@secret@127.0.0.1:port/x", "malformed"),
     ],
 )
 def test_bad_url_is_one_clear_line(url: str, expected: str) -> None:
@@ -48,8 +50,22 @@ def test_postgres_urls_get_the_psycopg_driver() -> None:
     assert parse_database_url("sqlite://").database == ":memory:"
 
 
+def test_the_message_names_how_the_url_was_set() -> None:
+    with pytest.raises(DatabaseConfigError, match=r"^--database-url is malformed"):
+        open_database("not a url", "--database-url")
+
+
+def test_a_short_password_is_not_replaced_all_over_the_message() -> None:
+    with pytest.raises(DatabaseConfigError) as caught:
+        open_database("postgresql+psycopg://u:p@127.0.0.1:1/x")
+    assert str(caught.value) == (
+        "cannot reach the database at postgresql+psycopg://u:***@127.0.0.1:1/x: connection refused"
+    )
+
+
 def test_mask_url() -> None:
     assert mask_url("postgresql://me:p4ss@h/d") == "postgresql://me:***@h/d"
+    assert mask_url("postgresql://me:p@ss@h:x/d") == "postgresql://me:***@h:x/d"
     assert mask_url(parse_database_url("postgresql://me:p4ss@h/d")) == (
         "postgresql+psycopg://me:***@h/d"
     )

@@ -1,8 +1,11 @@
 """`tg-mafia run`: the bot, by long polling or behind a webhook, until SIGINT or SIGTERM.
 
-Exit codes: 0 stopped by a signal; 2 a configuration error (no or bad token, bad database,
-address in use, webhook refused), printed as one line on stderr; 1 anything else (Telegram
-unreachable at start, a crash), logged.
+Exit codes: 0 stopped by a signal; 2 a configuration error (no or bad token, a bad setting,
+bad database, address in use, webhook refused), printed as one line on stderr, secrets
+redacted; 1 anything else (Telegram unreachable at start, a crash), logged.
+
+The order of the start: every setting is checked without I/O, then the listen addresses are
+tried, then the database is opened (created and migrated), and only then is Telegram asked.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ from tg_mafia.config import (
     ConfigError,
     MissingTokenError,
     Settings,
+    given_secrets,
     load_settings,
 )
-from tg_mafia.logs import RedactingFilter, logging_to
+from tg_mafia.logs import logging_to, quieted
+from tg_mafia.redaction import Redactor
 
 # The bot, PTB and the storage load in seconds: only once the settings are known to be good,
 # so that `tg-mafia run` without a token answers at once.
@@ -68,17 +73,18 @@ def register(subparsers: Any) -> None:
     add("--database-url", help="SQLAlchemy URL (env DATABASE_URL; default sqlite:///tg_mafia.db)")
     add(
         "--base-url",
-        help="Bot API base URL, for a local Bot API server or the sandbox "
-        "(env TELEGRAM_BASE_URL; default https://api.telegram.org/bot)",
+        help="Bot API base URL ending in /bot (added to a bare http://HOST:PORT), for a local "
+        "Bot API server or the sandbox (env TELEGRAM_BASE_URL; default "
+        "https://api.telegram.org/bot)",
     )
-    add("--log-format", choices=("text", "json"), help="log lines (env LOG_FORMAT; default text)")
+    # No argparse choices: a bad value gets the same one line as a bad variable.
+    add("--log-format", help="text or json (env LOG_FORMAT; default text)")
+    add("--log-level", help="DEBUG, INFO, WARNING or ERROR (env LOG_LEVEL; default INFO)")
     add(
-        "--log-level",
-        type=str.upper,
-        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
-        help="env LOG_LEVEL; default INFO",
+        "--webhook-url",
+        help="public https URL Telegram posts updates to, on port 443, 80, 88 or 8443 "
+        "(env WEBHOOK_URL)",
     )
-    add("--webhook-url", help="public https URL Telegram posts updates to (env WEBHOOK_URL)")
     add("--listen", help="HOST:PORT the webhook listens on (env WEBHOOK_LISTEN; 127.0.0.1:8080)")
     add(
         "--secret-token",
@@ -99,23 +105,21 @@ def run(args: argparse.Namespace) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     except ConfigError as error:
-        print(f"tg-mafia run: {error}", file=sys.stderr)
-        return 2
-    redact = RedactingFilter(settings.secrets).redact
+        # No Settings yet, so no log filter either: redact with what was given.
+        return _refuse(error, Redactor(given_secrets(flags, os.environ)))
+    redact = Redactor(settings.secrets)
     from tg_mafia.storage import DatabaseConfigError, open_database
 
     with logging_to(settings.log_format, settings.log_level, settings.secrets):
         try:
             check_free(settings)
-            db = open_database(settings.database_url)
+            db = open_database(settings.database_url, settings.name_of("database_url"))
         except (StartError, DatabaseConfigError) as error:
-            print(f"tg-mafia run: {redact(str(error))}", file=sys.stderr)
-            return 2
+            return _refuse(error, redact)
         try:
             return asyncio.run(serve(settings, db))
         except StartError as error:
-            print(f"tg-mafia run: {redact(str(error))}", file=sys.stderr)
-            return error.code
+            return _refuse(error, redact)
         except KeyboardInterrupt:  # Ctrl-C before the signal handlers were in place
             return 130
         except Exception:
@@ -125,12 +129,18 @@ def run(args: argparse.Namespace) -> int:
             db.close()
 
 
+def _refuse(error: Exception, redact: Redactor) -> int:
+    """The error's one line on stderr; its exit code (2 unless a StartError says otherwise)."""
+    print(f"tg-mafia run: {redact(str(error))}", file=sys.stderr)
+    return error.code if isinstance(error, StartError) else 2
+
+
 def check_free(settings: Settings) -> None:
     """Fail on a taken address now, before the database and Telegram are touched."""
     if settings.webhook is not None:
-        _check_bindable("WEBHOOK_LISTEN", settings.webhook.listen)
+        _check_bindable(settings.name_of("listen"), settings.webhook.listen)
     if settings.health_listen is not None:
-        _check_bindable("HEALTH_LISTEN", settings.health_listen)
+        _check_bindable(settings.name_of("health_listen"), settings.health_listen)
 
 
 def _check_bindable(name: str, address: Address) -> None:
@@ -194,7 +204,7 @@ async def _start(settings: Settings, app: App, health: HealthServer | None) -> N
     # own line, the health listener shares the loop, and the game service drains its outbox
     # while the bot can still send.
     from telegram import Update
-    from telegram.error import InvalidToken, NetworkError, TelegramError
+    from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
 
     from tg_mafia.bot.app import start_service
 
@@ -202,12 +212,14 @@ async def _start(settings: Settings, app: App, health: HealthServer | None) -> N
         try:
             await health.start()
         except OSError as error:
-            raise StartError(_cannot_listen("HEALTH_LISTEN", health.address, error)) from error
+            name = settings.name_of("health_listen")
+            raise StartError(_cannot_listen(name, health.address, error)) from error
     try:
         await app.initialize()
     except InvalidToken as error:
         raise StartError(
-            "Telegram rejected the bot token: check TELEGRAM_BOT_TOKEN (BotFather's /token)"
+            f"Telegram rejected the bot token: check {settings.name_of('token')} "
+            "(BotFather's /token)"
         ) from error
     except NetworkError as error:
         raise StartError(f"cannot reach the Bot API at {settings.base_url}: {error}", 1) from error
@@ -215,25 +227,34 @@ async def _start(settings: Settings, app: App, health: HealthServer | None) -> N
     updater = app.updater
     assert updater is not None  # build_application keeps PTB's default Updater
     webhook = settings.webhook
+    # PTB logs the traceback of a failed setWebhook/deleteWebhook before raising it; the
+    # raised error becomes our one line, so its log is wanted only when debugging.
+    ptb_start_level = logging.NOTSET if settings.log_level == "DEBUG" else logging.CRITICAL
     if webhook is None:
-        await updater.start_polling(allowed_updates=Update.ALL_TYPES)
+        with quieted(["telegram.ext"], ptb_start_level):
+            await updater.start_polling(allowed_updates=Update.ALL_TYPES)
         log.info("running as @%s by long polling", app.bot.username)
     else:
+        refused = f"Telegram refused the webhook {webhook.url}"
         try:
-            await updater.start_webhook(
-                listen=webhook.listen.host,
-                port=webhook.listen.port,
-                url_path=webhook.path,
-                webhook_url=webhook.url,
-                secret_token=webhook.secret_token,
-                allowed_updates=Update.ALL_TYPES,
-            )
+            with quieted(["telegram.ext"], ptb_start_level):
+                await updater.start_webhook(
+                    listen=webhook.listen.host,
+                    port=webhook.listen.port,
+                    url_path=webhook.path,
+                    webhook_url=webhook.url,
+                    secret_token=webhook.secret_token,
+                    allowed_updates=Update.ALL_TYPES,
+                )
         except OSError as error:
-            raise StartError(_cannot_listen("WEBHOOK_LISTEN", webhook.listen, error)) from error
+            name = settings.name_of("listen")
+            raise StartError(_cannot_listen(name, webhook.listen, error)) from error
+        except BadRequest as error:  # PTB makes it a NetworkError: it must come first
+            raise StartError(f"{refused}: {error}") from error
         except NetworkError as error:
             raise StartError(f"cannot set the webhook: {error}", 1) from error
         except TelegramError as error:
-            raise StartError(f"Telegram refused the webhook {webhook.url}: {error}") from error
+            raise StartError(f"{refused}: {error}") from error
         log.info(
             "running as @%s, webhook %s, listening on %s%s",
             app.bot.username,

@@ -15,6 +15,7 @@ from sqlalchemy import URL, Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
+from tg_mafia.redaction import Redactor, mask_url_passwords
 from tg_mafia.storage.errors import DatabaseConfigError
 from tg_mafia.storage.repository import Database
 
@@ -32,17 +33,24 @@ def mask_url(url: str | URL) -> str:
     """The URL with its password replaced by ***, also when the URL does not parse."""
     if isinstance(url, URL):
         return url.render_as_string(hide_password=True)
-    return re.sub(r"(//[^/@:]*:)[^@]*@", r"\1***@", url)
+    return mask_url_passwords(url)
 
 
-def parse_database_url(url: str) -> URL:
-    """Parse and check a DATABASE_URL; bare postgres:// URLs get the psycopg (3) driver."""
+def parse_database_url(url: str, name: str = "DATABASE_URL") -> URL:
+    """Parse and check a database URL (`name`: how the user set it, for the messages); bare
+    postgres:// URLs get the psycopg (3) driver."""
     try:
         parsed = make_url(url.strip())
     except (ArgumentError, ValueError) as error:
         raise DatabaseConfigError(
-            f"DATABASE_URL is malformed: {mask_url(url)!r}; expected e.g. {EXAMPLES}"
+            f"{name} is malformed: {mask_url(url)!r}; expected e.g. {EXAMPLES}"
         ) from error
+    if parsed.host is not None and "@" in parsed.host:
+        # SQLAlchemy ends the password at its first "@" and takes the rest for the host.
+        raise DatabaseConfigError(
+            f"{name} has an '@' in its password or user name: write each as %40 "
+            "(the password p@ss as p%40ss)"
+        )
     backend = parsed.get_backend_name()
     if backend == "postgres":  # Heroku-style alias that SQLAlchemy no longer accepts
         backend = "postgresql"
@@ -59,9 +67,9 @@ def parse_database_url(url: str) -> URL:
     return parsed
 
 
-def create_database_engine(url: str) -> Engine:
+def create_database_engine(url: str, name: str = "DATABASE_URL") -> Engine:
     """An engine for `url`, with the connection settings tg-mafia relies on; no I/O yet."""
-    parsed = parse_database_url(url)
+    parsed = parse_database_url(url, name)
     connect_args: dict[str, Any] = {}
     if parsed.get_backend_name() == "postgresql" and "connect_timeout" not in parsed.query:
         connect_args["connect_timeout"] = CONNECT_TIMEOUT_SECONDS
@@ -127,13 +135,14 @@ def migrate(engine: Engine, revision: str = "head") -> None:
         command.upgrade(alembic_config(connection), revision)
 
 
-def open_database(url: str | None = None) -> Database:
+def open_database(url: str | None = None, name: str = "DATABASE_URL") -> Database:
     """Connect to `url` (default: a SQLite file in the working directory) and migrate it.
 
-    Raises DatabaseConfigError, with one printable line, when that fails.
+    Raises DatabaseConfigError, with one printable line, when that fails; `name` is how the
+    user set the URL (DATABASE_URL or --database-url), for the messages.
     """
     url = url or DEFAULT_DATABASE_URL
-    engine = create_database_engine(url)
+    engine = create_database_engine(url, name)
     where = mask_url(engine.url)
     try:
         migrate(engine)
@@ -141,7 +150,8 @@ def open_database(url: str | None = None) -> Database:
         engine.dispose()
         verb = "open" if engine.dialect.name == "sqlite" else "reach"
         message = f"cannot {verb} the database at {where}: {describe_db_error(error)}"
-        raise DatabaseConfigError(_redact(message, engine.url)) from error
+        # The driver's reason might quote the password.
+        raise DatabaseConfigError(Redactor([engine.url.password or ""])(message)) from error
     except CommandError as error:
         engine.dispose()
         raise DatabaseConfigError(
@@ -160,9 +170,3 @@ def describe_db_error(error: DBAPIError) -> str:
     if len(reason) > 1 and reason[0].isupper() and not reason[1].isupper():
         reason = reason[0].lower() + reason[1:]
     return reason
-
-
-def _redact(message: str, url: URL) -> str:
-    if url.password:
-        message = message.replace(str(url.password), "***")
-    return message

@@ -77,3 +77,8 @@ def test_fit_cuts_long_names(text: str) -> None:
 
 def test_fit_gives_nothing_when_not_even_the_ellipsis_fits() -> None:
     assert fit("Anna", font(24), 3) == ""
+
+
+def test_no_break_spaces_stay() -> None:
+    assert clean("74\u00a0%") == "74\u00a0%"
+    assert clean("«\u202fOui\u202f»") == "«\u202fOui\u202f»"

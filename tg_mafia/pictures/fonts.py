@@ -27,7 +27,8 @@ MAX_GRAPHEMES = 120
 # whose marks would climb out of their line: they are left out.
 MAX_MARKS = 2
 GRAPHEME = regex.compile(r"\X")
-WHITESPACE = regex.compile(r"\s+")
+NO_BREAK_SPACES = ("\u00a0", "\u202f")
+SPACES = regex.compile(r" {2,}")
 
 
 @functools.cache
@@ -55,7 +56,8 @@ def _drawable(cluster: str, covered: frozenset[int]) -> str:
     (zero-width spaces and joiners, direction overrides, variation
     selectors) and marks past the second; "" if the font lacks any of the rest."""
     if cluster.isspace():
-        return " "
+        # No-break spaces stay (French writes "74 %" with one); others become " ".
+        return cluster if cluster in NO_BREAK_SPACES and ord(cluster) in covered else " "
     kept = ""
     marks = 0
     for c in cluster:
@@ -81,7 +83,7 @@ def clean(text: str) -> str:
     # are joined again (NFC) where the font has the letter whole, as Vietnamese.
     normal = unicodedata.normalize("NFD", text)
     kept = "".join(_drawable(cluster, covered) for cluster in graphemes(normal)[:MAX_GRAPHEMES])
-    return WHITESPACE.sub(" ", kept).strip()
+    return SPACES.sub(" ", kept).strip()
 
 
 def fit(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:

@@ -18,7 +18,9 @@ MIN_SEATS, MAX_SEATS = 3, 20
 MARGIN = 24
 HEADER = 150
 AREA: Box = (MARGIN, HEADER, SIZE - MARGIN, SIZE - MARGIN)  # where the cards go
-CARD_W, CARD_H = 300, 150  # a card at full size; smaller tables never grow it
+CARD_W, CARD_H = 300, 150  # a card at scale 1
+MAX_SCALE = 1.25  # small tables get larger cards, easier to read on a phone
+LARGEST_TITLE, SMALLEST_TITLE = 72, 36  # the winner's title, in the middle
 GAP = 14  # at least this between two cards
 
 
@@ -82,12 +84,12 @@ class Split:
     left: int
 
     def scale(self) -> float:
-        """The largest card size (up to full) at which every edge holds its cards."""
+        """The largest card scale (up to MAX_SCALE) at which every edge holds its cards."""
         left, top, right, bottom = AREA
         width, height = right - left, bottom - top
         # A row of k cards: k widths and k - 1 gaps; a column sits between the
         # rows: m heights, m + 1 gaps, and the two rows' heights.
-        fits = [1.0]
+        fits = [MAX_SCALE]
         for row in (self.top, self.bottom):
             if row:
                 fits.append((width - (row - 1) * GAP) / row / CARD_W)
@@ -226,14 +228,17 @@ def draw_felt(canvas: Canvas, felt: Box, winner: Side | None, t: Translator) -> 
     canvas.draw.ellipse(felt, fill=style.FELT, outline=style.FELT_EDGE, width=6)
     left, top, right, bottom = felt
     centre_x, centre_y = (left + right) / 2, (top + bottom) / 2
-    # The widest line the ellipse holds at its middle, less a margin; a title
-    # too long for one line at a readable size takes two.
+    # The widest line the ellipse holds at its middle, less a margin; the
+    # title takes two lines when that lets it be much larger.
     width = (right - left) * 0.8
     title = winner_title(t, winner)
-    size, smallest = 64, 40
-    lines = [title]
-    if font(smallest, bold=True).getlength(title) > width and " " in title:
-        lines = balanced_lines(title)
+    one = largest_size([title], width)
+    two = largest_size(balanced_lines(title), width) if " " in title else 0
+    # A size of 0: the title does not fit even at the smallest size.
+    if " " in title and (not one or two > one + 8):
+        lines, size = balanced_lines(title), max(two, SMALLEST_TITLE)
+    else:
+        lines, size = [title], max(one, SMALLEST_TITLE)
     for index, line in enumerate(lines):
         offset = (index - (len(lines) - 1) / 2) * size * 1.2
         canvas.text(
@@ -245,8 +250,16 @@ def draw_felt(canvas: Canvas, felt: Box, winner: Side | None, t: Translator) -> 
             kind="winner",
             bold=True,
             anchor="mm",
-            min_size=smallest,
+            min_size=SMALLEST_TITLE - 8,
         )
+
+
+def largest_size(lines: list[str], width: float) -> int:
+    """The largest bold size at which every line fits `width`; 0 if none does."""
+    for size in range(LARGEST_TITLE, SMALLEST_TITLE - 1, -2):
+        if all(font(size, bold=True).getlength(line) <= width for line in lines):
+            return size
+    return 0
 
 
 def balanced_lines(text: str) -> list[str]:

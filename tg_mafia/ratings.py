@@ -121,8 +121,8 @@ class PlayerRating:
     user_id: int
     skill: Skill
     record: Record
-    by_role: Mapping[Role, Record] = field(default_factory=lambda: MappingProxyType({}))
-    by_side: Mapping[Side, Record] = field(default_factory=lambda: MappingProxyType({}))
+    by_role: Mapping[Role, Record]
+    by_side: Mapping[Side, Record]
 
     @property
     def score(self) -> int:

@@ -82,3 +82,13 @@ def test_fit_gives_nothing_when_not_even_the_ellipsis_fits() -> None:
 def test_no_break_spaces_stay() -> None:
     assert clean("74\u00a0%") == "74\u00a0%"
     assert clean("«\u202fOui\u202f»") == "«\u202fOui\u202f»"
+
+
+def test_the_tofu_check_catches_a_missing_glyph() -> None:
+    """The check the picture tests rely on fails for a character the fonts lack."""
+    from tests.pictures import checks
+    from tg_mafia.pictures.canvas import DrawnText, Picture
+
+    drawn = Picture(b"", 1, 1, (DrawnText("a🦄", (0, 0, 1, 1), "name"),))
+    with pytest.raises(AssertionError, match="no glyph"):
+        checks.no_tofu(drawn)

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from engine import Role, Side
+from tests.pictures import checks
 from tg_mafia.bot.texts import role_name
 from tg_mafia.i18n import LANGUAGES, translator
 from tg_mafia.pictures.fonts import clean
 from tg_mafia.pictures.standings import WIDTH, render_leaderboard, render_player_card
 from tg_mafia.ratings import FinishedGame, PlayerResult, leaderboard
-
-_spec = importlib.util.spec_from_file_location(
-    "picture_checks", Path(__file__).with_name("checks.py")
-)
-assert _spec is not None and _spec.loader is not None
-checks = importlib.util.module_from_spec(_spec)
-sys.modules["picture_checks"] = checks
-_spec.loader.exec_module(checks)
 
 NAMES = {
     1: "Anna",

@@ -3,37 +3,26 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
 from engine import Role, Side
 from engine.variants import find_variant
+from tests.pictures import checks
 from tg_mafia.bot.texts import role_name
 from tg_mafia.i18n import LANGUAGES, translator
 from tg_mafia.pictures.canvas import Picture
 from tg_mafia.pictures.fonts import clean
+from tg_mafia.pictures.layout import SIZE, layout
 from tg_mafia.pictures.table import (
     MAX_SEATS,
     MIN_SEATS,
-    SIZE,
     Fate,
     SeatCard,
     TableSnapshot,
-    layout,
     render_table,
     winner_title,
 )
-
-_spec = importlib.util.spec_from_file_location(
-    "picture_checks", Path(__file__).with_name("checks.py")
-)
-assert _spec is not None and _spec.loader is not None
-checks = importlib.util.module_from_spec(_spec)
-sys.modules["picture_checks"] = checks
-_spec.loader.exec_module(checks)
 
 NAMES = (
     "Anna", "Борис", "Ngọc Ánh", "Ștefan", "Hélène", "Oleg", "Mai", "Țuțu", "Дима", "Léa",

@@ -1,0 +1,92 @@
+"""What every picture must satisfy, checked from its drawn texts and its PNG."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from io import BytesIO
+
+from fontTools.ttLib import TTFont
+from PIL import Image
+
+from tg_mafia.pictures.canvas import Box, Picture
+from tg_mafia.pictures.fonts import BOLD, REGULAR
+
+# Telegram's sendPhoto: at most 10 MB, width + height at most 10000, ratio at most 20.
+MAX_BYTES = 10 * 1024 * 1024
+
+
+@functools.cache
+def cmaps() -> tuple[frozenset[int], ...]:
+    return tuple(frozenset(TTFont(str(path)).getBestCmap()) for path in (REGULAR, BOLD))
+
+
+def decoded(picture: Picture) -> Image.Image:
+    image = Image.open(BytesIO(picture.png))
+    image.load()
+    assert image.format == "PNG"
+    assert image.size == (picture.width, picture.height)
+    return image
+
+
+def sendable(picture: Picture) -> None:
+    assert len(picture.png) <= MAX_BYTES
+    assert picture.width + picture.height <= 10000
+    assert max(picture.width, picture.height) / min(picture.width, picture.height) <= 20
+
+
+def no_tofu(picture: Picture) -> None:
+    """Every character drawn has a glyph in both shipped fonts."""
+    regular, bold = cmaps()
+    for item in picture.texts:
+        missing = [c for c in item.text if ord(c) not in regular or ord(c) not in bold]
+        assert not missing, f"{item.text!r} has no glyph for {missing}"
+
+
+def inside(box: Box, outer: Box) -> bool:
+    return outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] and box[3] <= outer[3]
+
+
+def all_inside(picture: Picture) -> None:
+    frame = (0, 0, picture.width, picture.height)
+    for item in picture.texts:
+        assert inside(item.box, frame), item
+
+
+def union(boxes: list[Box]) -> Box:
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def groups_apart(picture: Picture) -> None:
+    """The texts of different seats (or rows) never overlap."""
+    groups: dict[int, list[Box]] = {}
+    for item in picture.texts:
+        if item.group is not None:
+            groups.setdefault(item.group, []).append(item.box)
+    for (a, boxes_a), (b, boxes_b) in itertools.combinations(groups.items(), 2):
+        for box_a, box_b in itertools.product(boxes_a, boxes_b):
+            assert not overlap(box_a, box_b), f"texts of {a} and {b} overlap"
+
+
+def sound(picture: Picture) -> Image.Image:
+    """Every check that holds for any picture."""
+    image = decoded(picture)
+    sendable(picture)
+    no_tofu(picture)
+    all_inside(picture)
+    groups_apart(picture)
+    return image
+
+
+def shown_as(drawn: str, text: str) -> bool:
+    """`drawn` is `text` whole, or a prefix of it cut with an ellipsis."""
+    return drawn == text or (drawn.endswith("…") and text.startswith(drawn[:-1].rstrip()))

@@ -1,0 +1,81 @@
+"""A picture being drawn, which remembers every text it drew and where.
+
+The list of drawn texts lets tests (and anyone) check what a picture says
+without reading its pixels back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from io import BytesIO
+
+from PIL import Image, ImageDraw
+
+from tg_mafia.pictures.fonts import clean, fit, font
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom, in pixels
+Colour = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    text: str
+    box: Box
+    kind: str  # what it shows: "title", "name", "role", "fate", "score"…
+    group: int | None = None  # the seat (table) or rank (leaderboard) it belongs to
+
+
+@dataclass(frozen=True)
+class Picture:
+    png: bytes
+    width: int
+    height: int
+    texts: tuple[DrawnText, ...]
+
+    def of_kind(self, kind: str) -> tuple[DrawnText, ...]:
+        return tuple(item for item in self.texts if item.kind == kind)
+
+
+class Canvas:
+    def __init__(self, width: int, height: int, background: Colour) -> None:
+        self.width, self.height = width, height
+        self.image = Image.new("RGB", (width, height), background)
+        self.draw = ImageDraw.Draw(self.image)
+        self._texts: list[DrawnText] = []
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int,
+        fill: Colour,
+        *,
+        max_width: float,
+        kind: str,
+        group: int | None = None,
+        bold: bool = False,
+        anchor: str = "la",
+        min_size: int | None = None,
+    ) -> DrawnText | None:
+        """Draws `text` cleaned and cut to `max_width` (first made smaller,
+        down to `min_size`, if that makes it fit whole); None if nothing of
+        it could be drawn (a name made only of emoji, say)."""
+        wanted = clean(text)
+        face = font(size, bold)
+        for smaller in range(size - 1, (min_size or size) - 1, -1):
+            if face.getlength(wanted) <= max_width:
+                break
+            face = font(smaller, bold)
+        shown = fit(wanted, face, max_width)
+        if not shown:
+            return None
+        self.draw.text(xy, shown, font=face, fill=fill, anchor=anchor)
+        item = DrawnText(
+            shown, self.draw.textbbox(xy, shown, font=face, anchor=anchor), kind, group
+        )
+        self._texts.append(item)
+        return item
+
+    def picture(self) -> Picture:
+        buffer = BytesIO()
+        self.image.save(buffer, "PNG", optimize=True)
+        return Picture(buffer.getvalue(), self.width, self.height, tuple(self._texts))

@@ -14,7 +14,7 @@ from .acting import Press, UserActions
 from .base import DEFAULT_BOT_ID
 from .membership import Membership, bot_record
 from .migration import Migration
-from .state import Chat, Member, Message, User, full_admin_rights
+from .state import GENERAL_TOPIC_ID, Chat, Member, Message, User, full_admin_rights
 from .views import Views, VisibleMessage
 
 __all__ = ["DEFAULT_BOT_ID", "Press", "Sandbox", "SimUser", "VisibleMessage"]
@@ -70,7 +70,10 @@ class Sandbox(UserActions, Membership, Migration, Views):
         if forum and not supergroup:
             raise ValueError("only a supergroup can be a forum")
         chat = self.world.add_chat("supergroup" if supergroup else "group", title, username)
-        chat.is_forum = forum
+        if forum:
+            chat.is_forum = True
+            # message 1 opened the chat and roots General: topics get ids after it
+            chat.next_message_id = GENERAL_TOPIC_ID + 1
         if owner is not None:
             chat.members[owner.id] = Member(owner.id, status="creator", rights=full_admin_rights())
         for member in members:

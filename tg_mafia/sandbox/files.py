@@ -69,6 +69,9 @@ class FileStore:
             self._files[stored.file_id] = stored
             self._sent_as[stored.file_id] = (kind, api_value)
 
+    def __len__(self) -> int:
+        return len(self._files)
+
     def get(self, file_id: str) -> StoredFile | None:
         return self._files.get(file_id)
 

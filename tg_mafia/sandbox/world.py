@@ -12,6 +12,7 @@ from .state import (
     CHANNEL_BOT_ID,
     GROUP_ANONYMOUS_BOT_ID,
     PERMISSION_NAMES,
+    TELEGRAM_SERVICE_ID,
     Chat,
     Member,
     Message,
@@ -30,11 +31,12 @@ class World:
 
     def __post_init__(self) -> None:
         self.users[self.bot.id] = self.bot
-        for fake_id, name, username in (
-            (GROUP_ANONYMOUS_BOT_ID, "Group", "GroupAnonymousBot"),
-            (CHANNEL_BOT_ID, "Channel", "Channel_Bot"),
+        for fake_id, name, username, is_bot in (
+            (GROUP_ANONYMOUS_BOT_ID, "Group", "GroupAnonymousBot", True),
+            (CHANNEL_BOT_ID, "Channel", "Channel_Bot", True),
+            (TELEGRAM_SERVICE_ID, "Telegram", None, False),
         ):
-            self.users[fake_id] = User(fake_id, name, username=username, is_bot=True)
+            self.users[fake_id] = User(fake_id, name, username=username, is_bot=is_bot)
 
     # -- creation ----------------------------------------------------------------
 

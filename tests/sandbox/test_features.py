@@ -43,6 +43,8 @@ async def test_anonymous_admin_and_channel_post(env: Env) -> None:
     assert second.message.sender_chat is not None and second.message.sender_chat.id == channel.id
     with pytest.raises(SimulationError):
         env.users[0].send(group, "not an admin", anonymous=True)
+    with pytest.raises(SimulationError, match="only in groups"):
+        env.users[0].send(env.users[0].private_chat, "hidden", anonymous=True)
 
 
 async def test_edited_message_and_commands(env: Env) -> None:

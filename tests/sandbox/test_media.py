@@ -6,13 +6,14 @@ from __future__ import annotations
 import datetime as dtm
 import io
 
+import httpx
 import pytest
 from PIL import Image
 from telegram import ChatPermissions, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, NetworkError
 
-from tg_mafia.sandbox import Limits, Sandbox, SimulationError
+from tg_mafia.sandbox import Limits, Sandbox, SimulationError, Upload
 
 from .conftest import TRANSPORTS, Env, connected
 
@@ -200,3 +201,25 @@ async def test_captions_edited(env: Env) -> None:
     assert updates[-1].edited_message.caption == "after"
     assert updates[-1].edited_message.photo
     assert sb.view(env.users[0], group)[-1].caption == "after"
+
+
+async def test_a_file_part_named_by_attach(env: Env) -> None:
+    """`photo=attach://<part>` names a multipart part, on both ways in."""
+    picture = image(120, 80)
+    if env.transport == "http":
+        url = f"{env.bot.base_url}/sendPhoto"
+        async with httpx.AsyncClient() as client:
+            answer = await client.post(
+                url,
+                data={"chat_id": str(env.group.id), "photo": "attach://pic"},
+                files={"pic": ("pic.png", picture, "image/png")},
+            )
+        status, body = answer.status_code, answer.json()
+    else:
+        status, body = await env.sb.call(
+            "sendPhoto",
+            {"chat_id": env.group.id, "photo": "attach://pic"},
+            files={"pic": Upload("pic.png", picture, "image/png")},
+        )
+    assert status == 200 and body["result"]["photo"][-1]["width"] == 120
+    assert env.sb.file_bytes(body["result"]["photo"][-1]["file_id"]) == picture

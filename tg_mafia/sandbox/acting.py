@@ -201,6 +201,8 @@ class UserActions(Forums):
         text: str | None = None,
         **fields: Any,
     ) -> Message:
+        if anonymous and not chat.is_group:
+            raise SimulationError("users post anonymously only in groups, as administrators")
         if chat.type == "private":
             self._check_private(user, chat, text)
         elif chat.type == "channel":

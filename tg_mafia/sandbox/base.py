@@ -98,8 +98,10 @@ class SandboxBase:
         for name, upload in files.items():
             raw.setdefault(name, upload)
         for key, value in raw.items():  # a file part named by "attach://<name>"
-            if isinstance(value, str) and value.removeprefix("attach://") in files:
-                raw[key] = files[value.removeprefix("attach://")]
+            if isinstance(value, str) and value.startswith("attach://"):
+                part = files.get(value.removeprefix("attach://"))
+                if part is not None:
+                    raw[key] = part
         spec = self.schema.method(method)
         name = spec.name if spec else method
         ctx = CallContext(name)

@@ -55,8 +55,8 @@ class Membership(SandboxBase):
         service = {"new_chat_members": [user]} if new.is_present else {"left_chat_member": user}
         message = self.post(chat, by, service=service)
         if by == self.world.bot.id:
-            pass  # the bot's own acts: it is not sent its own messages
-        elif is_bot:
+            return message  # the bot is not sent the messages of its own acts
+        if is_bot:
             # the bot hears of its own arrival, and of its removal too
             self._push("message", self.world.message_api(message))
         else:

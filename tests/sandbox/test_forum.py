@@ -64,8 +64,12 @@ async def test_topics_and_general(forum: Forum) -> None:
 
     sent = await forum.bot.send_message(chat.id, "bot in the topic", message_thread_id=night)
     assert sent.message_thread_id == night and sent.is_topic_message
+    document = await forum.bot.send_document(
+        chat.id, b"minutes", filename="night.txt", message_thread_id=night
+    )
+    assert document.message_thread_id == night and document.is_topic_message
     texts = [m.body for m in user.view(chat, topic=night)]
-    assert texts == [None, "in the topic", "a reply lands in the topic", "bot in the topic"]
+    assert texts == [None, "in the topic", "a reply lands in the topic", "bot in the topic", None]
     assert [m.body for m in user.view(chat, topic=GENERAL_TOPIC_ID)] == [
         "in General",
         "General, named",

@@ -55,17 +55,16 @@ class ForumMethods(MethodBase):
         topic = self._topic(chat, p)
         if not self._may_edit(chat, topic):
             raise bad_request("not enough rights to edit the topic")
-        edited: dict[str, Any] = {}
         name = str(p.get("name") or "").strip()[:MAX_TOPIC_NAME]
+        if not name and "icon_custom_emoji_id" not in p:
+            return True  # nothing asked: Telegram does nothing and says yes
+        edited: dict[str, Any] = {}
         if name and name != topic.name:
             edited["name"] = name
-        if "icon_custom_emoji_id" in p and (p["icon_custom_emoji_id"] or None) != (
-            topic.icon_custom_emoji_id
-        ):
-            edited["icon_custom_emoji_id"] = p["icon_custom_emoji_id"]
+        emoji = p.get("icon_custom_emoji_id")
+        if "icon_custom_emoji_id" in p and (emoji or None) != topic.icon_custom_emoji_id:
+            edited["icon_custom_emoji_id"] = emoji or ""
         if not edited:
-            if not name and "icon_custom_emoji_id" not in p:
-                return True  # nothing asked: Telegram does nothing and says yes
             raise bad_request("TOPIC_NOT_MODIFIED")
         self.sb.rename_topic(chat, topic.thread_id, self.world.bot.id, edited)
         return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -12,6 +13,7 @@ from tg_mafia.sandbox import HttpTransport, Sandbox, SimUser
 from tg_mafia.sandbox.state import Chat
 
 BOT_RIGHTS = {"can_delete_messages": True, "can_restrict_members": True, "can_pin_messages": True}
+TRANSPORTS = ["inprocess", "http"]
 
 
 @dataclass
@@ -23,26 +25,34 @@ class Env:
     transport: str
 
 
-@pytest.fixture(params=["inprocess", "http"])
-async def env(request: pytest.FixtureRequest) -> AsyncIterator[Env]:
-    sb = Sandbox()
-    users = sb.add_users(5)
-    users[0].start()
-    users[1].start()
-    group = sb.add_group("Club", members=users, owner=users[4], bot_rights=BOT_RIGHTS)
+@contextlib.asynccontextmanager
+async def connected(sb: Sandbox, transport: str) -> AsyncIterator[Bot]:
+    """An initialised PTB Bot talking to `sb` in-process or over HTTP; the sandbox is
+    closed afterwards (which raises if it recorded a bug)."""
     http: HttpTransport | None = None
-    if request.param == "http":
+    if transport == "http":
         http = HttpTransport(sb)
         await http.start()
         bot = Bot(sb.token, base_url=http.base_url)
     else:
         bot = sb.bot()
     await bot.initialize()
-    sb.updates.drop_all()
     try:
-        yield Env(sb, bot, group, users, request.param)
+        yield bot
     finally:
         await bot.shutdown()
         if http is not None:
             await http.stop()
         await sb.close()
+
+
+@pytest.fixture(params=TRANSPORTS)
+async def env(request: pytest.FixtureRequest) -> AsyncIterator[Env]:
+    sb = Sandbox()
+    users = sb.add_users(5)
+    users[0].start()
+    users[1].start()
+    group = sb.add_group("Club", members=users, owner=users[4], bot_rights=BOT_RIGHTS)
+    async with connected(sb, request.param) as bot:
+        sb.updates.drop_all()
+        yield Env(sb, bot, group, users, request.param)

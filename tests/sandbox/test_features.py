@@ -14,7 +14,14 @@ import urllib.request
 import pytest
 from telegram.error import NetworkError, RetryAfter, TimedOut
 
-from tg_mafia.sandbox import GROUP_ANONYMOUS_BOT_ID, Limits, Sandbox, SimulationError
+from tg_mafia.sandbox import (
+    GROUP_ANONYMOUS_BOT_ID,
+    TELEGRAM_SERVICE_ID,
+    Limits,
+    Sandbox,
+    SandboxBug,
+    SimulationError,
+)
 
 from .conftest import BOT_RIGHTS, Env
 
@@ -35,6 +42,8 @@ async def test_anonymous_admin_and_channel_post(env: Env) -> None:
     assert second.message.sender_chat is not None and second.message.sender_chat.id == channel.id
     with pytest.raises(SimulationError):
         env.users[0].send(group, "not an admin", anonymous=True)
+    with pytest.raises(SimulationError, match="only in groups"):
+        env.users[0].send(env.users[0].private_chat, "hidden", anonymous=True)
 
 
 async def test_edited_message_and_commands(env: Env) -> None:
@@ -149,3 +158,70 @@ def test_cli_serves_http() -> None:
     finally:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=10) == 0
+
+
+async def test_get_me_lists_every_capability(env: Env) -> None:
+    await env.bot.get_me()
+    raw = env.sb.log.calls("getMe")[-1].result
+    assert set(env.sb.schema.get_me_fields) <= set(raw)
+    assert {"can_join_groups", "supports_inline_queries", "has_main_web_app"} <= set(raw)
+    assert raw["can_join_groups"] is True and raw["can_read_all_group_messages"] is False
+    open_bot = Sandbox(privacy_mode=False).bot()
+    async with open_bot:
+        assert (await open_bot.get_me()).can_read_all_group_messages is True
+
+
+async def test_an_unmodelled_method_fails_the_test(env: Env) -> None:
+    with pytest.raises(NetworkError, match="does not model sendDice"):
+        await env.bot.send_dice(env.group.id)
+    assert env.sb.bugs and "sendDice" in env.sb.bugs[0]
+    assert env.sb.log.calls("sendDice")[0].error_code == 500
+    with pytest.raises(SandboxBug, match="sendDice"):
+        await env.sb.wait_for(lambda: False, timeout=1)
+    env.sb.bugs.clear()  # seen: let the fixture close the sandbox
+    # sending a file by URL would need the network the sandbox does not have
+    with pytest.raises(NetworkError, match="not modelled"):
+        await env.bot.send_photo(env.group.id, "https://example.org/night.png")
+    with pytest.raises(SandboxBug):
+        env.sb.check_bugs()
+    env.sb.bugs.clear()
+
+
+async def test_unmodelled_methods_answer_501_when_not_strict() -> None:
+    sb = Sandbox(strict=False)
+    group = sb.add_group("Club", bot_rights=BOT_RIGHTS)
+    async with sb.bot() as bot:
+        with pytest.raises(NetworkError, match="Not Implemented"):
+            await bot.send_dice(group.id)
+    assert sb.log.calls("sendDice")[0].error_code == 501 and not sb.bugs
+    await sb.close()
+
+
+async def test_automatic_forwards_from_a_linked_channel(env: Env) -> None:
+    sb, group = env.sb, env.group
+    channel = sb.add_channel("News", username="news", discussion=group)
+    sb.add_bot(channel, by=env.users[4], rights={})  # the bot administers the channel
+    sb.updates.drop_all()
+    post, forward = sb.channel_post(channel, "Tonight at nine")
+    assert forward is not None
+    in_channel, in_group = await env.bot.get_updates()
+    assert in_channel.channel_post is not None and in_channel.channel_post.from_user is None
+    assert in_channel.channel_post.sender_chat is not None
+    message = in_group.message
+    assert message is not None and message.is_automatic_forward is True
+    assert message.from_user is not None and message.from_user.id == TELEGRAM_SERVICE_ID
+    assert message.sender_chat is not None and message.sender_chat.id == channel.id
+    assert message.forward_origin is not None
+    assert message.forward_origin.message_id == post.message_id  # type: ignore[attr-defined]
+    assert (await env.bot.get_chat(group.id)).linked_chat_id == channel.id
+    # comments under the post are replies in its thread
+    comment = env.users[0].send(group, "see you there", reply_to=forward.message_id)
+    assert comment.thread_id == forward.message_id
+
+
+async def test_protected_content(env: Env) -> None:
+    sent = await env.bot.send_message(env.group.id, "the roles", protect_content=True)
+    assert sent.has_protected_content is True
+    plain = await env.bot.send_message(env.group.id, "chatter")
+    assert plain.has_protected_content is None
+    assert [m.protected for m in env.users[0].view(env.group)] == [True, False]

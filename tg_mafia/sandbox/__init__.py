@@ -8,16 +8,29 @@ from .clock import SandboxClock
 from .core import Press, Sandbox, SimUser, VisibleMessage
 from .errors import ApiError, SandboxBug, SimulationError
 from .faults import Fault
+from .files import Upload
 from .limits import Limits
 from .records import CallLog, CallRecord
 from .schema import Schema
-from .state import GROUP_ANONYMOUS_BOT_ID, Chat, Message, User, admin_rights, full_admin_rights
+from .state import (
+    GENERAL_TOPIC_ID,
+    GROUP_ANONYMOUS_BOT_ID,
+    TELEGRAM_SERVICE_ID,
+    Chat,
+    Message,
+    Topic,
+    User,
+    admin_rights,
+    full_admin_rights,
+)
 from .transport_http import HttpTransport
 from .webhook import SECRET_HEADER, post_json
 
 __all__ = [
+    "GENERAL_TOPIC_ID",
     "GROUP_ANONYMOUS_BOT_ID",
     "SECRET_HEADER",
+    "TELEGRAM_SERVICE_ID",
     "ApiError",
     "CallLog",
     "CallRecord",
@@ -33,6 +46,8 @@ __all__ = [
     "Schema",
     "SimUser",
     "SimulationError",
+    "Topic",
+    "Upload",
     "User",
     "VisibleMessage",
     "admin_rights",

@@ -18,7 +18,10 @@ from .errors import ApiError, too_many_requests
 CHARGED_METHODS = frozenset(
     {
         "sendMessage",
+        "sendPhoto",
+        "sendDocument",
         "editMessageText",
+        "editMessageCaption",
         "editMessageReplyMarkup",
         "pinChatMessage",
         "unpinChatMessage",
@@ -35,7 +38,9 @@ class Limits:
     global_messages: int = 30  # per bot, per sliding window
     global_window: float = 1.0
     callback_answer_timeout: float = 15.0
-    enabled: bool = True
+    enabled: bool = True  # the flood limits above; the upload sizes below always apply
+    photo_bytes: int = 10 * 1024 * 1024  # sendPhoto
+    document_bytes: int = 50 * 1024 * 1024  # sendDocument (the Bot API's upload limit)
 
 
 def _retry(seconds: float) -> int:

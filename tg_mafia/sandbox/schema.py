@@ -16,6 +16,7 @@ from importlib import resources
 from typing import Any
 
 from .errors import bad_request
+from .files import Upload
 
 PRIMITIVES = frozenset({"Integer", "String", "Boolean", "Float", "True", "InputFile"})
 _INT_RE = re.compile(r"^\s*-?\d+\s*$")
@@ -72,6 +73,12 @@ class Schema:
             name: TypeSpec(name, _fields(t), tuple(t.get("subtypes", [])))
             for name, t in data["types"].items()
         }
+        # the bot's capabilities: the User fields that only getMe returns
+        self.get_me_fields = tuple(
+            f["name"]
+            for f in data["types"]["User"].get("fields", [])
+            if "Returned only in getMe" in str(f.get("description", ""))
+        )
         # Telegram resolves method names case-insensitively
         self._by_lower = {name.lower(): spec for name, spec in self.methods.items()}
 
@@ -123,6 +130,10 @@ class Schema:
         raise _Mismatch
 
     def _coerce_one(self, type_name: str, value: Any) -> Any:
+        if isinstance(value, Upload):  # a multipart file part
+            if type_name == "InputFile":
+                return value
+            raise _Mismatch
         if type_name.startswith(_ARRAY):
             if isinstance(value, str):
                 value = _json_or_mismatch(value)

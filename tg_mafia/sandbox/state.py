@@ -8,6 +8,10 @@ from typing import Any
 # Telegram's well-known fake senders.
 GROUP_ANONYMOUS_BOT_ID = 1087968824  # anonymous group administrators post as this user
 CHANNEL_BOT_ID = 136817688  # a user posting in a group on behalf of a channel
+TELEGRAM_SERVICE_ID = 777000  # "Telegram": the sender of automatic forwards from channels
+GENERAL_TOPIC_ID = 1  # a forum's General topic; its messages carry no message_thread_id
+DEFAULT_ICON_COLOR = 7322096  # 0x6FB9F0, the first of the topic colours the Bot API allows
+MAX_TOPIC_NAME = 128  # Telegram cuts a longer topic name
 
 # Every permission a ChatPermissions object can carry.
 PERMISSION_NAMES = (
@@ -133,6 +137,11 @@ class Member:
         return self.status in ("creator", "administrator", "member", "restricted")
 
 
+# Kinds of media a message can carry; an animation also carries "document" (as Telegram
+# sends it, for old clients), so it is looked for first.
+MEDIA_KINDS = ("animation", "photo", "sticker", "video", "voice", "document")
+
+
 @dataclass
 class Message:
     chat_id: int
@@ -140,16 +149,60 @@ class Message:
     date: int
     from_id: int | None
     text: str | None = None
+    # the entities of `text`, or of `caption` for a media message
     entities: list[dict[str, Any]] = field(default_factory=list)
     reply_markup: dict[str, Any] | None = None
     sender_chat_id: int | None = None
     edit_date: int | None = None
     reply_to: int | None = None
     deleted: bool = False
-    # service messages
-    new_chat_member_ids: list[int] = field(default_factory=list)
-    pinned_message_id: int | None = None
+    # media: the API fields, e.g. {"photo": [PhotoSize, ...]} or {"document": {...}}
+    media: dict[str, Any] = field(default_factory=dict)
+    caption: str | None = None
+    media_group_id: str | None = None
+    thread_id: int | None = None  # message_thread_id: a forum topic, or a reply thread
+    is_topic_message: bool = False
+    protected: bool = False  # has_protected_content
     is_automatic_forward: bool = False
+    forward_origin: dict[str, Any] | None = None
+    # service messages: the API fields as Telegram shows them (new_chat_members,
+    # left_chat_member, migrate_to_chat_id, forum_topic_created, ...)
+    service: dict[str, Any] = field(default_factory=dict)
+    pinned_message_id: int | None = None  # a pin's service message, rendered live
+
+    @property
+    def media_kind(self) -> str | None:
+        """photo, document, sticker, voice, video or animation (None for text)."""
+        for kind in MEDIA_KINDS:
+            if kind in self.media:
+                return kind
+        return None
+
+    @property
+    def is_service(self) -> bool:
+        return bool(self.service) or self.pinned_message_id is not None
+
+
+@dataclass
+class Topic:
+    """A forum topic; its id is the id of the message that created it."""
+
+    thread_id: int
+    name: str
+    icon_color: int
+    creator_id: int
+    icon_custom_emoji_id: str | None = None
+    closed: bool = False
+
+    def to_api(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "message_thread_id": self.thread_id,
+            "name": self.name,
+            "icon_color": self.icon_color,
+        }
+        if self.icon_custom_emoji_id:
+            out["icon_custom_emoji_id"] = self.icon_custom_emoji_id
+        return out
 
 
 @dataclass
@@ -164,6 +217,12 @@ class Chat:
     next_message_id: int = 1
     pinned: list[int] = field(default_factory=list)  # most recent last
     chat_instance: str = ""
+    # forums: topics by thread id; the General topic is not in `topics`
+    is_forum: bool = False
+    topics: dict[int, Topic] = field(default_factory=dict)
+    general_closed: bool = False
+    migrated_to: int | None = None  # a basic group upgraded to this supergroup
+    linked_chat_id: int | None = None  # a channel's discussion group, and back
 
     @property
     def is_group(self) -> bool:

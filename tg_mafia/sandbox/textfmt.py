@@ -27,6 +27,11 @@ _SIMPLE_TAGS = {
     "blockquote": "blockquote",
 }
 _COMMAND_RE = re.compile(r"(?<![\w/])/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?")
+# A date_time entity's format, as the Bot API documents it ("date-time entity formatting").
+# Telegram's own parser is laxer (any order, R and W too); the sandbox holds bots to the
+# documented grammar.
+DATE_TIME_FORMAT = re.compile(r"r|w?[dD]?[tT]?")
+_INT32_MAX = 2**31 - 1
 
 
 def utf16_len(text: str) -> int:
@@ -57,6 +62,12 @@ class _Html(HTMLParser):
                 entity = {"type": "text_link", "url": href}
         elif tag == "span" and attributes.get("class") == "tg-spoiler":
             entity = {"type": "spoiler"}
+        elif tag == "tg-time":
+            entity = {
+                "type": "date_time",
+                "unix_time": _unix_attribute(attributes.get("unix")),
+                "date_time_format": attributes.get("format") or "",
+            }
         elif tag == "tg-emoji":
             entity = {"type": "custom_emoji", "custom_emoji_id": attributes.get("emoji-id") or ""}
         elif tag in _SIMPLE_TAGS:
@@ -79,6 +90,12 @@ class _Html(HTMLParser):
             return
         _, entity = self._open.pop()
         entity["length"] = utf16_len(self.text) - entity["offset"]
+        if entity["type"] == "date_time":
+            if not DATE_TIME_FORMAT.fullmatch(entity["date_time_format"]):
+                self._fail("Invalid date format used")
+                return
+            if entity["unix_time"] <= 0:
+                return  # Telegram drops a tg-time without a usable unix time, text kept
         if entity["length"] > 0:
             self.entities.append(entity)
 
@@ -105,7 +122,31 @@ def parse_text(
         return text, []
     if mode:
         raise ApiError(400, f"Bad Request: unsupported parse_mode {parse_mode!r}")
-    return text, list(entities or [])
+    given = list(entities or [])
+    for entity in given:
+        if entity.get("type") == "date_time":
+            _check_date_time_entity(entity)
+    return text, given
+
+
+def _unix_attribute(value: str | None) -> int:
+    """tg-time's unix attribute as Telegram reads it: anything but a positive 32-bit
+    integer counts as missing."""
+    if value is None or not re.fullmatch(r"\s*\d+\s*", value):
+        return 0
+    number = int(value)
+    return number if number <= _INT32_MAX else 0
+
+
+def _check_date_time_entity(entity: dict[str, Any]) -> None:
+    """A date_time entity given in `entities`, checked as the Bot API checks it."""
+    if "unix_time" not in entity:
+        raise bad_request("can't parse MessageEntity: Can't find field \"unix_time\"")
+    if not DATE_TIME_FORMAT.fullmatch(str(entity.get("date_time_format", ""))):
+        raise bad_request("can't parse MessageEntity: Invalid date-time format specified")
+    if int(entity["unix_time"]) <= 0:
+        raise bad_request("invalid date specified")
+    entity.setdefault("date_time_format", "")
 
 
 def command_entities(text: str) -> list[dict[str, Any]]:

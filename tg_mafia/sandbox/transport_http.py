@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING, Any
 from tornado.httpserver import HTTPServer
 from tornado.web import Application, RequestHandler
 
+from .errors import SandboxBug
+from .files import Upload
+
 if TYPE_CHECKING:
     from .core import Sandbox
 
@@ -45,7 +48,15 @@ class _BotApiHandler(RequestHandler):
             # form-encoded and multipart bodies, already parsed by tornado
             for key, values in self.request.body_arguments.items():
                 params[key] = values[-1].decode("utf-8")
-        status, payload = await self.sandbox.call(method, params, token=token)
+        files = {
+            name: Upload(parts[-1].filename, parts[-1].body, parts[-1].content_type)
+            for name, parts in self.request.files.items()
+        }
+        try:
+            status, payload = await self.sandbox.call(method, params, token, files)
+        except SandboxBug as bug:
+            # recorded in sandbox.bugs; the client gets the reason, not a bare HTML page
+            status, payload = 500, {"ok": False, "error_code": 500, "description": str(bug)}
         self._send(status, payload)
 
     def _send(self, status: int, payload: dict[str, Any]) -> None:

@@ -1,7 +1,7 @@
 """The in-process way in: a python-telegram-bot request object that calls the sandbox directly.
 
 Parameters are taken as PTB would put them on the wire (`json_parameters`: strings and
-JSON text), so both transports go through the same parsing.
+JSON text; files as multipart parts), so both transports go through the same parsing.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ from telegram._utils.types import ODVInput
 from telegram.error import TimedOut
 from telegram.request import BaseRequest, RequestData
 
+from .files import Upload
+
 if TYPE_CHECKING:
-    from .core import Sandbox
+    from .base import SandboxBase
 
 
 class SandboxRequest(BaseRequest):
-    def __init__(self, sandbox: Sandbox, read_timeout: float = 5.0) -> None:
+    def __init__(self, sandbox: SandboxBase, read_timeout: float = 5.0) -> None:
         self.sandbox = sandbox
         self._read_timeout = read_timeout
 
@@ -49,11 +51,21 @@ class SandboxRequest(BaseRequest):
         api_method = path[-1]
         token = path[-2].removeprefix("bot") if len(path) >= 2 else ""
         params = dict(request_data.json_parameters) if request_data else {}
+        files = _uploads(request_data) if request_data and request_data.contains_files else None
         timeout = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
         # shielded: a call the client stops waiting for still happens, as over a network
-        call = asyncio.ensure_future(self.sandbox.call(api_method, params, token=token))
+        call = asyncio.ensure_future(self.sandbox.call(api_method, params, token, files))
         try:
             status, body = await asyncio.wait_for(asyncio.shield(call), timeout)
         except TimeoutError:
             raise TimedOut from None
         return status, json.dumps(body).encode()
+
+
+def _uploads(request_data: RequestData) -> dict[str, Upload]:
+    """The request's files as multipart parts, by field name (what HTTP would carry)."""
+    out = {}
+    for name, (filename, content, mime_type) in request_data.multipart_data.items():
+        data = content if isinstance(content, bytes) else content.read()
+        out[name] = Upload(filename or name, data, mime_type or "application/octet-stream")
+    return out

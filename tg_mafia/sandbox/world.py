@@ -12,6 +12,7 @@ from .state import (
     CHANNEL_BOT_ID,
     GROUP_ANONYMOUS_BOT_ID,
     PERMISSION_NAMES,
+    TELEGRAM_SERVICE_ID,
     Chat,
     Member,
     Message,
@@ -30,11 +31,12 @@ class World:
 
     def __post_init__(self) -> None:
         self.users[self.bot.id] = self.bot
-        for fake_id, name, username in (
-            (GROUP_ANONYMOUS_BOT_ID, "Group", "GroupAnonymousBot"),
-            (CHANNEL_BOT_ID, "Channel", "Channel_Bot"),
+        for fake_id, name, username, is_bot in (
+            (GROUP_ANONYMOUS_BOT_ID, "Group", "GroupAnonymousBot", True),
+            (CHANNEL_BOT_ID, "Channel", "Channel_Bot", True),
+            (TELEGRAM_SERVICE_ID, "Telegram", None, False),
         ):
-            self.users[fake_id] = User(fake_id, name, username=username, is_bot=True)
+            self.users[fake_id] = User(fake_id, name, username=username, is_bot=is_bot)
 
     # -- creation ----------------------------------------------------------------
 
@@ -112,6 +114,8 @@ class World:
             out["title"] = chat.title or ""
             if chat.username:
                 out["username"] = chat.username
+            if chat.is_forum:
+                out["is_forum"] = True
         return out
 
     def chat_full_api(self, chat: Chat, now: int) -> dict[str, Any]:
@@ -129,6 +133,8 @@ class World:
         )
         if chat.is_group:
             out["permissions"] = dict(chat.permissions)
+        if chat.linked_chat_id is not None:
+            out["linked_chat_id"] = chat.linked_chat_id
         if chat.pinned:
             pinned = chat.live_message(chat.pinned[-1])
             if pinned is not None:
@@ -138,26 +144,40 @@ class World:
     def message_api(self, message: Message, with_reply: bool = True) -> dict[str, Any]:
         chat = self.chats[message.chat_id]
         out: dict[str, Any] = {"message_id": message.message_id}
+        if message.thread_id is not None:
+            out["message_thread_id"] = message.thread_id
         if message.from_id is not None:
             out["from"] = self.users[message.from_id].to_api()
         if message.sender_chat_id is not None:
             out["sender_chat"] = self.chat_api(self.chats[message.sender_chat_id])
         out["date"] = message.date
         out["chat"] = self.chat_api(chat)
-        if message.edit_date is not None:
-            out["edit_date"] = message.edit_date
+        if message.forward_origin is not None:
+            out["forward_origin"] = message.forward_origin
+        if message.is_topic_message:
+            out["is_topic_message"] = True
         if message.is_automatic_forward:
             out["is_automatic_forward"] = True
-        if with_reply and message.reply_to is not None:
-            replied = chat.live_message(message.reply_to)
+        if with_reply:
+            replied = self._replied(chat, message)
             if replied is not None:
                 out["reply_to_message"] = self.message_api(replied, with_reply=False)
+        if message.edit_date is not None:
+            out["edit_date"] = message.edit_date
+        if message.protected:
+            out["has_protected_content"] = True
+        if message.media_group_id is not None:
+            out["media_group_id"] = message.media_group_id
         if message.text is not None:
             out["text"] = message.text
             if message.entities:
                 out["entities"] = [self._entity_api(e) for e in message.entities]
-        if message.new_chat_member_ids:
-            out["new_chat_members"] = [self.users[i].to_api() for i in message.new_chat_member_ids]
+        out.update(message.media)
+        if message.caption is not None:
+            out["caption"] = message.caption
+            if message.entities:
+                out["caption_entities"] = [self._entity_api(e) for e in message.entities]
+        out.update(message.service)
         if message.pinned_message_id is not None:
             pinned = chat.messages.get(message.pinned_message_id)
             if pinned is not None:
@@ -165,6 +185,16 @@ class World:
         if message.reply_markup is not None:
             out["reply_markup"] = message.reply_markup
         return out
+
+    @staticmethod
+    def _replied(chat: Chat, message: Message) -> Message | None:
+        """The message shown as replied to: the explicit one or, in a forum topic, the
+        topic's first message (Telegram's implicit reply)."""
+        if message.reply_to is not None:
+            return chat.live_message(message.reply_to)
+        if message.is_topic_message and message.thread_id != message.message_id:
+            return chat.live_message(message.thread_id or 0)
+        return None
 
     def _entity_api(self, entity: dict[str, Any]) -> dict[str, Any]:
         if entity.get("type") == "text_mention" and isinstance(entity.get("user"), dict):

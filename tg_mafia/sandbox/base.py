@@ -1,0 +1,335 @@
+"""The Sandbox's core: the Bot API entry point, the call record, faults, the webhook, the
+wiring of python-telegram-bot, and how a message is posted and delivered to the bot.
+
+The simulation (users acting, membership, forums, migration, views) lives in mixins that
+build on this class; `core.Sandbox` assembles them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from .clock import SandboxClock
+from .errors import ApiError, SandboxBug, SimulationError, not_found
+from .faults import Fault, FaultPlan
+from .files import FileStore, Upload
+from .limits import Limits, RateLimiter
+from .methods import CallContext, Methods, PendingQuery
+from .records import CallLog, CallRecord
+from .schema import Schema
+from .state import Chat, Message, User
+from .updates import UpdateQueue
+from .webhook import WebhookConfig, WebhookDeliverer
+from .world import World
+
+if TYPE_CHECKING:
+    from telegram import Bot
+    from telegram.ext import ApplicationBuilder
+
+    from .core import Sandbox
+    from .transport_inprocess import SandboxRequest
+
+DEFAULT_BOT_ID = 7_000_000_001
+
+
+class SandboxBase:
+    def __init__(
+        self,
+        *,
+        speed: float = 1.0,
+        limits: Limits | None = None,
+        bot_username: str = "mafia_sandbox_bot",
+        bot_name: str = "Mafia Sandbox",
+        bot_id: int = DEFAULT_BOT_ID,
+        privacy_mode: bool = True,
+        strict: bool = True,
+        start_time: float | None = None,
+        schema: Schema | None = None,
+    ) -> None:
+        self.clock = SandboxClock(speed, start_time)
+        self.limits = limits or Limits()
+        self.limiter = RateLimiter(self.limits)
+        self.schema = schema or Schema.bundled()
+        self.world = World(User(bot_id, bot_name, username=bot_username, is_bot=True))
+        self.token = f"{bot_id}:SANDBOX-{bot_username}-token"
+        self.privacy_mode = privacy_mode
+        # strict: an unmodelled method or an invalid object raises SandboxBug (and is kept
+        # in `bugs`); otherwise the bot gets a 501 / 500 answer
+        self.strict = strict
+        self.bugs: list[str] = []
+        self.log = CallLog()
+        self.faults = FaultPlan()
+        self.updates = UpdateQueue()
+        self.files = FileStore()
+        self.callback_queries: dict[str, PendingQuery] = {}
+        self.commands: dict[str, list[dict[str, str]]] = {}
+        self.webhook: WebhookDeliverer | None = None
+        self._query_ids = itertools.count(4_242_000_000_000_001)
+        self._media_groups = itertools.count(13_800_000_000_000_001)
+        self._methods = Methods(cast("Sandbox", self))  # the mixins make self a Sandbox
+        self._called: asyncio.Event | None = None
+
+    @property
+    def bot_user(self) -> User:
+        return self.world.bot
+
+    @property
+    def bot_username(self) -> str:
+        return self.world.bot.username or ""
+
+    # == the Bot API ==============================================================
+
+    async def call(
+        self,
+        method: str,
+        raw: Mapping[str, Any] | None = None,
+        token: str | None = None,
+        files: Mapping[str, Upload] | None = None,
+    ) -> tuple[int, dict[str, Any]]:
+        """Answer one Bot API request: (HTTP status, JSON body). Every call is recorded.
+
+        `files` are the request's multipart file parts, by field name."""
+        raw = dict(raw or {})
+        files = files or {}
+        for name, upload in files.items():
+            raw.setdefault(name, upload)
+        for key, value in raw.items():  # a file part named by "attach://<name>"
+            if isinstance(value, str) and value.startswith("attach://"):
+                part = files.get(value.removeprefix("attach://"))
+                if part is not None:
+                    raw[key] = part
+        spec = self.schema.method(method)
+        name = spec.name if spec else method
+        ctx = CallContext(name)
+        unknown: list[str] = []
+        params: dict[str, Any] = raw
+        fault_kind: str | None = None
+        try:
+            if token is not None and token != self.token:
+                raise ApiError(401, "Unauthorized")
+            if spec is None:
+                raise not_found()
+            fault = self.faults.take(name)
+            if fault is not None:
+                fault_kind = fault.kind
+                await self._apply_fault(fault)
+            params, unknown = self.schema.parse_params(spec, raw)
+            handler = self._methods.handlers.get(name)
+            if handler is None:
+                reason = f"the sandbox does not model {name}"
+                if self.strict:
+                    raise SandboxBug(f"{reason}: model it, or run with strict=False")
+                raise ApiError(501, f"Not Implemented: {reason}")
+            result = await handler(params, ctx)
+            if name != "getUpdates":  # updates are checked when built; injected ones may be raw
+                problems = self.schema.problems(spec.returns, result)
+                if problems:
+                    raise SandboxBug(f"{name} built an invalid result: {problems[:3]}")
+        except ApiError as error:
+            self._record(ctx, params, unknown, error=error, fault=fault_kind)
+            return error.code, error.payload()
+        except SandboxBug as bug:
+            self._record(ctx, params, unknown, error=ApiError(500, str(bug)))
+            self.bugs.append(f"{name}: {bug}")
+            if self.strict:
+                raise
+            return 500, {"ok": False, "error_code": 500, "description": str(bug)}
+        self._record(ctx, params, unknown, result=result, fault=fault_kind)
+        return 200, {"ok": True, "result": result}
+
+    def check_bugs(self) -> None:
+        """Raise SandboxBug if one was recorded in strict mode.
+
+        python-telegram-bot turns any exception of its transport into a NetworkError that
+        a bot may retry quietly; `wait_for` and `close` call this so the test fails."""
+        if self.strict and self.bugs:
+            raise SandboxBug("the sandbox recorded: " + " | ".join(self.bugs))
+
+    async def _apply_fault(self, fault: Fault) -> None:
+        if fault.kind == "429":
+            raise ApiError(
+                429, f"Too Many Requests: retry after {fault.retry_after}", fault.retry_after
+            )
+        if fault.kind == "5xx":
+            raise ApiError(fault.status, "Internal Server Error")
+        # a hang: the client gives up first; the call is carried out afterwards
+        await asyncio.sleep(fault.hang_seconds)
+
+    def _record(
+        self,
+        ctx: CallContext,
+        params: dict[str, Any],
+        unknown: list[str],
+        *,
+        result: Any = None,
+        error: ApiError | None = None,
+        fault: str | None = None,
+    ) -> None:
+        self.log.add(
+            CallRecord(
+                method=ctx.method,
+                params=params,
+                time=self.clock.now(),
+                ok=error is None,
+                error_code=error.code if error else None,
+                description=error.description if error else None,
+                chat_id=ctx.chat_id,
+                result=result,
+                unknown_params=tuple(unknown),
+                retry_after=error.retry_after if error else None,
+                fault=fault,
+            )
+        )
+        if self._called is not None:
+            self._called.set()
+            self._called = None
+
+    def fail_next(
+        self,
+        kind: str,
+        count: int = 1,
+        method: str | None = None,
+        *,
+        retry_after: int = 5,
+        status: int = 502,
+        hang_seconds: float = 30.0,
+    ) -> Fault:
+        """Make the next `count` calls (of `method`, or any) answer 429, 5xx, or hang."""
+        return self.faults.add(Fault(kind, count, method, retry_after, status, hang_seconds))
+
+    # -- webhook -------------------------------------------------------------------
+
+    async def start_webhook(self, url: str, secret_token: str | None) -> None:
+        await self.stop_webhook()
+        self.webhook = WebhookDeliverer(WebhookConfig(url, secret_token), self.updates, self.clock)
+        self.webhook.start()
+
+    async def stop_webhook(self) -> None:
+        if self.webhook is not None:
+            await self.webhook.stop()
+            self.webhook = None
+
+    async def close(self) -> None:
+        await self.stop_webhook()
+        self.check_bugs()
+
+    # -- wiring a python-telegram-bot Bot ------------------------------------------
+
+    def request(self, read_timeout: float = 5.0) -> SandboxRequest:
+        from .transport_inprocess import SandboxRequest
+
+        return SandboxRequest(self, read_timeout=read_timeout)
+
+    def bot(self) -> Bot:
+        from telegram import Bot
+
+        return Bot(self.token, request=self.request(), get_updates_request=self.request())
+
+    def application_builder(self) -> ApplicationBuilder[Any, Any, Any, Any, Any, Any]:
+        """An ApplicationBuilder already wired to this sandbox in-process."""
+        from telegram.ext import ApplicationBuilder
+
+        return (
+            ApplicationBuilder()
+            .token(self.token)
+            .request(self.request())
+            .get_updates_request(self.request())
+        )
+
+    async def wait_for(
+        self, predicate: Callable[[], bool], timeout: float = 5.0, poll: float = 0.02
+    ) -> None:
+        """Wait (real seconds) until `predicate()` holds; re-checked after every bot call.
+        Raises SandboxBug at once if the sandbox recorded one (strict mode)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not predicate():
+            self.check_bugs()
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError("the sandbox condition did not come true in time")
+            if self._called is None:
+                self._called = asyncio.Event()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._called.wait(), min(poll * 10, remaining))
+        self.check_bugs()
+
+    # == messages =====================================================================
+
+    def post(
+        self, chat: Chat, from_id: int | None, text: str | None = None, **fields: Any
+    ) -> Message:
+        """Store a new message in `chat` (any Message field may be given)."""
+        message = Message(
+            chat_id=chat.id,
+            message_id=chat.new_message_id(),
+            date=self.clock.date(),
+            from_id=from_id,
+            text=text,
+            **fields,
+        )
+        chat.messages[message.message_id] = message
+        return message
+
+    def _push(self, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+        problems = self.schema.problems(("Update",), {"update_id": 1, kind: payload})
+        if problems:
+            raise SandboxBug(f"built an invalid {kind} update: {problems[:3]}")
+        return self.updates.push(kind, payload)
+
+    def _bot_sees(self, chat: Chat, message: Message) -> bool:
+        """Whether Telegram delivers this message to the bot (privacy mode)."""
+        if chat.type == "private":
+            return True
+        bot = self.world.bot_member(chat)
+        if not bot.is_present or chat.migrated_to is not None:
+            return False
+        if message.is_service or not self.privacy_mode or bot.is_admin:
+            return True
+        body = message.text if message.text is not None else message.caption
+        for entity in message.entities:
+            if entity["type"] == "bot_command" and body is not None:
+                command = body[entity["offset"] :][: entity["length"]]
+                _, _, target = command.partition("@")
+                if not target or target.lower() == self.bot_username.lower():
+                    return True
+        replied = chat.messages.get(message.reply_to) if message.reply_to else None
+        return replied is not None and replied.from_id == self.world.bot.id
+
+    def _deliver(self, chat: Chat, message: Message) -> None:
+        if self._bot_sees(chat, message):
+            kind = "channel_post" if chat.type == "channel" else "message"
+            self._push(kind, self.world.message_api(message))
+
+    def _deliver_edit(self, chat: Chat, message: Message) -> None:
+        if self._bot_sees(chat, message):
+            kind = "edited_channel_post" if chat.type == "channel" else "edited_message"
+            self._push(kind, self.world.message_api(message))
+
+    def new_media_group_id(self) -> str:
+        return str(next(self._media_groups))
+
+    def inject_update(self, update: dict[str, Any]) -> dict[str, Any]:
+        """Queue a raw update as given, even a malformed one (for fuzzing the bot)."""
+        return self.updates.push_raw(update)
+
+    def file_bytes(self, file_id: str) -> bytes:
+        """The bytes of a file the bot sent or a user sent (any PhotoSize's file_id)."""
+        stored = self.files.get(file_id)
+        if stored is None:
+            raise SimulationError(f"no file {file_id!r} in the sandbox")
+        return stored.content
+
+    def performer(self, chat: Chat, by: Any | None) -> int:
+        """The user id of whoever does an administrative act in `chat`: `by` (a SimUser or
+        User), or else the chat's owner."""
+        if by is not None:
+            return int(by.id)
+        for member in chat.members.values():
+            if member.status == "creator":
+                return member.user_id
+        raise SimulationError(f"{chat.title or chat.id} has no owner: say who acts (by=...)")

@@ -6,9 +6,10 @@ action raises `IllegalAction` and changes nothing."""
 
 from engine.actions import HOST, Action, action_from_dict
 from engine.errors import IllegalAction, SetupError
-from engine.events import Audience, Event, EventKind
+from engine import events
+from engine.events import Audience, Event
 from engine.game import apply, deal, new_game
-from engine.legal import legal_actions
+from engine.legal import legal_actions, legal_for
 from engine.options import OPTION_SPECS, option_specs, resolve_options
 from engine.replay import GameSetup, replay
 from engine.roles import Role, Side
@@ -23,7 +24,6 @@ __all__ = [
     "Action",
     "Audience",
     "Event",
-    "EventKind",
     "GameSetup",
     "GameState",
     "IllegalAction",
@@ -39,7 +39,9 @@ __all__ = [
     "apply",
     "deal",
     "find_variant",
+    "events",
     "legal_actions",
+    "legal_for",
     "new_game",
     "option_specs",
     "player_view",

@@ -16,6 +16,8 @@ HOST = "host"  # the actor name of a human host
 @dataclass(frozen=True, slots=True)
 class Action:
     verb: ClassVar[str] = ""
+    # The reason given when the stage the game is in takes no action of this kind.
+    refused: ClassVar[str] = "not_now"
     actor: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -29,6 +31,7 @@ class NightChoice(Action):
     """kill / check / heal / block; `target` None is an explicit skip."""
 
     verb: ClassVar[str] = "night"
+    refused: ClassVar[str] = "not_night"
     move: NightMove
     target: str | None
 
@@ -60,11 +63,13 @@ class Say(Action):
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
     verb: ClassVar[str] = "pass"
+    refused: ClassVar[str] = "not_your_floor"
 
 
 @dataclass(frozen=True, slots=True)
 class Nominate(Action):
     verb: ClassVar[str] = "nominate"
+    refused: ClassVar[str] = "not_your_floor"
     target: str
 
 
@@ -78,27 +83,32 @@ class Vote(Action):
     """The classic live vote and the party ballot."""
 
     verb: ClassVar[str] = "vote"
+    refused: ClassVar[str] = "no_vote_now"
     target: str
 
 
 @dataclass(frozen=True, slots=True)
 class Unvote(Action):
     verb: ClassVar[str] = "unvote"
+    refused: ClassVar[str] = "no_vote_now"
 
 
 @dataclass(frozen=True, slots=True)
 class Hand(Action):
     verb: ClassVar[str] = "hand"
+    refused: ClassVar[str] = "no_count"
 
 
 @dataclass(frozen=True, slots=True)
 class Lower(Action):
     verb: ClassVar[str] = "lower"
+    refused: ClassVar[str] = "no_count"
 
 
 @dataclass(frozen=True, slots=True)
 class Decide(Action):
     verb: ClassVar[str] = "decide"
+    refused: ClassVar[str] = "not_decider"
     target: str
 
 

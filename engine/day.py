@@ -3,11 +3,14 @@ club, free discussion for classic and party, and the way into the night."""
 
 from __future__ import annotations
 
-from engine import handvote, night, openvote
-from engine.actions import Nominate, Pass
-from engine.context import Ctx
+from collections.abc import Iterable
+
+from engine import openvote
+from engine.actions import Action, Nominate, Pass
+from engine.context import Ctx, Entry
 from engine.errors import IllegalAction
-from engine.events import PUBLIC, EventKind
+from engine.events import PUBLIC, FloorGiven, Nominated
+from engine.moves import Move
 from engine.state import FLOOR_STAGES, Phase, Stage
 from engine.variants import DayMode
 
@@ -37,6 +40,18 @@ def may_speak(ctx: Ctx, player: str) -> bool:
     return ctx.state.is_alive(player) and not ctx.state.is_blocked(player)
 
 
+def next_speaker(ctx: Ctx) -> str | None:
+    """Who speaks after the current speech or introduction (last words
+    have their own order); None after the last one."""
+    state = ctx.state
+    if state.stage not in (Stage.INTRO, Stage.SPEECH):
+        return None
+    for player in state.speaking_order[state.floor_index + 1 :]:
+        if may_speak(ctx, player):
+            return player
+    return None
+
+
 def next_floor(ctx: Ctx) -> None:
     """Give the floor to the next seat whose player may speak, or, when the
     table has been round, move on to the vote (or the night)."""
@@ -48,10 +63,7 @@ def next_floor(ctx: Ctx) -> None:
     if index >= len(order):
         state.speaker = None
         state.floor_index = len(order)
-        if is_intro_day(ctx):
-            end_day(ctx)
-        else:
-            handvote.open_voting(ctx)
+        ctx.go(Entry.END_DAY if is_intro_day(ctx) else Entry.VOTING)
         return
     state.floor_index = index
     stage = Stage.INTRO if is_intro_day(ctx) else Stage.SPEECH
@@ -63,28 +75,41 @@ def give_floor(ctx: Ctx, player: str, stage: Stage, seconds: int) -> None:
     state = ctx.state
     state.speaker = player
     state.nominated_this_floor = False
-    ctx.start_timer(stage, seconds)
+    ctx.enter(stage, seconds)
     ctx.emit(
-        EventKind.FLOOR, PUBLIC, player=player, stage=stage.value, seconds=seconds, number=state.day
+        FloorGiven(audience=PUBLIC, player=player, stage=stage.value, seconds=seconds, day=state.day)
     )
 
 
-def end_floor(ctx: Ctx) -> None:
-    """The floor holder is done (pass, thanks, timeout, host skip, or out)."""
-    if ctx.state.stage is Stage.LAST_WORD:
-        handvote.next_last_word(ctx)
-    else:
-        next_floor(ctx)
+def end_day(ctx: Ctx) -> None:
+    """The day's voting is over: the block ends, and night falls."""
+    state = ctx.state
+    state.blocked = ()
+    state.speaker = None
+    state.decider = None
+    state.last_words = ()
+    ctx.go(Entry.NIGHT)
 
 
-def pass_floor(ctx: Ctx, action: Pass) -> None:
+# ----- the floor's moves -------------------------------------------------------------
+
+
+def check_pass(ctx: Ctx, action: Pass) -> None:
     state = ctx.state
     if state.stage not in FLOOR_STAGES or state.speaker != action.actor:
         raise IllegalAction("not_your_floor", f"{action.actor} does not hold the floor")
-    end_floor(ctx)
 
 
-def nominate(ctx: Ctx, action: Nominate) -> None:
+def pass_floor(ctx: Ctx, action: Pass) -> None:
+    ctx.go(Entry.END_FLOOR)
+
+
+def pass_candidates(ctx: Ctx) -> Iterable[Action]:
+    speaker = ctx.state.speaker
+    return (Pass(speaker),) if speaker is not None else ()
+
+
+def check_nominate(ctx: Ctx, action: Nominate) -> None:
     state = ctx.state
     if state.stage is not Stage.SPEECH or state.speaker != action.actor:
         raise IllegalAction("not_your_floor", "only the speaker nominates, during a speech")
@@ -96,22 +121,23 @@ def nominate(ctx: Ctx, action: Nominate) -> None:
         raise IllegalAction("bad_target", f"{action.target} is not a living player")
     if action.target in state.nominees:
         raise IllegalAction("already_nominee", f"{action.target} is nominated already")
+
+
+def nominate(ctx: Ctx, action: Nominate) -> None:
+    state = ctx.state
     state.nominees = (*state.nominees, action.target)
     state.nominated_this_floor = True
     ctx.emit(
-        EventKind.NOMINATED,
-        PUBLIC,
-        player=action.actor,
-        target=action.target,
-        players=state.nominees,
+        Nominated(audience=PUBLIC, player=action.actor, target=action.target, nominees=state.nominees)
     )
 
 
-def end_day(ctx: Ctx) -> None:
-    """The day's voting is over: the block ends, and night falls."""
-    state = ctx.state
-    state.blocked = ()
-    state.speaker = None
-    state.decider = None
-    state.last_words = ()
-    night.start_night(ctx)
+def nominate_candidates(ctx: Ctx) -> Iterable[Action]:
+    speaker = ctx.state.speaker
+    if speaker is None:
+        return ()
+    return (Nominate(speaker, target) for target in ctx.state.alive)
+
+
+PASS = Move(Pass, check_pass, pass_floor, pass_candidates)
+NOMINATE = Move(Nominate, check_nominate, nominate, nominate_candidates)

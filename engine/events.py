@@ -1,12 +1,14 @@
-"""What the engine says happened, each event naming its audience.
+"""What the engine says happened: one small frozen class per kind of
+event, each naming its audience.
 
 Group text is rendered only from events whose audience is public; this is
-how roles and night moves stay out of the group chat."""
+how roles and night moves stay out of the group chat. A renderer is picked
+by the event's class (a table in the shell), not by a chain of cases."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
+from typing import ClassVar
 
 from engine.roles import Role, Side
 
@@ -15,7 +17,7 @@ from engine.roles import Role, Side
 class Audience:
     public: bool = False
     players: frozenset[str] = frozenset()
-    mafia: bool = False  # every living and dead member of the mafia
+    mafia: bool = False  # every living member of the mafia
     host: bool = False  # the human host, when there is one
 
     @property
@@ -33,62 +35,313 @@ def private(*players: str) -> Audience:
     return Audience(players=frozenset(players), host=True)
 
 
-class EventKind(StrEnum):
-    GAME_STARTED = "game_started"
-    ROLE = "role"
-    FAMILY = "family"
-    ALL_ROLES = "all_roles"
-    NIGHT_STARTED = "night_started"
-    NIGHT_PROMPT = "night_prompt"
-    CHOICE_MADE = "choice_made"
-    PLAN_SET = "plan_set"
-    MAFIA_CHAT = "mafia_chat"
-    DAY_STARTED = "day_started"
-    CHECK_RESULT = "check_result"
-    PLAYER_BLOCKED = "player_blocked"
-    FLOOR = "floor"
-    POST_DELETED = "post_deleted"
-    WARNED = "warned"
-    NOMINATED = "nominated"
-    NO_VOTE = "no_vote"
-    VOTE_STARTED = "vote_started"
-    COUNT_STARTED = "count_started"
-    HAND = "hand"
-    COUNT_ENDED = "count_ended"
-    VOTE_RESULT = "vote_result"
-    DECIDE_REQUESTED = "decide_requested"
-    ELIMINATED = "eliminated"
-    DISCUSSION_STARTED = "discussion_started"
-    LIVE_VOTE = "live_vote"
-    BALLOT_STARTED = "ballot_started"
-    BALLOT_VOTE = "ballot_vote"
-    TIMER = "timer"
-    CONFIRM_REQUESTED = "confirm_requested"
-    GAME_ENDED = "game_ended"
+Seats = tuple[str, ...]
+RoleList = tuple[tuple[str, Role], ...]  # (player, role), in seat order
+Tally = tuple[tuple[str, int], ...]  # (candidate, votes)
+Counts = tuple[tuple[str, Seats], ...]  # (candidate, voters), one per finished count
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Event:
-    kind: EventKind
+    kind: ClassVar[str] = "event"
     audience: Audience
-    player: str | None = None
+
+
+# ----- the deal ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameStarted(Event):
+    kind: ClassVar[str] = "game_started"
+    players: Seats
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoleDealt(Event):
+    kind: ClassVar[str] = "role_dealt"
+    player: str
+    role: Role
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AllRoles(Event):
+    """To a human host: every role."""
+
+    kind: ClassVar[str] = "all_roles"
+    roles: RoleList
+
+
+# ----- the night ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NightStarted(Event):
+    kind: ClassVar[str] = "night_started"
+    night: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FamilyMet(Event):
+    """The mafia learn each other (the first night)."""
+
+    kind: ClassVar[str] = "family_met"
+    members: RoleList
+    night: int
+    talk: bool  # the family may talk through the bot tonight
+    plan: bool  # the boss may set a kill list tonight
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NightPrompt(Event):
+    kind: ClassVar[str] = "night_prompt"
+    player: str
+    move: str
+    targets: Seats
+    night: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChoiceMade(Event):
+    kind: ClassVar[str] = "choice_made"
+    player: str
+    role: Role
+    move: str
+    target: str | None  # None: an explicit skip
+    shared: bool  # a mafia shot: the family sees it
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlanSet(Event):
+    kind: ClassVar[str] = "plan_set"
+    player: str
+    targets: Seats
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MafiaChatted(Event):
+    kind: ClassVar[str] = "mafia_chatted"
+    player: str
+    text: str
+
+
+# ----- dawn -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DayStarted(Event):
+    kind: ClassVar[str] = "day_started"
+    day: int
+    victims: Seats  # killed in the night, in the order they died
+    missed: bool  # the mafia's shot missed for want of agreement
+    shown: RoleList  # the victims' roles, where the variant shows them
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckResult(Event):
+    kind: ClassVar[str] = "check_result"
+    player: str
+    target: str
+    answer: str  # mafia, not mafia, sheriff, not sheriff
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerBlocked(Event):
+    kind: ClassVar[str] = "player_blocked"
+    player: str
+
+
+# ----- the floor and the group's posts ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FloorGiven(Event):
+    kind: ClassVar[str] = "floor_given"
+    player: str
+    stage: str  # intro, speech, last_word
+    seconds: int
+    day: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PostDeleted(Event):
+    kind: ClassVar[str] = "post_deleted"
+    player: str
+    reason: str  # dead, night, out_of_turn
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Warned(Event):
+    kind: ClassVar[str] = "warned"
+    player: str
+    count: int
+    limit: int  # 0: warnings never eliminate
+    reason: str  # night, out_of_turn, host
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Nominated(Event):
+    kind: ClassVar[str] = "nominated"
+    player: str
+    target: str
+    nominees: Seats  # every nominee so far, in order
+
+
+# ----- the hand-raise vote ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoVote(Event):
+    kind: ClassVar[str] = "no_vote"
+    # no_nominee, single_first_day, single, no_decider, no_decision
+    reason: str
     target: str | None = None
-    players: tuple[str, ...] = ()
-    role: Role | None = None
-    # (player, role) pairs: the family, the roles shown, the end screen.
-    roles: tuple[tuple[str, Role], ...] = ()
-    move: str | None = None
-    answer: str | None = None
-    stage: str | None = None
-    number: int = 0
-    count: int = 0
+    candidates: Seats = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VoteStarted(Event):
+    kind: ClassVar[str] = "vote_started"
+    candidates: Seats
+    round: str  # first, revote, repeat
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CountStarted(Event):
+    kind: ClassVar[str] = "count_started"
+    candidate: str
+    number: int  # 1-based
+    of: int
+    seconds: int
+    counts: Counts  # the counts of this round already finished
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandChanged(Event):
+    kind: ClassVar[str] = "hand_changed"
+    player: str
+    up: bool
+    candidate: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CountEnded(Event):
+    kind: ClassVar[str] = "count_ended"
+    candidate: str
+    voters: Seats
+    number: int
+    of: int
+    counts: Counts
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VoteResult(Event):
+    """How a vote ended. `outcome`: eliminated, revote, last_words, decide,
+    nobody (moscow and club); eliminated, no_majority, tie, nobody (classic,
+    party); decided (the deciding vote)."""
+
+    kind: ClassVar[str] = "vote_result"
+    outcome: str
+    tally: Tally = ()
+    target: str | None = None
+    silent: Seats = ()  # voters who raised no hand, added to the last candidate
+    leaders: Seats = ()  # the tied, for revote, last_words, decide, nobody
+    decider: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeciderNamed(Event):
+    """The group learns who casts the deciding vote."""
+
+    kind: ClassVar[str] = "decider_named"
+    decider: str
+    candidates: Seats
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DecideAsked(Event):
+    """The decider, in private: choose one of the two."""
+
+    kind: ClassVar[str] = "decide_asked"
+    decider: str
+    candidates: Seats
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Eliminated(Event):
+    kind: ClassVar[str] = "eliminated"
+    player: str
+    cause: str  # vote, warnings, left
+    role: Role | None  # shown in the group, where the variant shows it
+
+
+# ----- free talk and open votes --------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiscussionStarted(Event):
+    kind: ClassVar[str] = "discussion_started"
+    day: int
+    seconds: int
+    live_vote: bool  # classic: the live majority vote is open
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LiveVoteChanged(Event):
+    kind: ClassVar[str] = "live_vote_changed"
+    voter: str
+    target: str | None  # None: withdrawn
+    tally: Tally
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BallotStarted(Event):
+    kind: ClassVar[str] = "ballot_started"
+    day: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BallotCast(Event):
+    """In private (and to the host): a ballot given or withdrawn."""
+
+    kind: ClassVar[str] = "ballot_cast"
+    voter: str
+    target: str | None
+    cast: int  # how many have voted so far
+
+
+# ----- the host and the end ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimerChanged(Event):
+    kind: ClassVar[str] = "timer_changed"
+    change: str  # paused, resumed, extended
     seconds: int = 0
-    tally: tuple[tuple[str, int], ...] = ()
-    outcome: str | None = None
-    text: str | None = None
-    winner: Side | None = None
-    flag: bool = False
-    extra: tuple[tuple[str, str], ...] = field(default=())
-    # The hand-raise vote: each finished count of this round, in candidate
-    # order, with the voters whose hands were up.
-    counts: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConfirmRequested(Event):
+    kind: ClassVar[str] = "confirm_requested"
+    winner: Side
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameEnded(Event):
+    kind: ClassVar[str] = "game_ended"
+    winner: Side
+    roles: RoleList
+    winners: Seats
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerResult(Event):
+    """Each player, in private: won or lost, with what role."""
+
+    kind: ClassVar[str] = "player_result"
+    player: str
+    role: Role
+    winner: Side
+    won: bool

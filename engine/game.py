@@ -4,42 +4,21 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
-from typing import Any
+from collections.abc import Mapping, Sequence
 
-from engine import day, handvote, host, night, openvote, posts
-from engine.actions import (
-    Action,
-    Decide,
-    Hand,
-    HostConfirm,
-    HostExtend,
-    HostPause,
-    HostResume,
-    HostSkip,
-    HostWarn,
-    Leave,
-    Lower,
-    MafiaChat,
-    NightChoice,
-    Nominate,
-    Pass,
-    Plan,
-    Say,
-    Timeout,
-    Unvote,
-    Vote,
-)
-from engine.context import Ctx
+from engine import host, posts
+from engine.actions import HOST, Action, Say, Timeout
+from engine.context import Ctx, Entry
 from engine.errors import IllegalAction, SetupError
-from engine.events import HOST_ONLY, PUBLIC, Event, EventKind, private
+from engine.events import HOST_ONLY, PUBLIC, AllRoles, Event, GameStarted, RoleDealt, private
+from engine.flow import ENTRIES, STAGES
+from engine.moves import Move
 from engine.options import resolve_options
 from engine.roles import Role
-from engine.state import FLOOR_STAGES, GameState, Phase, Stage
+from engine.state import GameState
 from engine.variants import find_variant
 
-HOST_ACTIONS = (HostWarn, HostPause, HostResume, HostExtend, HostSkip, HostConfirm)
+HOST_MOVES: Mapping[type[Action], Move] = {move.action: move for move in host.MOVES}
 
 
 def deal(
@@ -68,7 +47,7 @@ def new_game(
     resolved = resolve_options(variant_name, options)
     if len(set(players)) != len(players):
         raise SetupError("a player is seated twice")
-    if any(p == "host" for p in players):
+    if any(p == HOST for p in players):
         raise SetupError("'host' is reserved for the human host")
     deck = variant.deck(len(players), resolved)
     if roles is None:
@@ -88,66 +67,47 @@ def new_game(
         seats=tuple(players),
         roles=dealt,
     )
-    ctx = Ctx(state, variant)
-    ctx.emit(EventKind.GAME_STARTED, PUBLIC, players=state.seats)
+    ctx = Ctx(state, variant, ENTRIES)
+    ctx.emit(GameStarted(audience=PUBLIC, players=state.seats))
     for player in state.seats:
-        ctx.emit(EventKind.ROLE, private(player), player=player, role=dealt[player])
-    ctx.emit(EventKind.ALL_ROLES, HOST_ONLY, roles=tuple((p, dealt[p]) for p in state.seats))
+        ctx.emit(RoleDealt(audience=private(player), player=player, role=dealt[player]))
+    ctx.emit(AllRoles(audience=HOST_ONLY, roles=tuple((p, dealt[p]) for p in state.seats)))
     if variant.starts_with_day:
         state.day = 1
-        day.start_day(ctx)
+        ctx.go(Entry.DAY)
     else:
-        night.start_night(ctx)
+        ctx.go(Entry.NIGHT)
     return state, ctx.events
-
-
-# What each player's action does, once the checks every action shares have passed.
-PLAYER_MOVES: Mapping[type[Action], Callable[[Ctx, Any], None]] = MappingProxyType(
-    {
-        NightChoice: night.choose,
-        Plan: night.plan,
-        MafiaChat: night.mafia_chat,
-        Pass: day.pass_floor,
-        Nominate: day.nominate,
-        Vote: openvote.vote,
-        Unvote: openvote.unvote,
-        Hand: handvote.raise_hand,
-        Lower: handvote.lower_hand,
-        Leave: handvote.leave_table,
-        Decide: handvote.decide,
-    }
-)
 
 
 def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     """The game after `action`, and what happened. A refused action raises
     IllegalAction and leaves `state` as it was."""
-    ctx = Ctx(state.copy())
+    ctx = Ctx(state.copy(), flow=ENTRIES)
     _dispatch(ctx, action)
     return ctx.state, ctx.events
 
 
 def _dispatch(ctx: Ctx, action: Action) -> None:
     state = ctx.state
-    if isinstance(action, HOST_ACTIONS):
-        host.host_act(ctx, action)
-        return
     if isinstance(action, Timeout):
         timeout(ctx, action)
         return
-    if state.phase is Phase.ENDED and not isinstance(action, Say):
-        raise IllegalAction("game_over", "the game is over")
     if isinstance(action, Say):
         posts.say(ctx, action)
         return
+    host_move = HOST_MOVES.get(type(action))
+    if host_move is not None:
+        host_move.play(ctx, action)
+        return
     if action.actor not in state.roles:
         raise IllegalAction("not_a_player", f"{action.actor} is not in this game")
-    if state.stage is Stage.CONFIRM:
-        raise IllegalAction("game_over", "the game waits for the host to confirm the end")
-    move = PLAYER_MOVES.get(type(action))
+    if state.is_over:
+        raise IllegalAction("game_over", "the game is over")
+    move = STAGES[state.stage].move_for(type(action))
     if move is None:
-        raise IllegalAction("unknown", f"unknown action {action.verb}")
-    move(ctx, action)
+        raise IllegalAction(action.refused, f"no {action.verb} during the {state.stage} stage")
+    move.play(ctx, action)
 
 
 def timeout(ctx: Ctx, action: Timeout) -> None:
@@ -158,16 +118,7 @@ def timeout(ctx: Ctx, action: Timeout) -> None:
         raise IllegalAction("stale_timer", "that timer belongs to a stage the game has left")
     if state.paused:
         raise IllegalAction("paused", "the timer is paused")
-    stage = state.stage
-    if stage is Stage.NIGHT:
-        night.dawn(ctx)
-    elif stage in FLOOR_STAGES:
-        day.end_floor(ctx)
-    elif stage is Stage.VOTE:
-        handvote.end_count(ctx)
-    elif stage is Stage.DECIDE:
-        handvote.decide_timeout(ctx)
-    elif stage in (Stage.DISCUSSION, Stage.BALLOT):
-        openvote.timeout(ctx)
-    else:  # pragma: no cover - every timed stage is listed above
-        raise IllegalAction("no_timer", f"stage {stage} has no timer")
+    on_timeout = STAGES[state.stage].on_timeout
+    if on_timeout is None:  # pragma: no cover - a stage with a timer has a timeout
+        raise IllegalAction("no_timer", f"stage {state.stage} has no timer")
+    on_timeout(ctx)

@@ -4,13 +4,26 @@ voters added to the last one, ties, last words and the deciding vote."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
-from engine import day
-from engine.actions import Decide, Hand, Leave, Lower
-from engine.context import Ctx
+from engine.actions import Action, Decide, Hand, Leave, Lower
+from engine.context import Ctx, Entry
+from engine.day import give_floor, may_speak
 from engine.errors import IllegalAction
-from engine.events import PUBLIC, EventKind, private
+from engine.events import (
+    PUBLIC,
+    CountEnded,
+    CountStarted,
+    DecideAsked,
+    DeciderNamed,
+    HandChanged,
+    NoVote,
+    VoteResult,
+    VoteStarted,
+    private,
+)
 from engine.lifecycle import check_win, eliminate
+from engine.moves import Move
 from engine.state import Cause, GameState, Stage, VoteRound
 
 
@@ -27,24 +40,24 @@ def start_round(ctx: Ctx, candidates: tuple[str, ...], kind: VoteRound) -> None:
     state.candidates = candidates
     state.vote_round = kind
     if not candidates:
-        ctx.emit(EventKind.NO_VOTE, PUBLIC, outcome="no_nominee")
-        day.end_day(ctx)
+        ctx.emit(NoVote(audience=PUBLIC, reason="no_nominee"))
+        ctx.go(Entry.END_DAY)
         return
     if len(candidates) == 1:
         # Decision: the first day with speeches needs two nominees for a
         # vote; later, a single candidate goes without one.
         if kind is VoteRound.FIRST and state.day == ctx.variant.first_speech_day:
-            ctx.emit(EventKind.NO_VOTE, PUBLIC, outcome="single_first_day", target=candidates[0])
-            day.end_day(ctx)
+            ctx.emit(NoVote(audience=PUBLIC, reason="single_first_day", target=candidates[0]))
+            ctx.go(Entry.END_DAY)
             return
-        ctx.emit(EventKind.NO_VOTE, PUBLIC, outcome="single", target=candidates[0])
+        ctx.emit(NoVote(audience=PUBLIC, reason="single", target=candidates[0]))
         _eliminate_and_close(ctx, candidates[0], Cause.VOTE)
         return
     state.count_index = 0
     state.voted = {}
     state.hands = frozenset()
     state.speaker = None
-    ctx.emit(EventKind.VOTE_STARTED, PUBLIC, players=candidates, outcome=kind.value)
+    ctx.emit(VoteStarted(audience=PUBLIC, candidates=candidates, round=kind.value))
     _start_count(ctx)
 
 
@@ -52,16 +65,16 @@ def _start_count(ctx: Ctx) -> None:
     state = ctx.state
     state.hands = frozenset()
     seconds = ctx.option_int("vote_count_seconds")
-    ctx.start_timer(Stage.VOTE, seconds)
+    ctx.enter(Stage.VOTE, seconds)
     ctx.emit(
-        EventKind.COUNT_STARTED,
-        PUBLIC,
-        target=state.candidates[state.count_index],
-        number=state.count_index + 1,
-        count=len(state.candidates),
-        seconds=seconds,
-        players=state.candidates,
-        counts=finished_counts(state),
+        CountStarted(
+            audience=PUBLIC,
+            candidate=state.candidates[state.count_index],
+            number=state.count_index + 1,
+            of=len(state.candidates),
+            seconds=seconds,
+            counts=finished_counts(state),
+        )
     )
 
 
@@ -78,64 +91,71 @@ def may_vote(ctx: Ctx, player: str) -> bool:
     return state.is_alive(player) and not state.is_blocked(player) and player not in state.voted
 
 
-def raise_hand(ctx: Ctx, action: Hand) -> None:
+# ----- hands ---------------------------------------------------------------------------
+
+
+def check_hand(ctx: Ctx, action: Hand) -> None:
     state = ctx.state
-    _check_count(ctx)
     if not state.is_alive(action.actor) or state.is_blocked(action.actor):
         raise IllegalAction("may_not_vote", f"{action.actor} may not vote today")
     if action.actor in state.voted:
         raise IllegalAction("voted_already", f"{action.actor} has voted already")
     if action.actor in state.hands:
         raise IllegalAction("hand_up", "the hand is up already")
+
+
+def raise_hand(ctx: Ctx, action: Hand) -> None:
+    state = ctx.state
     state.hands = state.hands | {action.actor}
-    ctx.emit(
-        EventKind.HAND,
-        PUBLIC,
-        player=action.actor,
-        flag=True,
-        target=state.candidates[state.count_index],
-    )
+    candidate = state.candidates[state.count_index]
+    ctx.emit(HandChanged(audience=PUBLIC, player=action.actor, up=True, candidate=candidate))
+
+
+def check_lower(ctx: Ctx, action: Lower) -> None:
+    if action.actor not in ctx.state.hands:
+        raise IllegalAction("hand_down", "the hand is not up")
 
 
 def lower_hand(ctx: Ctx, action: Lower) -> None:
     state = ctx.state
-    _check_count(ctx)
-    if action.actor not in state.hands:
-        raise IllegalAction("hand_down", "the hand is not up")
     state.hands = state.hands - {action.actor}
-    ctx.emit(
-        EventKind.HAND,
-        PUBLIC,
-        player=action.actor,
-        flag=False,
-        target=state.candidates[state.count_index],
-    )
+    candidate = state.candidates[state.count_index]
+    ctx.emit(HandChanged(audience=PUBLIC, player=action.actor, up=False, candidate=candidate))
 
 
-def _check_count(ctx: Ctx) -> None:
-    if ctx.state.stage is not Stage.VOTE:
-        raise IllegalAction("no_count", "no candidate is being counted")
+def check_leave(ctx: Ctx, action: Leave) -> None:
+    state = ctx.state
+    if not ctx.variant.has_leave_table:
+        raise IllegalAction("no_leaving", "this variant has no leaving the table")
+    if len(state.candidates) != 2 or state.count_index != 0 or action.actor not in state.candidates:
+        raise IllegalAction("not_now", "only a candidate of a two-way vote, during the first count")
 
 
 def leave_table(ctx: Ctx, action: Leave) -> None:
     """002 "leaving beautifully": in a two-candidate vote, during the first
     count, either candidate may leave; the other is eliminated too."""
     state = ctx.state
-    if not ctx.variant.has_leave_table:
-        raise IllegalAction("no_leaving", "this variant has no leaving the table")
-    if (
-        state.stage is not Stage.VOTE
-        or len(state.candidates) != 2
-        or state.count_index != 0
-        or action.actor not in state.candidates
-    ):
-        raise IllegalAction("not_now", "only a candidate of a two-way vote, during the first count")
     other = next(p for p in state.candidates if p != action.actor)
     state.blocked = ()
     eliminate(ctx, action.actor, Cause.LEFT)
     eliminate(ctx, other, Cause.VOTE)
     if not check_win(ctx, at_dawn=False):
-        day.end_day(ctx)
+        ctx.go(Entry.END_DAY)
+
+
+def _hand_candidates(ctx: Ctx) -> Iterable[Action]:
+    return (Hand(p) for p in ctx.state.alive)
+
+
+def _lower_candidates(ctx: Ctx) -> Iterable[Action]:
+    return (Lower(p) for p in ctx.state.alive)
+
+
+def _leave_candidates(ctx: Ctx) -> Iterable[Action]:
+    return (Leave(p) for p in ctx.state.candidates)
+
+
+# ----- the end of a count, and ties ---------------------------------------------------
 
 
 def end_count(ctx: Ctx) -> None:
@@ -147,13 +167,14 @@ def end_count(ctx: Ctx) -> None:
     state.hands = frozenset()
     state.count_index += 1
     ctx.emit(
-        EventKind.COUNT_ENDED,
-        PUBLIC,
-        target=candidate,
-        players=raised,
-        number=state.count_index,
-        count=len(state.candidates),
-        counts=finished_counts(state),
+        CountEnded(
+            audience=PUBLIC,
+            candidate=candidate,
+            voters=raised,
+            number=state.count_index,
+            of=len(state.candidates),
+            counts=finished_counts(state),
+        )
     )
     if state.count_index < len(state.candidates):
         _start_count(ctx)
@@ -168,47 +189,59 @@ def end_count(ctx: Ctx) -> None:
 
 
 def _resolve(ctx: Ctx, silent: tuple[str, ...]) -> None:
+    """Ties (002): with more than two candidates, the tied leaders go to a
+    new vote among themselves, without last words; with two, each tied
+    candidate has a last word and the vote is repeated, then the deciding
+    vote."""
     state = ctx.state
-    counts = state.votes
-    tally = tuple((p, counts.get(p, 0)) for p in state.candidates)
+    tally = tuple((p, state.votes.get(p, 0)) for p in state.candidates)
     top = max(c for _, c in tally)
     leaders = tuple(p for p, c in tally if c == top)
-    if len(leaders) == 1:
+
+    def result(outcome: str, target: str | None = None) -> None:
         ctx.emit(
-            EventKind.VOTE_RESULT,
-            PUBLIC,
-            tally=tally,
-            target=leaders[0],
-            outcome="eliminated",
-            players=silent,
+            VoteResult(
+                audience=PUBLIC,
+                outcome=outcome,
+                tally=tally,
+                target=target,
+                silent=silent,
+                leaders=leaders if target is None else (),
+            )
         )
+
+    if len(leaders) == 1:
+        result("eliminated", leaders[0])
         _eliminate_and_close(ctx, leaders[0], Cause.VOTE)
-    elif len(leaders) > 2:
-        if state.vote_round is VoteRound.FIRST:
-            ctx.emit(EventKind.VOTE_RESULT, PUBLIC, tally=tally, outcome="revote", players=leaders)
+    elif len(state.candidates) > 2:
+        # Decision: a new vote among more than two that ties between exactly
+        # two goes on as a vote between those two; tied among more, nobody.
+        if state.vote_round is VoteRound.FIRST or len(leaders) == 2:
+            result("revote")
             start_round(ctx, leaders, VoteRound.REVOTE)
         else:
-            ctx.emit(EventKind.VOTE_RESULT, PUBLIC, tally=tally, outcome="nobody", players=leaders)
-            _close(ctx)
+            result("nobody")
+            ctx.go(Entry.END_DAY)
     elif state.vote_round is not VoteRound.REPEAT:
-        ctx.emit(EventKind.VOTE_RESULT, PUBLIC, tally=tally, outcome="last_words", players=leaders)
-        state.candidates = leaders
+        result("last_words")
         state.last_words = leaders
         next_last_word(ctx)
     else:
-        ctx.emit(EventKind.VOTE_RESULT, PUBLIC, tally=tally, outcome="decide", players=leaders)
+        result("decide")
         _ask_decider(ctx, leaders)
 
 
 def next_last_word(ctx: Ctx) -> None:
+    """The next tied candidate who may speak has a last word; after the
+    last, the vote is repeated. A blocked candidate has none (club)."""
     state = ctx.state
-    queue = tuple(p for p in state.last_words if state.is_alive(p))
+    queue = tuple(p for p in state.last_words if may_speak(ctx, p))
     if not queue:
         state.last_words = ()
         start_round(ctx, state.candidates, VoteRound.REPEAT)
         return
     state.last_words = queue[1:]
-    day.give_floor(ctx, queue[0], Stage.LAST_WORD, ctx.option_int("last_word_seconds"))
+    give_floor(ctx, queue[0], Stage.LAST_WORD, ctx.option_int("last_word_seconds"))
 
 
 def decider_for(ctx: Ctx) -> str | None:
@@ -224,40 +257,45 @@ def _ask_decider(ctx: Ctx, leaders: tuple[str, ...]) -> None:
     state = ctx.state
     decider = decider_for(ctx)
     if decider is None:
-        ctx.emit(EventKind.NO_VOTE, PUBLIC, outcome="no_decider", players=leaders)
-        _close(ctx)
+        ctx.emit(NoVote(audience=PUBLIC, reason="no_decider", candidates=leaders))
+        ctx.go(Entry.END_DAY)
         return
     state.candidates = leaders
     state.decider = decider
     state.speaker = decider
     seconds = ctx.option_int("last_word_seconds")
-    ctx.start_timer(Stage.DECIDE, seconds)
-    ctx.emit(EventKind.DECIDE_REQUESTED, PUBLIC, player=decider, players=leaders, seconds=seconds)
+    ctx.enter(Stage.DECIDE, seconds)
+    ctx.emit(DeciderNamed(audience=PUBLIC, decider=decider, candidates=leaders, seconds=seconds))
     ctx.emit(
-        EventKind.DECIDE_REQUESTED,
-        private(decider),
-        player=decider,
-        players=leaders,
-        seconds=seconds,
-        flag=True,
+        DecideAsked(audience=private(decider), decider=decider, candidates=leaders, seconds=seconds)
     )
 
 
-def decide(ctx: Ctx, action: Decide) -> None:
+def check_decide(ctx: Ctx, action: Decide) -> None:
     state = ctx.state
-    if state.stage is not Stage.DECIDE or action.actor != state.decider:
+    if action.actor != state.decider:
         raise IllegalAction("not_decider", f"{action.actor} does not cast the deciding vote")
     if action.target not in state.candidates:
         raise IllegalAction("bad_target", f"{action.target} is not one of the two")
+
+
+def decide(ctx: Ctx, action: Decide) -> None:
     ctx.emit(
-        EventKind.VOTE_RESULT, PUBLIC, target=action.target, outcome="decided", player=action.actor
+        VoteResult(audience=PUBLIC, outcome="decided", target=action.target, decider=action.actor)
     )
     _eliminate_and_close(ctx, action.target, Cause.VOTE)
 
 
+def _decide_candidates(ctx: Ctx) -> Iterable[Action]:
+    decider = ctx.state.decider
+    if decider is None:
+        return ()
+    return (Decide(decider, c) for c in ctx.state.seats)
+
+
 def decide_timeout(ctx: Ctx) -> None:
-    ctx.emit(EventKind.NO_VOTE, PUBLIC, outcome="no_decision", players=ctx.state.candidates)
-    _close(ctx)
+    ctx.emit(NoVote(audience=PUBLIC, reason="no_decision", candidates=ctx.state.candidates))
+    ctx.go(Entry.END_DAY)
 
 
 def _eliminate_and_close(ctx: Ctx, player: str, cause: Cause) -> None:
@@ -265,11 +303,7 @@ def _eliminate_and_close(ctx: Ctx, player: str, cause: Cause) -> None:
     ctx.state.blocked = ()
     eliminate(ctx, player, cause)
     if not check_win(ctx, at_dawn=False):
-        day.end_day(ctx)
-
-
-def _close(ctx: Ctx) -> None:
-    day.end_day(ctx)
+        ctx.go(Entry.END_DAY)
 
 
 def candidate_removed(ctx: Ctx, player: str) -> None:
@@ -283,3 +317,9 @@ def candidate_removed(ctx: Ctx, player: str) -> None:
             next_last_word(ctx)
         return
     start_round(ctx, remaining, state.vote_round)
+
+
+HAND = Move(Hand, check_hand, raise_hand, _hand_candidates)
+LOWER = Move(Lower, check_lower, lower_hand, _lower_candidates)
+LEAVE = Move(Leave, check_leave, leave_table, _leave_candidates)
+DECIDE = Move(Decide, check_decide, decide, _decide_candidates)

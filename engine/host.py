@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from engine import day, posts
+from collections.abc import Iterable
+
+from engine import posts
 from engine.actions import (
     HOST,
     Action,
@@ -13,54 +15,126 @@ from engine.actions import (
     HostSkip,
     HostWarn,
 )
-from engine.context import Ctx
+from engine.context import Ctx, Entry
 from engine.errors import IllegalAction
-from engine.events import PUBLIC, EventKind
+from engine.events import PUBLIC, TimerChanged
 from engine.lifecycle import end_game
+from engine.moves import Move
 from engine.state import FLOOR_STAGES, Stage
 
 EXTEND_SECONDS = 30
 
 
-def host_act(ctx: Ctx, action: Action) -> None:
-    state = ctx.state
-    if not state.human_host or action.actor != HOST:
+def _check_host(ctx: Ctx, action: Action) -> None:
+    if not ctx.state.human_host or action.actor != HOST:
         raise IllegalAction("not_host", "only a human host may do this")
-    if isinstance(action, HostConfirm):
-        if state.stage is not Stage.CONFIRM or state.pending_winner is None:
-            raise IllegalAction("nothing_to_confirm", "no side has won yet")
-        end_game(ctx, state.pending_winner)
-        return
-    if state.is_over:
+
+
+def _check_running(ctx: Ctx, action: Action) -> None:
+    _check_host(ctx, action)
+    if ctx.state.is_over:
         raise IllegalAction("game_over", "the game is over")
-    if isinstance(action, HostWarn):
-        if not ctx.variant.has_warnings:
-            raise IllegalAction("no_warnings", "this variant has no warnings")
-        if not state.is_alive(action.target):
-            raise IllegalAction("bad_target", f"{action.target} is not a living player")
-        posts.warn(ctx, action.target)
-    elif isinstance(action, HostPause):
-        if state.timer_seconds is None:
-            raise IllegalAction("no_timer", "no timer is running")
-        if state.paused:
-            raise IllegalAction("paused", "the timer is paused already")
-        state.paused = True
-        ctx.emit(EventKind.TIMER, PUBLIC, outcome="paused")
-    elif isinstance(action, HostResume):
-        if not state.paused:
-            raise IllegalAction("not_paused", "the timer is running")
-        state.paused = False
-        ctx.emit(EventKind.TIMER, PUBLIC, outcome="resumed")
-    elif isinstance(action, HostExtend):
-        if state.timer_seconds is None:
-            raise IllegalAction("no_timer", "no timer is running")
-        # A new timer id: the shell re-arms the deadline later by this much.
-        state.timer_id += 1
-        state.timer_seconds += EXTEND_SECONDS
-        ctx.emit(EventKind.TIMER, PUBLIC, outcome="extended", seconds=EXTEND_SECONDS)
-    elif isinstance(action, HostSkip):
-        if state.stage not in FLOOR_STAGES:
-            raise IllegalAction("no_floor", "nobody holds the floor")
-        day.end_floor(ctx)
-    else:
-        raise IllegalAction("unknown", f"unknown host action {action.verb}")
+
+
+def _check_timer(ctx: Ctx, action: Action) -> None:
+    _check_running(ctx, action)
+    if ctx.state.timer_seconds is None:
+        raise IllegalAction("no_timer", "no timer is running")
+
+
+def check_confirm(ctx: Ctx, action: HostConfirm) -> None:
+    _check_host(ctx, action)
+    if ctx.state.stage is not Stage.CONFIRM or ctx.state.pending_winner is None:
+        raise IllegalAction("nothing_to_confirm", "no side has won yet")
+
+
+def confirm(ctx: Ctx, action: HostConfirm) -> None:
+    assert ctx.state.pending_winner is not None
+    end_game(ctx, ctx.state.pending_winner)
+
+
+def check_warn(ctx: Ctx, action: HostWarn) -> None:
+    _check_running(ctx, action)
+    if not ctx.variant.has_warnings:
+        raise IllegalAction("no_warnings", "this variant has no warnings")
+    if not ctx.state.is_alive(action.target):
+        raise IllegalAction("bad_target", f"{action.target} is not a living player")
+
+
+def host_warn(ctx: Ctx, action: HostWarn) -> None:
+    posts.warn(ctx, action.target, "host")
+
+
+def check_pause(ctx: Ctx, action: HostPause) -> None:
+    _check_timer(ctx, action)
+    if ctx.state.paused:
+        raise IllegalAction("paused", "the timer is paused already")
+
+
+def pause(ctx: Ctx, action: HostPause) -> None:
+    ctx.state.paused = True
+    ctx.emit(TimerChanged(audience=PUBLIC, change="paused"))
+
+
+def check_resume(ctx: Ctx, action: HostResume) -> None:
+    _check_running(ctx, action)
+    if not ctx.state.paused:
+        raise IllegalAction("not_paused", "the timer is running")
+
+
+def resume(ctx: Ctx, action: HostResume) -> None:
+    ctx.state.paused = False
+    ctx.emit(TimerChanged(audience=PUBLIC, change="resumed"))
+
+
+def extend(ctx: Ctx, action: HostExtend) -> None:
+    # A new timer id (the same step): the shell moves the deadline by this much.
+    state = ctx.state
+    assert state.timer_seconds is not None
+    state.timer_id += 1
+    state.timer_seconds += EXTEND_SECONDS
+    ctx.emit(TimerChanged(audience=PUBLIC, change="extended", seconds=EXTEND_SECONDS))
+
+
+def check_skip(ctx: Ctx, action: HostSkip) -> None:
+    _check_running(ctx, action)
+    if ctx.state.stage not in FLOOR_STAGES:
+        raise IllegalAction("no_floor", "nobody holds the floor")
+
+
+def skip(ctx: Ctx, action: HostSkip) -> None:
+    ctx.go(Entry.END_FLOOR)
+
+
+def _warn_candidates(ctx: Ctx) -> Iterable[Action]:
+    return (HostWarn(HOST, p) for p in ctx.state.seats)
+
+
+def _pause_candidates(ctx: Ctx) -> Iterable[Action]:
+    return (HostPause(HOST),)
+
+
+def _resume_candidates(ctx: Ctx) -> Iterable[Action]:
+    return (HostResume(HOST),)
+
+
+def _extend_candidates(ctx: Ctx) -> Iterable[Action]:
+    return (HostExtend(HOST),)
+
+
+def _skip_candidates(ctx: Ctx) -> Iterable[Action]:
+    return (HostSkip(HOST),)
+
+
+def _confirm_candidates(ctx: Ctx) -> Iterable[Action]:
+    return (HostConfirm(HOST),)
+
+
+MOVES = (
+    Move(HostWarn, check_warn, host_warn, _warn_candidates),
+    Move(HostPause, check_pause, pause, _pause_candidates),
+    Move(HostResume, check_resume, resume, _resume_candidates),
+    Move(HostExtend, _check_timer, extend, _extend_candidates),
+    Move(HostSkip, check_skip, skip, _skip_candidates),
+    Move(HostConfirm, check_confirm, confirm, _confirm_candidates),
+)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.context import Ctx
-from engine.events import HOST_ONLY, PUBLIC, EventKind, private
+from engine.events import HOST_ONLY, PUBLIC, ConfirmRequested, Eliminated, GameEnded, PlayerResult
+from engine.events import private as private_to
 from engine.roles import Role, Side
 from engine.state import Cause, Phase, Stage
 from engine.variants import LivingCount
@@ -24,7 +25,7 @@ def mark_dead(ctx: Ctx, player: str, cause: Cause) -> Role | None:
     state.ballots.pop(player, None)
     # Votes for a player who is out no longer count (classic, party).
     state.ballots = {v: t for v, t in state.ballots.items() if t != player}
-    # Moscow shows no role on death, nor on elimination by warnings.
+    # No role is shown for a player out by warnings, in any variant.
     if reveals_on_death(ctx) and cause is not Cause.WARNINGS:
         state.revealed = {**state.revealed, player: state.roles[player]}
         return state.roles[player]
@@ -33,7 +34,7 @@ def mark_dead(ctx: Ctx, player: str, cause: Cause) -> Role | None:
 
 def eliminate(ctx: Ctx, player: str, cause: Cause) -> None:
     role = mark_dead(ctx, player, cause)
-    ctx.emit(EventKind.ELIMINATED, PUBLIC, player=player, outcome=cause.value, role=role)
+    ctx.emit(Eliminated(audience=PUBLIC, player=player, cause=cause.value, role=role))
 
 
 def living_count(ctx: Ctx) -> LivingCount:
@@ -61,8 +62,8 @@ def check_win(ctx: Ctx, at_dawn: bool) -> bool:
         return False
     if ctx.state.human_host:
         ctx.state.pending_winner = side
-        ctx.start_timer(Stage.CONFIRM, None)
-        ctx.emit(EventKind.CONFIRM_REQUESTED, HOST_ONLY, winner=side)
+        ctx.enter(Stage.CONFIRM, None)
+        ctx.emit(ConfirmRequested(audience=HOST_ONLY, winner=side))
     else:
         end_game(ctx, side)
     return True
@@ -73,24 +74,22 @@ def end_game(ctx: Ctx, side: Side) -> None:
     state.winner = side
     state.pending_winner = None
     state.phase = Phase.ENDED
-    ctx.start_timer(Stage.ENDED, None)
+    ctx.enter(Stage.ENDED, None)
     state.speaker = None
+    state.nominees = ()
+    state.candidates = ()
     state.revealed = dict(state.roles)
     roles = tuple((p, state.roles[p]) for p in state.seats)
-    ctx.emit(
-        EventKind.GAME_ENDED,
-        PUBLIC,
-        winner=side,
-        roles=roles,
-        players=tuple(p for p in state.seats if state.roles[p].side is side),
-    )
+    winners = tuple(p for p in state.seats if state.roles[p].side is side)
+    ctx.emit(GameEnded(audience=PUBLIC, winner=side, roles=roles, winners=winners))
     for player in state.seats:
-        won = state.roles[player].side is side
+        role = state.roles[player]
         ctx.emit(
-            EventKind.GAME_ENDED,
-            private(player),
-            player=player,
-            winner=side,
-            flag=won,
-            role=state.roles[player],
+            PlayerResult(
+                audience=private_to(player),
+                player=player,
+                role=role,
+                winner=side,
+                won=role.side is side,
+            )
         )

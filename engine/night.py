@@ -4,14 +4,28 @@ talk, and the resolution at dawn (heals, then kills, then checks)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
-from engine import day
-from engine.actions import MafiaChat, NightChoice, Plan
-from engine.context import Ctx
+from engine.actions import Action, MafiaChat, NightChoice, Plan
+from engine.context import Ctx, Entry
 from engine.errors import IllegalAction
-from engine.events import MAFIA, PUBLIC, EventKind, private
+from engine.events import (
+    MAFIA,
+    PUBLIC,
+    CheckResult,
+    ChoiceMade,
+    DayStarted,
+    FamilyMet,
+    MafiaChatted,
+    NightPrompt,
+    NightStarted,
+    PlanSet,
+    PlayerBlocked,
+    private,
+)
 from engine.lifecycle import check_win, mark_dead
-from engine.roles import Role
+from engine.moves import Move, no_candidates
+from engine.roles import Role, Side
 from engine.state import Cause, Phase, Stage
 from engine.variants import NightMove, ShotMode
 
@@ -22,22 +36,32 @@ def start_night(ctx: Ctx) -> None:
     state.night += 1
     state.choices = {}
     state.speaker = None
+    state.nominees = ()
     state.candidates = ()
     state.hands = frozenset()
-    ctx.start_timer(Stage.NIGHT, ctx.option_int("night_seconds"))
-    ctx.emit(EventKind.NIGHT_STARTED, PUBLIC, number=state.night)
+    ctx.enter(Stage.NIGHT, ctx.option_int("night_seconds"))
+    ctx.emit(NightStarted(audience=PUBLIC, night=state.night))
     if state.night == 1:
         family = tuple((p, state.roles[p]) for p in state.mafia_members())
-        ctx.emit(EventKind.FAMILY, MAFIA, roles=family, number=state.night)
+        ctx.emit(
+            FamilyMet(
+                audience=MAFIA,
+                members=family,
+                night=state.night,
+                talk=ctx.variant.mafia_chat_open(state.night),
+                plan=ctx.variant.has_plan,
+            )
+        )
     for player in state.alive:
         for move in ctx.variant.night_moves(state.roles[player], state.night):
             ctx.emit(
-                EventKind.NIGHT_PROMPT,
-                private(player),
-                player=player,
-                move=move.value,
-                players=valid_targets(ctx, player, move),
-                number=state.night,
+                NightPrompt(
+                    audience=private(player),
+                    player=player,
+                    move=move.value,
+                    targets=valid_targets(ctx, player, move),
+                    night=state.night,
+                )
             )
 
 
@@ -48,80 +72,122 @@ def choice_key(player: str, move: NightMove) -> str:
 
 def actor_moves(ctx: Ctx, player: str) -> tuple[NightMove, ...]:
     state = ctx.state
-    if state.phase is not Phase.NIGHT or state.stage is not Stage.NIGHT:
-        return ()
-    if not state.is_alive(player):
+    if state.stage is not Stage.NIGHT or not state.is_alive(player):
         return ()
     return ctx.variant.night_moves(state.roles[player], state.night)
 
 
 def valid_targets(ctx: Ctx, player: str, move: NightMove) -> tuple[str, ...]:
+    """Any other living player; the doctor may heal themselves, but not the
+    same player two nights in a row."""
     state = ctx.state
-    targets = []
-    for other in state.alive:
-        if other == player and move is not NightMove.HEAL:
-            continue
-        if move is NightMove.HEAL and other == state.last_heal:
-            continue
-        targets.append(other)
-    return tuple(targets)
+    return tuple(
+        other
+        for other in state.alive
+        if (other != player or move is NightMove.HEAL)
+        and not (move is NightMove.HEAL and other == state.last_heal)
+    )
 
 
-def choose(ctx: Ctx, action: NightChoice) -> None:
+# ----- the night's moves ------------------------------------------------------------
+
+
+def check_choice(ctx: Ctx, action: NightChoice) -> None:
     state = ctx.state
-    if state.phase is not Phase.NIGHT or state.stage is not Stage.NIGHT:
-        raise IllegalAction("not_night", "night moves are made at night")
     if not state.is_alive(action.actor):
         raise IllegalAction("dead", f"{action.actor} is out of the game")
     if action.move not in actor_moves(ctx, action.actor):
         raise IllegalAction("no_such_move", f"{action.actor} cannot {action.move} tonight")
-    if action.target is not None:
-        if action.target == action.actor and action.move is not NightMove.HEAL:
-            raise IllegalAction("self_target", "nobody may target themselves")
-        if not state.is_alive(action.target):
-            raise IllegalAction("bad_target", f"{action.target} is not a living player")
-        if action.move is NightMove.HEAL and action.target == state.last_heal:
-            raise IllegalAction(
-                "same_heal", "the doctor may not heal the same player twice in a row"
-            )
+    if action.target is None:
+        return
+    if action.target == action.actor and action.move is not NightMove.HEAL:
+        raise IllegalAction("self_target", "nobody may target themselves")
+    if not state.is_alive(action.target):
+        raise IllegalAction("bad_target", f"{action.target} is not a living player")
+    if action.move is NightMove.HEAL and action.target == state.last_heal:
+        raise IllegalAction("same_heal", "the doctor may not heal the same player twice in a row")
+
+
+def choose(ctx: Ctx, action: NightChoice) -> None:
+    state = ctx.state
     state.choices[choice_key(action.actor, action.move)] = action.target
-    mafia_shot = action.move is NightMove.KILL and state.roles[action.actor].is_mafia
+    role = state.roles[action.actor]
+    mafia_shot = action.move is NightMove.KILL and role.is_mafia
     ctx.emit(
-        EventKind.CHOICE_MADE,
-        MAFIA if mafia_shot else private(action.actor),
-        player=action.actor,
-        move=action.move.value,
-        target=action.target,
+        ChoiceMade(
+            audience=MAFIA if mafia_shot else private(action.actor),
+            player=action.actor,
+            role=role,
+            move=action.move.value,
+            target=action.target,
+            shared=mafia_shot,
+        )
     )
     if all_chosen(ctx):
         dawn(ctx)
 
 
-def plan(ctx: Ctx, action: Plan) -> None:
+def choice_candidates(ctx: Ctx) -> Iterable[Action]:
+    state = ctx.state
+    for player in state.alive:
+        for move in actor_moves(ctx, player):
+            yield NightChoice(player, move, None)
+            for target in state.alive:
+                yield NightChoice(player, move, target)
+
+
+def check_plan(ctx: Ctx, action: Plan) -> None:
     state = ctx.state
     if not ctx.variant.has_plan or state.roles.get(action.actor) is not Role.DON:
         raise IllegalAction("not_don", "only the Don sets the kill list")
-    if state.stage is not Stage.NIGHT or state.night != 1 or not state.is_alive(action.actor):
+    if state.night != 1 or not state.is_alive(action.actor):
         raise IllegalAction("not_now", "the kill list is set on the acquaintance night")
     if len(set(action.targets)) != len(action.targets):
         raise IllegalAction("bad_target", "a player stands twice on the list")
     for target in action.targets:
         if target == action.actor or not state.is_alive(target):
             raise IllegalAction("bad_target", f"{target} cannot be on the list")
-    state.plan = action.targets
-    ctx.emit(EventKind.PLAN_SET, MAFIA, player=action.actor, players=action.targets)
 
 
-def mafia_chat(ctx: Ctx, action: MafiaChat) -> None:
+def plan(ctx: Ctx, action: Plan) -> None:
+    ctx.state.plan = action.targets
+    ctx.emit(PlanSet(audience=MAFIA, player=action.actor, targets=action.targets))
+
+
+def plan_candidates(ctx: Ctx) -> Iterable[Action]:
+    """The list as the Don builds it: one more name at a time, or cleared."""
+    state = ctx.state
+    for don in state.alive:
+        if state.roles[don] is Role.DON:
+            yield Plan(don, ())
+            for target in state.alive:
+                if target not in state.plan:
+                    yield Plan(don, (*state.plan, target))
+
+
+def check_mafia_chat(ctx: Ctx, action: MafiaChat) -> None:
     state = ctx.state
     role = state.roles.get(action.actor)
     if role is None or not role.is_mafia or not state.is_alive(action.actor):
         raise IllegalAction("not_mafia", "only living mafiosi talk at night")
-    if state.stage is not Stage.NIGHT or not ctx.variant.mafia_chat_open(state.night):
-        raise IllegalAction("not_now", "the mafia do not talk now")
+    if not ctx.variant.mafia_chat_open(state.night):
+        raise IllegalAction("family_asleep", "the mafia do not talk tonight")
     if not action.text.strip():
         raise IllegalAction("empty", "nothing to relay")
-    ctx.emit(EventKind.MAFIA_CHAT, MAFIA, player=action.actor, text=action.text)
+
+
+def mafia_chat(ctx: Ctx, action: MafiaChat) -> None:
+    ctx.emit(MafiaChatted(audience=MAFIA, player=action.actor, text=action.text))
+
+
+MOVES = (
+    Move(NightChoice, check_choice, choose, choice_candidates),
+    Move(Plan, check_plan, plan, plan_candidates),
+    Move(MafiaChat, check_mafia_chat, mafia_chat, no_candidates),
+)
+
+
+# ----- dawn ---------------------------------------------------------------------
 
 
 def all_chosen(ctx: Ctx) -> bool:
@@ -137,7 +203,9 @@ def all_chosen(ctx: Ctx) -> bool:
     return pending
 
 
-def _choice(ctx: Ctx, player: str, move: NightMove) -> str | None:
+def _choice(ctx: Ctx, player: str | None, move: NightMove) -> str | None:
+    if player is None:
+        return None
     return ctx.state.choices.get(choice_key(player, move))
 
 
@@ -165,34 +233,38 @@ def mafia_target(ctx: Ctx) -> tuple[str | None, bool]:
     if len(leaders) == 1:
         return leaders[0], False
     if ctx.variant.shot_mode is ShotMode.MOST_CHOSEN_BOSS_BREAKS:
-        boss_pick = next(
-            (_choice(ctx, p, NightMove.KILL) for p in shooters if state.roles[p].is_boss), None
-        )
-        if boss_pick in leaders:
-            return boss_pick, False
+        boss = next((p for p in shooters if state.roles[p].is_boss), None)
+        if _choice(ctx, boss, NightMove.KILL) in leaders:
+            return _choice(ctx, boss, NightMove.KILL), False
     return None, False
+
+
+def _holder(ctx: Ctx, role: Role) -> str | None:
+    return next((p for p in ctx.state.alive if ctx.state.roles[p] is role), None)
+
+
+def _checks(ctx: Ctx) -> dict[str, dict[str, str]]:
+    state = ctx.state
+    learned: dict[str, dict[str, str]] = {}
+    for player in state.alive:
+        target = _choice(ctx, player, NightMove.CHECK)
+        if target is not None:
+            answer = ctx.variant.check_answer(state.roles[player], state.roles[target])
+            learned[player] = {target: answer}
+    return learned
 
 
 def dawn(ctx: Ctx) -> None:
     state = ctx.state
-    roles = state.roles
-    living = state.alive
-    healer = next((p for p in living if roles[p] is Role.DOCTOR), None)
-    healed = _choice(ctx, healer, NightMove.HEAL) if healer else None
+    healed = _choice(ctx, _holder(ctx, Role.DOCTOR), NightMove.HEAL)
     shot, missed = mafia_target(ctx)
-    maniac = next((p for p in living if roles[p] is Role.MANIAC), None)
-    maniac_shot = _choice(ctx, maniac, NightMove.KILL) if maniac else None
+    maniac_shot = _choice(ctx, _holder(ctx, Role.MANIAC), NightMove.KILL)
     victims: list[str] = []
     for target in (shot, maniac_shot):
         if target and target != healed and target not in victims and state.is_alive(target):
             victims.append(target)
-    learned: dict[str, dict[str, str]] = {}
-    for player in living:
-        target = _choice(ctx, player, NightMove.CHECK)
-        if target is not None:
-            learned[player] = {target: ctx.variant.check_answer(roles[player], roles[target])}
-    escort = next((p for p in living if roles[p] is Role.ESCORT), None)
-    block = _choice(ctx, escort, NightMove.BLOCK) if escort else None
+    learned = _checks(ctx)
+    block = _choice(ctx, _holder(ctx, Role.ESCORT), NightMove.BLOCK)
 
     state.last_heal = healed
     state.missed = missed
@@ -203,7 +275,7 @@ def dawn(ctx: Ctx) -> None:
         learned_all[checker] = {**learned_all.get(checker, {}), **answers}
     state.learned_all = learned_all
     state.blocked = (block,) if block else ()
-    state.night_victims = tuple(v for v in victims if roles[v].side.value == "town")
+    state.night_victims = tuple(v for v in victims if state.roles[v].side is Side.TOWN)
     state.eliminated = ()
     shown = []
     for victim in victims:
@@ -215,24 +287,21 @@ def dawn(ctx: Ctx) -> None:
     state.day += 1
     state.choices = {}
     ctx.emit(
-        EventKind.DAY_STARTED,
-        PUBLIC,
-        number=state.day,
-        players=state.announced,
-        flag=missed,
-        roles=tuple(shown),
+        DayStarted(
+            audience=PUBLIC,
+            day=state.day,
+            victims=state.announced,
+            missed=missed,
+            shown=tuple(shown),
+        )
     )
     for checker, answers in learned.items():
         for target, answer in answers.items():
             ctx.emit(
-                EventKind.CHECK_RESULT,
-                private(checker),
-                player=checker,
-                target=target,
-                answer=answer,
+                CheckResult(audience=private(checker), player=checker, target=target, answer=answer)
             )
     if block:
-        ctx.emit(EventKind.PLAYER_BLOCKED, PUBLIC, player=block)
+        ctx.emit(PlayerBlocked(audience=PUBLIC, player=block))
     if check_win(ctx, at_dawn=True):
         return
-    day.start_day(ctx)
+    ctx.go(Entry.DAY)

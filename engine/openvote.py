@@ -3,38 +3,32 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
-from engine import day
-from engine.actions import Unvote, Vote
-from engine.context import Ctx
+from engine.actions import Action, Unvote, Vote
+from engine.context import Ctx, Entry
 from engine.errors import IllegalAction
-from engine.events import PUBLIC, EventKind, private
+from engine.events import PUBLIC, BallotCast, BallotStarted, DiscussionStarted, LiveVoteChanged
+from engine.events import VoteResult, private
 from engine.lifecycle import check_win, eliminate
+from engine.moves import Move
 from engine.state import Cause, Stage
 from engine.variants import DayMode
 
 
 def start_discussion(ctx: Ctx) -> None:
+    seconds = ctx.option_int("day_seconds")
     ctx.state.ballots = {}
-    ctx.start_timer(Stage.DISCUSSION, ctx.option_int("day_seconds"))
-    ctx.emit(
-        EventKind.DISCUSSION_STARTED,
-        PUBLIC,
-        number=ctx.state.day,
-        seconds=ctx.option_int("day_seconds"),
-        flag=ctx.variant.day_mode is DayMode.LIVE_VOTE,
-    )
+    ctx.enter(Stage.DISCUSSION, seconds)
+    live = ctx.variant.day_mode is DayMode.LIVE_VOTE
+    ctx.emit(DiscussionStarted(audience=PUBLIC, day=ctx.state.day, seconds=seconds, live_vote=live))
 
 
 def start_ballot(ctx: Ctx) -> None:
+    seconds = ctx.option_int("ballot_seconds")
     ctx.state.ballots = {}
-    ctx.start_timer(Stage.BALLOT, ctx.option_int("ballot_seconds"))
-    ctx.emit(
-        EventKind.BALLOT_STARTED,
-        PUBLIC,
-        number=ctx.state.day,
-        seconds=ctx.option_int("ballot_seconds"),
-    )
+    ctx.enter(Stage.BALLOT, seconds)
+    ctx.emit(BallotStarted(audience=PUBLIC, day=ctx.state.day, seconds=seconds))
 
 
 def voting_open(ctx: Ctx) -> bool:
@@ -56,23 +50,29 @@ def _check_voter(ctx: Ctx, voter: str) -> None:
         raise IllegalAction("dead", f"{voter} is out of the game")
 
 
-def vote(ctx: Ctx, action: Vote) -> None:
+def check_vote(ctx: Ctx, action: Vote) -> None:
     state = ctx.state
     _check_voter(ctx, action.actor)
     if action.target == action.actor:
         raise IllegalAction("self_target", "nobody may vote for themselves")
     if not state.is_alive(action.target):
         raise IllegalAction("bad_target", f"{action.target} is not a living player")
-    if state.ballots.get(action.actor) == action.target:
+
+
+def vote(ctx: Ctx, action: Vote) -> None:
+    if ctx.state.ballots.get(action.actor) == action.target:
         return  # voting again for the same player changes nothing
-    state.ballots[action.actor] = action.target
+    ctx.state.ballots[action.actor] = action.target
     _announce(ctx, action.actor, action.target)
 
 
-def unvote(ctx: Ctx, action: Unvote) -> None:
+def check_unvote(ctx: Ctx, action: Unvote) -> None:
     _check_voter(ctx, action.actor)
     if action.actor not in ctx.state.ballots:
         raise IllegalAction("no_vote_given", f"{action.actor} has not voted")
+
+
+def unvote(ctx: Ctx, action: Unvote) -> None:
     del ctx.state.ballots[action.actor]
     _announce(ctx, action.actor, None)
 
@@ -80,14 +80,17 @@ def unvote(ctx: Ctx, action: Unvote) -> None:
 def _announce(ctx: Ctx, voter: str, target: str | None) -> None:
     counts = tally(ctx)
     if ctx.variant.day_mode is DayMode.BALLOT:
-        ctx.emit(EventKind.BALLOT_VOTE, private(voter), player=voter, target=target)
+        cast = len(ctx.state.ballots)
+        ctx.emit(BallotCast(audience=private(voter), voter=voter, target=target, cast=cast))
         return
-    ctx.emit(EventKind.LIVE_VOTE, PUBLIC, player=voter, target=target, tally=tuple(counts.items()))
+    ctx.emit(
+        LiveVoteChanged(audience=PUBLIC, voter=voter, target=target, tally=tuple(counts.items()))
+    )
     if target is not None and counts[target] * 2 > len(ctx.state.alive):
         ctx.state.votes = counts
         eliminate(ctx, target, Cause.VOTE)
         if not check_win(ctx, at_dawn=False):
-            day.end_day(ctx)
+            ctx.go(Entry.END_DAY)
 
 
 def timeout(ctx: Ctx) -> None:
@@ -98,26 +101,41 @@ def timeout(ctx: Ctx) -> None:
     counts = tally(ctx)
     state.votes = counts
     top = max(counts.values(), default=0)
-    leaders = [p for p, c in counts.items() if c == top]
+    leaders = tuple(p for p, c in counts.items() if c == top)
     # classic: no majority by the deadline; party: the most votes, a tie saves all.
     loser = leaders[0] if ctx.variant.day_mode is DayMode.BALLOT and len(leaders) == 1 else None
     ctx.emit(
-        EventKind.VOTE_RESULT,
-        PUBLIC,
-        tally=tuple(counts.items()),
-        target=loser,
-        outcome=_outcome(ctx, loser, leaders),
+        VoteResult(
+            audience=PUBLIC,
+            outcome=_outcome(ctx, loser, leaders),
+            tally=tuple(counts.items()),
+            target=loser,
+            leaders=leaders if loser is None else (),
+        )
     )
     if loser is not None:
         eliminate(ctx, loser, Cause.VOTE)
         if check_win(ctx, at_dawn=False):
             return
-    day.end_day(ctx)
+    ctx.go(Entry.END_DAY)
 
 
-def _outcome(ctx: Ctx, loser: str | None, leaders: list[str]) -> str:
+def _outcome(ctx: Ctx, loser: str | None, leaders: tuple[str, ...]) -> str:
     if loser is not None:
         return "eliminated"
     if ctx.variant.day_mode is DayMode.LIVE_VOTE:
         return "no_majority"  # classic: nobody reached a majority by the deadline
     return "tie" if len(leaders) > 1 else "nobody"
+
+
+def _vote_candidates(ctx: Ctx) -> Iterable[Action]:
+    living = ctx.state.alive
+    return (Vote(voter, target) for voter in living for target in living)
+
+
+def _unvote_candidates(ctx: Ctx) -> Iterable[Action]:
+    return (Unvote(voter) for voter in ctx.state.alive)
+
+
+VOTE = Move(Vote, check_vote, vote, _vote_candidates)
+UNVOTE = Move(Unvote, check_unvote, unvote, _unvote_candidates)

@@ -3,16 +3,17 @@ word that ends a floor."""
 
 from __future__ import annotations
 
-from engine import day, handvote, night
+from engine import handvote, night
 from engine.actions import HOST, Say
-from engine.context import Ctx
+from engine.context import Ctx, Entry
 from engine.errors import IllegalAction
-from engine.events import PUBLIC, EventKind
+from engine.events import PUBLIC, PostDeleted, Warned
 from engine.lifecycle import check_win, eliminate
 from engine.state import FLOOR_STAGES, Cause, Stage
 from engine.thanks import says_thanks
 
 FREE_STAGES = frozenset({Stage.DISCUSSION, Stage.BALLOT, Stage.CONFIRM, Stage.ENDED})
+VOTE_STAGES = frozenset({Stage.VOTE, Stage.DECIDE})
 
 
 def say(ctx: Ctx, action: Say) -> None:
@@ -31,25 +32,41 @@ def say(ctx: Ctx, action: Say) -> None:
         return
     if state.stage in FLOOR_STAGES and state.speaker == player:
         if state.options.get("thanks_rule") and says_thanks(action.text, state.language):
-            day.end_floor(ctx)
+            ctx.go(Entry.END_FLOOR)
         return
-    reason = "night" if state.stage is Stage.NIGHT else "out_of_turn"
+    reason = _why_out_of_turn(ctx, player)
     _delete(ctx, player, reason)
     if ctx.variant.has_warnings:
-        warn(ctx, player)
+        warn(ctx, player, reason)
+
+
+def _why_out_of_turn(ctx: Ctx, player: str) -> str:
+    """What a warning says: at night, during a vote, after one's own floor,
+    blocked for the day, or on someone else's floor."""
+    state = ctx.state
+    if state.stage is Stage.NIGHT:
+        return "night"
+    if state.stage in VOTE_STAGES:
+        return "during_vote"
+    if state.is_blocked(player):
+        return "blocked"
+    spoken = state.speaking_order[: max(0, state.floor_index)]
+    if state.stage in (Stage.INTRO, Stage.SPEECH) and player in spoken:
+        return "after_floor"
+    return "out_of_turn"
 
 
 def _delete(ctx: Ctx, player: str, reason: str) -> None:
     ctx.state.deleted += 1
-    ctx.emit(EventKind.POST_DELETED, PUBLIC, player=player, outcome=reason)
+    ctx.emit(PostDeleted(audience=PUBLIC, player=player, reason=reason))
 
 
-def warn(ctx: Ctx, player: str) -> None:
+def warn(ctx: Ctx, player: str, reason: str) -> None:
     state = ctx.state
     count = state.warnings.get(player, 0) + 1
     state.warnings[player] = count
     limit = ctx.option_int("warnings_limit")
-    ctx.emit(EventKind.WARNED, PUBLIC, player=player, count=count, number=limit)
+    ctx.emit(Warned(audience=PUBLIC, player=player, count=count, limit=limit, reason=reason))
     if limit and count >= limit:
         remove_by_warnings(ctx, player)
 
@@ -70,6 +87,6 @@ def remove_by_warnings(ctx: Ctx, player: str) -> None:
     if was_candidate:
         handvote.candidate_removed(ctx, player)
     elif stage in FLOOR_STAGES and was_speaker:
-        day.end_floor(ctx)
+        ctx.go(Entry.END_FLOOR)
     elif stage is Stage.NIGHT and night.all_chosen(ctx):
-        night.dawn(ctx)
+        ctx.go(Entry.DAWN)

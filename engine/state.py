@@ -63,8 +63,11 @@ class GameState:
     day: int = 0
     night: int = 0
     stage: Stage = Stage.NIGHT
-    # The running timer: its id changes whenever a new one starts, so a late
-    # timer for a stage the game has left is recognised and refused.
+    # How many stages (floors, counts) the game has entered: a button made
+    # for one step is stale at any other.
+    step: int = 0
+    # The running timer: its id changes whenever a new one starts (a new
+    # step, or a host's extension), so a late timer is recognised and refused.
     timer_id: int = 0
     timer_seconds: int | None = None
     paused: bool = False
@@ -174,6 +177,7 @@ class GameState:
         state.phase = Phase(data["phase"])
         state.day, state.night = data["day"], data["night"]
         state.stage = Stage(data["stage"])
+        state.step = data.get("step", data["timer_id"])  # saved before steps: timers counted them
         state.timer_id, state.timer_seconds = data["timer_id"], data["timer_seconds"]
         state.paused = data["paused"]
         state.dead = {p: Cause(c) for p, c in data["dead"].items()}

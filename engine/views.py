@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import night
+from engine import day, night
 from engine.context import Ctx
 from engine.roles import Role, Side
 from engine.state import GameState, Phase, Stage
@@ -19,6 +19,7 @@ class PublicView:
     day: int
     night: int
     stage: Stage
+    step: int  # changes whenever the game enters a stage, floor or count
     timer_id: int
     timer_seconds: int | None
     paused: bool
@@ -32,14 +33,19 @@ class PublicView:
     eliminated: tuple[str, ...]
     missed: bool
     speaker: str | None
+    next_speaker: str | None  # after this speech or introduction
     nominees: tuple[str, ...]
     candidates: tuple[str, ...]
+    vote_round: str
     count_index: int
     hands: tuple[str, ...]
     votes: tuple[tuple[str, int], ...]
     live_tally: tuple[tuple[str, int], ...]  # classic only: the live vote is open
     ballots_cast: int  # party: how many have voted, not for whom
+    decider: str | None
+    human_host: bool
     winner: Side | None
+    pending_winner: Side | None  # won, waiting for the human host's confirmation
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,7 @@ class PlayerView:
 
 def public_view(state: GameState) -> PublicView:
     variant = find_variant(state.variant)
+    ctx = Ctx(state, variant)
     live = variant.day_mode is DayMode.LIVE_VOTE
     tally: dict[str, int] = {}
     if live:
@@ -76,6 +83,7 @@ def public_view(state: GameState) -> PublicView:
         day=state.day,
         night=state.night,
         stage=state.stage,
+        step=state.step,
         timer_id=state.timer_id,
         timer_seconds=state.timer_seconds,
         paused=state.paused,
@@ -89,14 +97,19 @@ def public_view(state: GameState) -> PublicView:
         eliminated=state.eliminated,
         missed=state.missed,
         speaker=state.speaker,
+        next_speaker=day.next_speaker(ctx),
         nominees=state.nominees,
         candidates=state.candidates,
+        vote_round=state.vote_round.value,
         count_index=state.count_index,
         hands=tuple(p for p in state.seats if p in state.hands),
         votes=tuple(state.votes.items()),
         live_tally=tuple((p, tally[p]) for p in state.seats if p in tally),
         ballots_cast=0 if live else len(state.ballots),
+        decider=state.decider,
+        human_host=state.human_host,
         winner=state.winner,
+        pending_winner=state.pending_winner,
     )
 
 

@@ -6,6 +6,8 @@ and returns None on success or the first failure as text."""
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,6 +90,9 @@ class Step:
     kind: str  # act, reject, timeout, expect
     acts: tuple[Action, ...] = ()
     texts: tuple[str, ...] = ()
+    # reject: the reason each act must be refused for, where the file names
+    # one ("Ann hand (hand_up)"); None accepts any refusal (SCENARIOS.md).
+    codes: tuple[str | None, ...] = ()
     times: int = 1
     expect: Mapping[str, Any] | None = None
 
@@ -185,8 +190,11 @@ def _parse_step(raw: object, number: int, players: tuple[str, ...]) -> Step:
         texts = value if isinstance(value, list) else [value]
         if not all(isinstance(t, str) for t in texts):
             raise ScenarioError(f"every {key} must be a string (quote acts with , : or #)", number)
+        codes: list[str | None] = []
+        if key == "reject":
+            texts, codes = _split_codes(texts)
         acts = tuple(parse_act(t, players, number) for t in texts)
-        return Step(key, acts=acts, texts=tuple(texts))
+        return Step(key, acts=acts, texts=tuple(texts), codes=tuple(codes))
     if key == "timeout":
         times = 1 if value is None else value
         if not isinstance(times, int) or isinstance(times, bool) or times < 1:
@@ -202,6 +210,22 @@ def _parse_step(raw: object, number: int, players: tuple[str, ...]) -> Step:
             )
         return Step("expect", expect=value)
     raise ScenarioError(f"unknown step {key!r}", number)
+
+
+_CODE = re.compile(r"^(?P<act>.*\S)\s+\((?P<code>[a-z_]+)\)$")
+
+
+def _split_codes(texts: list[str]) -> tuple[list[str], list[str | None]]:
+    """`reject: "Ann hand (hand_up)"`: the act, and the reason it must be
+    refused for (an extension of SCENARIOS.md that this project's own
+    scenarios use, so a refusal for the wrong reason fails)."""
+    acts: list[str] = []
+    codes: list[str | None] = []
+    for text in texts:
+        match = _CODE.match(text)
+        acts.append(match["act"] if match else text)
+        codes.append(match["code"] if match else None)
+    return acts, codes
 
 
 def _target(args: list[str], players: tuple[str, ...], number: int, text: str) -> str:
@@ -229,18 +253,20 @@ _HOST_NO_ARGS: Mapping[str, Callable[[str], Action]] = {
 
 
 def parse_act(text: str, players: tuple[str, ...], number: int) -> Action:
+    """A known verb in the wrong hands (`Gus confirm`, `host kill Ann`) is
+    an act the rules refuse, not an unreadable file (SCENARIOS.md)."""
     words = text.split()
     if len(words) < 2:
         raise ScenarioError(f"{text!r}: an act is 'ACTOR VERB [ARGS]'", number)
     actor, verb, args = words[0], words[1], words[2:]
     if actor != HOST and actor not in players:
         raise ScenarioError(f"{text!r}: {actor!r} is not a player of this file", number)
-    if actor == HOST:
-        if verb == "warn":
-            return HostWarn(HOST, _target(args, players, number, text))
-        if verb in _HOST_NO_ARGS and not args:
-            return _HOST_NO_ARGS[verb](HOST)
-        raise ScenarioError(f"{text!r}: unknown host act", number)
+    if verb == "warn":
+        return HostWarn(actor, _target(args, players, number, text))
+    if verb in _HOST_NO_ARGS:
+        if args:
+            raise ScenarioError(f"{text!r}: {verb} takes no argument", number)
+        return _HOST_NO_ARGS[verb](actor)
     if verb in ("say", "chat"):
         rest = text.split(None, 2)[2] if len(words) > 2 else ""
         return Say(actor, rest) if verb == "say" else MafiaChat(actor, rest)
@@ -339,13 +365,15 @@ def run_scenario(scenario: Scenario) -> str | None:
                 except IllegalAction as error:
                     return f"step {number}: {text!r} accepted / refused ({error})"
         elif step.kind == "reject":
-            for act, text in zip(step.acts, step.texts, strict=True):
+            for act, text, code in zip(step.acts, step.texts, step.codes, strict=True):
                 before = state.to_dict()
                 try:
                     apply(state, act)
-                except IllegalAction:
+                except IllegalAction as error:
                     if state.to_dict() != before:
                         return f"step {number}: {text!r} refused and the game unchanged / changed"
+                    if code is not None and error.code != code:
+                        return f"step {number}: {text!r} refused for {code} / for {error.code}"
                     continue
                 return f"step {number}: {text!r} refused / accepted"
         elif step.kind == "timeout":

@@ -1,0 +1,71 @@
+"""The game's stages as one table (boardgame.io's phases and stages): the
+moves each stage accepts, the option that times it, and what its timer
+does when it runs out; and the ways from one part of the game into another
+(`Entry`), so that the phase modules need not import each other."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from engine import day, handvote, night, openvote
+from engine.actions import Action
+from engine.context import Ctx, Entry, Flow
+from engine.moves import Move
+from engine.state import Stage
+
+
+@dataclass(frozen=True, slots=True)
+class StageRule:
+    moves: tuple[Move, ...]  # the players' moves it accepts (posts are always taken)
+    timer: tuple[str, ...]  # the options that time it (none: no timer)
+    on_timeout: Callable[[Ctx], None] | None
+
+    def move_for(self, kind: type[Action]) -> Move | None:
+        return next((m for m in self.moves if m.action is kind), None)
+
+
+def end_floor(ctx: Ctx) -> None:
+    """The floor holder is done (pass, thanks, timeout, host skip, or out)."""
+    if ctx.state.stage is Stage.LAST_WORD:
+        handvote.next_last_word(ctx)
+    else:
+        day.next_floor(ctx)
+
+
+FLOOR = StageRule((day.PASS,), ("intro_seconds",), end_floor)
+STAGES: Mapping[Stage, StageRule] = MappingProxyType(
+    {
+        Stage.NIGHT: StageRule(night.MOVES, ("night_seconds",), night.dawn),
+        Stage.INTRO: FLOOR,
+        Stage.SPEECH: StageRule((day.PASS, day.NOMINATE), ("speech_seconds",), end_floor),
+        Stage.LAST_WORD: StageRule((day.PASS,), ("last_word_seconds",), end_floor),
+        Stage.VOTE: StageRule(
+            (handvote.HAND, handvote.LOWER, handvote.LEAVE),
+            ("vote_count_seconds",),
+            handvote.end_count,
+        ),
+        Stage.DECIDE: StageRule((handvote.DECIDE,), ("last_word_seconds",), handvote.decide_timeout),
+        Stage.DISCUSSION: StageRule(
+            (openvote.VOTE, openvote.UNVOTE), ("day_seconds",), openvote.timeout
+        ),
+        Stage.BALLOT: StageRule(
+            (openvote.VOTE, openvote.UNVOTE), ("ballot_seconds",), openvote.timeout
+        ),
+        Stage.CONFIRM: StageRule((), (), None),
+        Stage.ENDED: StageRule((), (), None),
+    }
+)
+
+ENTRIES: Flow = MappingProxyType(
+    {
+        Entry.NIGHT: night.start_night,
+        Entry.DAY: day.start_day,
+        Entry.END_DAY: day.end_day,
+        Entry.NEXT_FLOOR: day.next_floor,
+        Entry.END_FLOOR: end_floor,
+        Entry.VOTING: handvote.open_voting,
+        Entry.DAWN: night.dawn,
+    }
+)

@@ -56,10 +56,11 @@ class Game(SQLModel, table=True):
         CheckConstraint(
             "status IN ('lobby', 'running', 'ended', 'aborted')", name="ck_game_status"
         ),
-        # One lobby or running game per chat, enforced by the database itself.
+        # One lobby or running game per chat (per forum topic), enforced by the database.
         Index(
             "uq_game_active_chat",
             "chat_id",
+            "topic",
             unique=True,
             postgresql_where=text(ACTIVE_GAME_WHERE),
             sqlite_where=text(ACTIVE_GAME_WHERE),
@@ -68,6 +69,10 @@ class Game(SQLModel, table=True):
 
     id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
     chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False, index=True))
+    # The forum topic the game lives in (message_thread_id); 0: not a forum topic.
+    topic: int = Field(
+        default=0, sa_column=Column(BigInteger(), nullable=False, server_default=text("0"))
+    )
     status: str = Field(sa_column=Column(String(16), nullable=False))
     variant: str = Field(sa_column=Column(String(32), nullable=False))
     language: str = Field(sa_column=Column(String(16), nullable=False))
@@ -83,7 +88,19 @@ class Game(SQLModel, table=True):
     stage_deadline: float | None = Field(default=None, sa_column=Column(Float(), nullable=True))
     timer_token: str | None = Field(default=None, sa_column=Column(String(64), nullable=True))
     saved_permissions: dict[str, Any] | None = Field(default=None, sa_column=Column(NULLABLE_JSON))
-    messages: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON(), nullable=False))
+    # Revision 0003 gave each of these its place (they lived in a catch-all JSON column).
+    title: str = Field(
+        default="", sa_column=Column(String(255), nullable=False, server_default=text("''"))
+    )
+    bot_rights: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON(), nullable=False, server_default="{}")
+    )
+    opener_name: str = Field(
+        default="", sa_column=Column(String(255), nullable=False, server_default=text("''"))
+    )
+    host_name: str | None = Field(default=None, sa_column=Column(String(255), nullable=True))
+    # Seconds left on a timer the host paused.
+    paused_left: float | None = Field(default=None, sa_column=Column(Float(), nullable=True))
     created_at: datetime = Field(
         default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
     )
@@ -136,3 +153,69 @@ class PlayerResult(SQLModel, table=True):
     created_at: datetime = Field(
         default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
     )
+
+
+class Seat(SQLModel, table=True):
+    """Who plays where: the user -> game index (revision 0003). A user sits
+    at one active table at a time, across every group (the partial unique
+    index); a seat stops being active when the game ends or the player
+    leaves the lobby."""
+
+    __tablename__ = "seat"
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_id", name="uq_seat_player"),
+        Index(
+            "uq_seat_active_user",
+            "user_id",
+            unique=True,
+            postgresql_where=text("active"),
+            sqlite_where=text("active"),
+        ),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
+    game_id: int = Field(
+        sa_column=Column(ID_TYPE, ForeignKey("game.id", name="fk_seat_game"), nullable=False)
+    )
+    user_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    active: bool = Field(sa_column=Column(Boolean(), nullable=False))
+
+
+class LivingMessage(SQLModel, table=True):
+    """The id of a message the bot edits in place (the lobby, the floor, a
+    count, a private prompt), by its key: any process can edit it, after a
+    restart too (revision 0003)."""
+
+    __tablename__ = "living_message"
+    __table_args__ = (
+        UniqueConstraint("game_id", "chat_id", "key", name="uq_living_message_key"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
+    game_id: int = Field(
+        sa_column=Column(
+            ID_TYPE, ForeignKey("game.id", name="fk_living_message_game"), nullable=False
+        )
+    )
+    chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    key: str = Field(sa_column=Column(String(64), nullable=False))
+    message_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
+
+
+class OutboxEntry(SQLModel, table=True):
+    """A call the bot decided to make, written in the same transaction as
+    the action that caused it and deleted once Telegram took it: nothing
+    decided is lost in a crash, and a chat's calls go out in order
+    (revision 0003)."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_chat", "chat_id", "id"),)
+
+    id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
+    chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    game_id: int | None = Field(default=None, sa_column=Column(ID_TYPE, nullable=True))
+    # 0 first: the game's own messages; then answers to commands; then reminders.
+    priority: int = Field(default=0, sa_column=Column(Integer(), nullable=False))
+    op: dict[str, Any] = Field(sa_column=Column(JSON(), nullable=False))
+    created_at: float = Field(sa_column=Column(Float(), nullable=False))
+    attempts: int = Field(default=0, sa_column=Column(Integer(), nullable=False))

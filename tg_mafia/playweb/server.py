@@ -48,6 +48,7 @@ class Tables:
         self.session: PlaySession | None = None
         self.number = 0
         self.error: str | None = None  # why the last table did not open
+        self.closing = False  # the server is stopping: streams end
         self._restart = asyncio.Event()
         self._ready = asyncio.Event()
 
@@ -122,9 +123,9 @@ class EventsHandler(_Handler):
         self.set_header("Content-Type", "text/event-stream")
         shown: dict[str, Any] | None = None
         try:
-            while not self.closed:
+            while not self._over():
                 try:
-                    session = await asyncio.wait_for(self.tables.current(), HEARTBEAT)
+                    session = await asyncio.wait_for(self.tables.current(), 1.0)
                 except TimeoutError:
                     continue
                 snapshot = session.snapshot()
@@ -141,6 +142,9 @@ class EventsHandler(_Handler):
                 await asyncio.sleep(BATCH)
         except StreamClosedError:
             return
+
+    def _over(self) -> bool:
+        return self.closed or self.tables.closing
 
     async def _send(self, event: str, data: dict[str, Any]) -> None:
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -243,9 +247,10 @@ async def serve(config: PlayConfig, host: str, port: int) -> AsyncIterator[tuple
     server = HTTPServer(make_app(tables))
     server.add_sockets(sockets)
     bound = int(sockets[0].getsockname()[1])
-    try:
-        async with tables.serving():
+    async with tables.serving():
+        try:
             yield tables, bound
-    finally:
-        server.stop()
-        await server.close_all_connections()
+        finally:
+            tables.closing = True
+            server.stop()
+            await server.close_all_connections()

@@ -149,7 +149,9 @@ function toast(column, text, kind) {
   const note = document.createElement("p");
   note.className = `toast ${kind}`;
   note.textContent = text;
-  column.querySelector(".toasts").append(note);
+  const toasts = column.querySelector(".toasts");
+  toasts.append(note);
+  while (toasts.children.length > 2) toasts.firstElementChild.remove();
   setTimeout(() => note.remove(), kind === "alert" ? 6000 : 3000);
 }
 

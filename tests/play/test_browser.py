@@ -251,3 +251,26 @@ async def test_the_page_fits_a_phone(browser: Any, shots: Path) -> None:
             assert box is not None and box["x"] >= -1 and box["x"] + box["width"] <= 391, box
             assert await page.locator(f"{selector} .composer input").is_visible()
         await page.screenshot(path=str(shots / "play-phone.png"))
+
+
+async def test_the_table_form_refuses_a_bad_table_and_opens_a_new_one(browser: Any) -> None:
+    async with serve(CONFIG, "127.0.0.1", 0) as (tables, port):
+        page = await browser.new_page()
+        await page.goto(f"http://127.0.0.1:{port}/")
+        await page.locator('#tabs button:text-is("Ann")').wait_for(timeout=10_000)
+        await page.locator("#setup-toggle").click()
+        form = page.locator("#setup")
+        await form.locator('[name="players"]').fill("3")
+        await form.locator('button[type="submit"]').click()
+        await form.locator('#setup-error:has-text("moscow needs 7 to 15 players")').wait_for()
+        assert tables.number == 1
+
+        await form.locator('[name="players"]').fill("8")
+        await form.locator('[name="language"]').select_option("fr")
+        await form.locator('[name="options"]').fill("thanks_rule=on\nmaniac=off")
+        await form.locator('button[type="submit"]').click()
+        await page.locator('#tabs button:text-is("Amélie")').wait_for(timeout=10_000)
+        assert await form.is_hidden()
+        assert await page.locator("#tabs button").count() == 9  # the group and 8 players
+        assert "fr" in await page.locator("#status").inner_text()
+        assert dict(tables.config.options) == {"thanks_rule": "on", "maniac": "off"}

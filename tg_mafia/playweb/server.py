@@ -62,6 +62,9 @@ class Tables:
                     self.session, self.error = session, None
                     self._ready.set()
                     await self._restart.wait()
+                    # Nobody may reach the table while it closes.
+                    self._ready.clear()
+                    self.session = None
             except Exception as error:  # a table that failed to open must not stop the server
                 log.exception("the table did not open")
                 self.error = f"the table did not open: {error}"

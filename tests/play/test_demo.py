@@ -9,7 +9,7 @@ import pytest
 
 from engine import resolve_options
 from tg_mafia.cli import main
-from tg_mafia.commands.demo import Demo
+from tg_mafia.playtest.demo import Demo
 
 SPEED = 500.0  # the bot's timers are fired by the players; this paces the outbox only
 
@@ -49,6 +49,24 @@ async def test_watch_shows_posts_presses_edits_and_deletions_in_order() -> None:
     assert "is out: too many warnings" in text
     assert "closed: members may not post" in text and "open: members may post" in text
     assert any("wins" in line for line in lines[-40:]), "the end screen comes last"
+
+
+async def test_the_thanks_rule_shows_when_on() -> None:
+    """A speaker's "Thank you." ends the floor: the next speaker's floor follows,
+    and the post stays. Without the rule nobody says it on their floor."""
+    lines: list[str] = []
+    await demo(4, thanks_rule="on").play(on_lines=lines.extend)
+    thanks = [i for i, line in enumerate(lines) if line == "    Thank you."]
+    floors_ended = [i for i in thanks if any("Now: " in line for line in lines[i + 1 : i + 5])]
+    assert floors_ended, "no floor ended with thanks"
+    assert not any(
+        "deleted" in line and "«Thank you.»" in line
+        for i in floors_ended
+        for line in lines[i : i + 5]
+    )
+    plain: list[str] = []
+    await demo(4).play(on_lines=plain.extend)
+    assert plain.count("    Thank you.") < len(thanks)
 
 
 def by_chat(lines: list[str]) -> dict[str, list[str]]:

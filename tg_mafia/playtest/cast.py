@@ -13,6 +13,7 @@ NAMES = {
     "Xuân Yến",
     "en": "Ann Ben Cat Dan Eve Fay Gus Hal Ivy Jon Kim Lee Max Ned Ona Pat Quinn Rae Sam Tom",
 }
+# What the simulated players say; the last line of each says thanks (moscow's thanks rule).
 LINES = {
     "ru": ("Я мирный житель, честно.", "Подозреваю соседа слева.", "Спасибо."),
     "ro": ("Sunt un cetățean cinstit.", "Îl suspectez pe vecinul meu.", "Mulțumesc."),

@@ -33,7 +33,7 @@ class Watch:
     def __init__(self, sb: Sandbox, reason: DeletionReason) -> None:
         self.sb = sb
         self.reason = reason
-        self.start = sb.clock.now()
+        self.start: float | None = None  # the sandbox time of the first call: 00:00
         self.seen_calls = 0
         self.last_update = 0  # getUpdates hands an update over until it is confirmed
         self.deleted_posts: Counter[int] = Counter()  # per chat
@@ -123,6 +123,8 @@ class Watch:
     # ----- names ------------------------------------------------------------
 
     def _stamp(self, time: float) -> str:
+        if self.start is None:
+            self.start = time
         seconds = max(0, int(time - self.start))
         return f"[{seconds // 60:02}:{seconds % 60:02}]"
 

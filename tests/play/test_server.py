@@ -4,7 +4,10 @@ JSON actions, and `tg-mafia play`'s refusals."""
 from __future__ import annotations
 
 import json
+import signal
 import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -196,3 +199,24 @@ def test_a_port_in_use_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
         port = taken.getsockname()[1]
         assert main(["play", "--port", str(port)]) == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_the_command_serves_the_page_until_sigterm() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tg_mafia.cli", "play", "--port", "0", "--players", "7"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("tg-mafia play: open http://127.0.0.1:"), line
+        url = line.split()[3]
+        assert "tg-mafia play" in httpx.get(url, timeout=10).text
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -80,5 +81,9 @@ async def _serve(config: PlayConfig, host: str, port: int) -> int:
             return 2
         shown = f"[{host}]" if ":" in host else host
         print(f"tg-mafia play: open http://{shown}:{bound}/ (Ctrl-C stops)", flush=True)
-        await asyncio.Event().wait()  # until Ctrl-C
+        # Until Ctrl-C (which cancels this) or SIGTERM: the bot stops and the
+        # scratch database goes either way.
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        await stop.wait()
     return 0

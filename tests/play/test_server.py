@@ -3,11 +3,13 @@ JSON actions, and `tg-mafia play`'s refusals."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -161,6 +163,16 @@ async def test_a_restart_opens_a_new_table_with_the_new_settings(
         assert [s["name"] for s in table["seats"]][:2] == ["Amélie", "Bastien"]
         lobby = next(m for m in table["chats"]["group"] if m["buttons"])
         assert "Règles de Moscou" in lobby["html"] and "Joueurs (8)" in lobby["html"]
+
+
+async def test_the_server_stops_whenever_asked_even_while_a_table_opens() -> None:
+    started = time.monotonic()
+    for delay in (0.0, 0.05, 0.3, 1.0):
+        async with serve(CONFIG, "127.0.0.1", 0):
+            await asyncio.sleep(delay)
+    # A few seconds. A table closed by cancelling it can miss the cancellation
+    # while it opens, and then only a timeout ends it, if anything does.
+    assert time.monotonic() - started < 15
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "::1", "localhost"])

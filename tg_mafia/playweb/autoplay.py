@@ -45,7 +45,7 @@ async def press_for(
 
 class Autoplay:
     """Plays every seat `plays(user_id)` says yes to, one move per `pace`
-    real seconds, until cancelled."""
+    real seconds, until `stopped`."""
 
     def __init__(
         self, h: Harness, plays: Callable[[int], bool], seed: int | None, pace: float
@@ -55,9 +55,10 @@ class Autoplay:
         self.rng = random.Random(seed)
         self.pace = pace
         self.moves = 0
+        self.stopped = False
 
     async def run(self) -> None:
-        while True:
+        while not self.stopped:
             await asyncio.sleep(self.pace)
             await self.step()
 

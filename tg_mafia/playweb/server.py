@@ -48,13 +48,13 @@ class Tables:
         self.session: PlaySession | None = None
         self.number = 0
         self.error: str | None = None  # why the last table did not open
-        self.closing = False  # the server is stopping: streams end
+        self.closing = False  # the server is stopping: tables and streams end
         self._restart = asyncio.Event()
         self._ready = asyncio.Event()
 
     async def run(self) -> None:
-        """Serves tables until cancelled."""
-        while True:
+        """Serves tables until `closing`."""
+        while not self.closing:
             self.number += 1
             self._restart.clear()
             try:
@@ -89,9 +89,11 @@ class Tables:
         try:
             yield self
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            # Asked, not cancelled: a cancellation can be lost while the table
+            # opens (asyncio.wait_for in Python 3.11), and the table never closes.
+            self.closing = True
+            self._restart.set()
+            await task
 
 
 class _Handler(tornado.web.RequestHandler):

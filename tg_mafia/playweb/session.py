@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import VARIANTS, SetupError
+from engine.options import OptionValue
 from tg_mafia.commands.table_args import check_table
 from tg_mafia.i18n import LANGUAGES
 from tg_mafia.playtest.cast import names
@@ -41,8 +42,8 @@ class PlayConfig:
     seed: int | None = None  # the deal; None: a random one
     person: int = 1  # the seat the person plays at first (0: every seat autoplays)
 
-    def check(self) -> None:
-        """Raises ValueError with a message for the person."""
+    def check(self) -> dict[str, OptionValue]:
+        """The variant's resolved options; ValueError with a message for the person."""
         if self.language not in LANGUAGES:
             raise ValueError(f"language {self.language!r}: use one of {', '.join(LANGUAGES)}")
         if not 0 < self.speed <= MAX_SPEED:
@@ -50,7 +51,7 @@ class PlayConfig:
         if not 0 <= self.person <= self.players:
             raise ValueError(f"seat {self.person}: there are {self.players} seats")
         try:
-            check_table(self.variant, self.players, dict(self.options))
+            return check_table(self.variant, self.players, dict(self.options))
         except SetupError as error:
             raise ValueError(str(error)) from None
 
@@ -102,7 +103,7 @@ class PlaySession:
     @contextlib.asynccontextmanager
     async def open(cls, config: PlayConfig, number: int) -> AsyncIterator[PlaySession]:
         """A table with a full lobby, waiting for Start; closed on leaving."""
-        config.check()
+        options = config.check()
         with tempfile.TemporaryDirectory(prefix="tg-mafia-play-") as folder:
             async with running_bot(
                 Path(folder),
@@ -118,7 +119,7 @@ class PlaySession:
                     h.group.id,
                     variant=config.variant,
                     language=config.language,
-                    options=check_table(config.variant, config.players, dict(config.options)),
+                    options=options,
                 )
                 await h.open_and_fill()
                 session = cls(h, config, number)
@@ -126,6 +127,7 @@ class PlaySession:
                 try:
                     yield session
                 finally:
+                    session.autoplay.stopped = True  # should the cancellation be lost
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task

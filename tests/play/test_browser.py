@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,18 @@ def browser_or_skip() -> Any:
     if os.environ.get("CI") == "true":
         pytest.fail(f"CI must run the browser test: {missing}")
     pytest.skip(missing)
+
+
+@pytest.mark.parametrize(
+    ("ci", "outcome"), [("", pytest.skip.Exception), ("true", pytest.fail.Exception)]
+)
+def test_without_chromium_it_skips_but_fails_in_ci(
+    ci: str, outcome: type[BaseException], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.setenv("CI", ci)
+    with pytest.raises(outcome, match="no-chromium is missing"):
+        browser_or_skip()
 
 
 @pytest.fixture

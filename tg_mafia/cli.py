@@ -10,7 +10,16 @@ from collections.abc import Sequence
 
 # Each module here defines `register(subparsers)`, which adds its sub-command
 # and sets `func` (taking the parsed arguments, returning an exit code).
-COMMAND_MODULES = ("scenario", "simulate", "sandbox", "run", "demo", "i18n", "healthcheck")
+COMMAND_MODULES = (
+    "scenario",
+    "simulate",
+    "sandbox",
+    "run",
+    "demo",
+    "play",
+    "i18n",
+    "healthcheck",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -29,6 +29,7 @@ class BotOptions:
     speed: float = 1.0  # > 1 only in tests and the demo: every timer runs faster
     lobby_seconds: int = 600
     rate_limiter: bool = True  # PTB's AIORateLimiter, on real time (off when speed > 1)
+    lobby_seed: int | None = None  # the demo: a seeded deal, to replay a game; None: random
 
 
 COMMANDS = (
@@ -72,7 +73,11 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
         app.bot_data["db"],
         BotClock(options.speed, source),
         scheduler,
-        ServiceConfig(lobby_seconds=options.lobby_seconds, bot_username=app.bot.username),
+        ServiceConfig(
+            lobby_seconds=options.lobby_seconds,
+            bot_username=app.bot.username,
+            lobby_seed=options.lobby_seed,
+        ),
     )
     app.bot_data["service"] = service
     await set_commands(app)

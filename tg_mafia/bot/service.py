@@ -56,6 +56,7 @@ RIGHTS = ("can_delete_messages", "can_restrict_members", "can_pin_messages")
 class ServiceConfig:
     lobby_seconds: int = 600
     bot_username: str = "tg_mafia_bot"
+    lobby_seed: int | None = None  # every lobby deals from this seed (the demo); None: random
 
 
 @dataclass
@@ -136,6 +137,7 @@ class GameService:
                     language=settings.language,
                     options=dict(options),
                     host_user_id=user_id if host else None,
+                    seed=self.config.lobby_seed,
                     messages=messages,
                 )
             except GameAlreadyRunningError:

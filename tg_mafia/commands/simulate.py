@@ -11,9 +11,10 @@ from typing import Any
 
 from tqdm import tqdm
 
-from engine import SetupError, Side, find_variant, resolve_options
+from engine import SetupError, Side
 from engine.replay import GameSetup
 from engine.simulation import play_random_game
+from tg_mafia.commands.table_args import add_option_argument, check_table, parse_options
 
 
 def register(subparsers: Any) -> None:
@@ -22,21 +23,15 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a variant option, e.g. --option maniac=off",
-    )
+    add_option_argument(parser)
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        options = dict(_parse_option(text) for text in args.option)
-        find_variant(args.variant).deck(args.players, resolve_options(args.variant, options))
+        options = parse_options(args.option)
+        check_table(args.variant, args.players, options)
     except (SetupError, ValueError) as error:
         print(f"tg-mafia simulate: {error}", file=sys.stderr)
         return 2
@@ -68,10 +63,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {side.value:7} {100 * wins[side] / args.games:5.1f}%")
     print(f"  mean days {days / args.games:.2f}")
     return 0
-
-
-def _parse_option(text: str) -> tuple[str, str]:
-    name, sep, value = text.partition("=")
-    if not sep:
-        raise ValueError(f"option {text!r} is not NAME=VALUE")
-    return name.strip(), value.strip()

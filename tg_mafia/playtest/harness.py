@@ -96,6 +96,7 @@ async def running_bot(
     scheduler: Scheduler | None = None,
     names: list[str] | None = None,
     language: str = "en",
+    lobby_seed: int | None = None,
 ) -> AsyncIterator[Harness]:
     sb = sb or Sandbox(speed=speed)
     if names:
@@ -114,7 +115,9 @@ async def running_bot(
         db = open_database(url)
         stack.callback(db.close)
         app = build_application(
-            sb.application_builder(), db, BotOptions(speed=speed, lobby_seconds=lobby_seconds)
+            sb.application_builder(),
+            db,
+            BotOptions(speed=speed, lobby_seconds=lobby_seconds, lobby_seed=lobby_seed),
         )
         async with _running(app, scheduler) as started:
             yield Harness(sb, started, db, group, users, admin)

@@ -1,0 +1,82 @@
+"""Seats that play themselves on the play page: the engine's seeded random
+policy picks a move, and the seat presses the bot's button for it. The bot's
+own timers run, so a move that is a timeout is left to them, and so is any
+move of a seat the person plays."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+
+from engine import GameState
+from engine.actions import Action, HostConfirm, Timeout
+from engine.simulation import random_action
+from tg_mafia.playtest.harness import Harness
+from tg_mafia.sandbox import SimulationError
+from tg_mafia.storage import GameRecord, GameStatus
+
+CHATTER = 0.02  # now and then a seat posts out of turn, as people do
+
+
+async def press_for(
+    h: Harness, record: GameRecord, state: GameState, action: Action, rng: random.Random
+) -> bool:
+    """Carries out a player's `action` through the bot's buttons or a post.
+    False when that could not be done: the game moved on meanwhile (a timer
+    fired, the person pressed first) or the chat is closed.
+
+    The one place that knows which button stands for which move: it borrows
+    the test autoplayers' (tg_mafia/playtest/autoplay.py), which follow the
+    bot's button protocol."""
+    from tg_mafia.bot.timers import ManualScheduler
+    from tg_mafia.playtest.autoplay import AutoPlayers
+    from tg_mafia.playtest.cast import LINES
+
+    players = AutoPlayers(
+        h, ManualScheduler(), rng.getrandbits(32), CHATTER, LINES.get(record.language, ())
+    )
+    try:
+        await players.perform(record, state, action)
+    except (AssertionError, SimulationError, TimeoutError):
+        return False
+    return True
+
+
+class Autoplay:
+    """Plays every seat `plays(user_id)` says yes to, one move per `pace`
+    real seconds, until `stopped`."""
+
+    def __init__(
+        self, h: Harness, plays: Callable[[int], bool], seed: int | None, pace: float
+    ) -> None:
+        self.h = h
+        self.plays = plays
+        self.rng = random.Random(seed)
+        self.pace = pace
+        self.moves = 0
+        self.stopped = False
+
+    async def run(self) -> None:
+        while not self.stopped:
+            await asyncio.sleep(self.pace)
+            await self.step()
+
+    async def step(self) -> bool:
+        """One move if one of the autoplaying seats has one; True if made."""
+        record = self.h.db.active_game(self.h.group.id)
+        if record is None or record.status is not GameStatus.RUNNING or record.state is None:
+            return False
+        state = GameState.from_dict(record.state)
+        action = random_action(state, self.rng, CHATTER)
+        if isinstance(action, Timeout | HostConfirm) or not self._mine(action):
+            return False
+        done = await press_for(self.h, record, state, action, self.rng)
+        self.moves += done
+        return done
+
+    def _mine(self, action: Action) -> bool:
+        try:
+            return self.plays(int(action.actor))
+        except ValueError:
+            return False  # the host's

@@ -21,16 +21,16 @@ OUTPUT = Path(__file__).with_name("settings-fr.md")
 # (what the admin does, the callback data of the button pressed; None: /settings)
 STEPS: tuple[tuple[str, str | None], ...] = (
     ("The administrator sends /settings in the group.", None),
-    ("Taps the variant button: the list of variants.", "S:v"),
-    ("Chooses Moscow rules: only moscow's options are shown.", "S:V:moscow"),
-    ("Taps the speech length: steps within its range.", "S:o:speech_seconds"),
-    ("Taps +30.", "S:O:speech_seconds:90"),
-    ("Goes back to the menu.", "S:m"),
-    ("Toggles the thanks word on.", "S:O:thanks_rule:on"),
-    ("Switches the host to a person.", "S:O:host:human"),
-    ("Taps the language button: each language by its own name.", "S:l"),
-    ("Keeps Français.", "S:L:fr"),
-    ("Taps Done: the menu becomes a summary.", "S:x"),
+    ("Taps the variant button: the list of variants.", "st:0:-:v"),
+    ("Chooses Moscow rules: only moscow's options are shown.", "st:0:-:V:moscow"),
+    ("Taps the speech length: steps within its range.", "st:0:-:o:speech_seconds"),
+    ("Taps +30.", "st:0:-:O:speech_seconds:90"),
+    ("Goes back to the menu.", "st:0:-:m"),
+    ("Toggles the thanks word on.", "st:0:-:O:thanks_rule:on"),
+    ("Switches the host to a person.", "st:0:-:O:host:human"),
+    ("Taps the language button: each language by its own name.", "st:0:-:l"),
+    ("Keeps Français.", "st:0:-:L:fr"),
+    ("Taps Done: the menu becomes a summary.", "st:0:-:x"),
 )
 
 HEAD = """# The /settings menu in French

@@ -4,9 +4,9 @@
 new state with the events it caused (each naming its audience); an illegal
 action raises `IllegalAction` and changes nothing."""
 
+from engine import events
 from engine.actions import HOST, Action, action_from_dict
 from engine.errors import IllegalAction, SetupError
-from engine import events
 from engine.events import Audience, Event
 from engine.game import apply, deal, new_game
 from engine.legal import legal_actions, legal_for
@@ -38,8 +38,8 @@ __all__ = [
     "action_from_dict",
     "apply",
     "deal",
-    "find_variant",
     "events",
+    "find_variant",
     "legal_actions",
     "legal_for",
     "new_game",

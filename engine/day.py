@@ -77,7 +77,9 @@ def give_floor(ctx: Ctx, player: str, stage: Stage, seconds: int) -> None:
     state.nominated_this_floor = False
     ctx.enter(stage, seconds)
     ctx.emit(
-        FloorGiven(audience=PUBLIC, player=player, stage=stage.value, seconds=seconds, day=state.day)
+        FloorGiven(
+            audience=PUBLIC, player=player, stage=stage.value, seconds=seconds, day=state.day
+        )
     )
 
 
@@ -128,7 +130,9 @@ def nominate(ctx: Ctx, action: Nominate) -> None:
     state.nominees = (*state.nominees, action.target)
     state.nominated_this_floor = True
     ctx.emit(
-        Nominated(audience=PUBLIC, player=action.actor, target=action.target, nominees=state.nominees)
+        Nominated(
+            audience=PUBLIC, player=action.actor, target=action.target, nominees=state.nominees
+        )
     )
 
 

@@ -303,6 +303,14 @@ class BallotStarted(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BallotCounted(Event):
+    """The group learns how many have voted, never for whom."""
+
+    kind: ClassVar[str] = "ballot_counted"
+    cast: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BallotCast(Event):
     """In private (and to the host): a ballot given or withdrawn."""
 

@@ -46,7 +46,9 @@ STAGES: Mapping[Stage, StageRule] = MappingProxyType(
             ("vote_count_seconds",),
             handvote.end_count,
         ),
-        Stage.DECIDE: StageRule((handvote.DECIDE,), ("last_word_seconds",), handvote.decide_timeout),
+        Stage.DECIDE: StageRule(
+            (handvote.DECIDE,), ("last_word_seconds",), handvote.decide_timeout
+        ),
         Stage.DISCUSSION: StageRule(
             (openvote.VOTE, openvote.UNVOTE), ("day_seconds",), openvote.timeout
         ),

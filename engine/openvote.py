@@ -8,8 +8,16 @@ from collections.abc import Iterable
 from engine.actions import Action, Unvote, Vote
 from engine.context import Ctx, Entry
 from engine.errors import IllegalAction
-from engine.events import PUBLIC, BallotCast, BallotStarted, DiscussionStarted, LiveVoteChanged
-from engine.events import VoteResult, private
+from engine.events import (
+    PUBLIC,
+    BallotCast,
+    BallotCounted,
+    BallotStarted,
+    DiscussionStarted,
+    LiveVoteChanged,
+    VoteResult,
+    private,
+)
 from engine.lifecycle import check_win, eliminate
 from engine.moves import Move
 from engine.state import Cause, Stage
@@ -82,6 +90,7 @@ def _announce(ctx: Ctx, voter: str, target: str | None) -> None:
     if ctx.variant.day_mode is DayMode.BALLOT:
         cast = len(ctx.state.ballots)
         ctx.emit(BallotCast(audience=private(voter), voter=voter, target=target, cast=cast))
+        ctx.emit(BallotCounted(audience=PUBLIC, cast=cast))
         return
     ctx.emit(
         LiveVoteChanged(audience=PUBLIC, voter=voter, target=target, tally=tuple(counts.items()))

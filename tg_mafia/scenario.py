@@ -7,7 +7,6 @@ and returns None on success or the first failure as text."""
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path

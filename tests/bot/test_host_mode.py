@@ -13,6 +13,7 @@ from engine.simulation import random_action
 from tests.bot.autoplay import AutoPlayers, prefix, press
 from tests.bot.harness import Harness, running_bot
 from tg_mafia.bot import texts
+from tg_mafia.bot.callbacks import Kind
 from tg_mafia.bot.table import Table
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
@@ -59,7 +60,7 @@ def table_of(record: GameRecord) -> Table:
 
 
 async def host_press(h: Harness, record: GameRecord, verb: str) -> str:
-    assert press(h, h.admin, h.admin.id, prefix("H", record, verb)), f"no {verb} button"
+    assert press(h, h.admin, h.admin.id, prefix(Kind.HOST, record, verb)), f"no {verb} button"
     await h.settle()
     return h.private_texts(h.admin)[-1]
 
@@ -151,7 +152,7 @@ async def test_the_host_panel_pauses_resumes_extends_skips_and_warns(tmp_path: P
         await host_press(h, record, "extend")
         record, state = load(h, game_id)
         assert state.timer_seconds == seconds + 30 and state.speaker == speaker
-        assert record.stage_deadline is not None and record.stage_deadline > deadline
+        assert deadline is not None and record.stage_deadline == pytest.approx(deadline + 30)
         assert plain(texts.timer_note(T, "extended", 30)) in h.group_texts()
 
         # Skip the speaker: the floor passes on.
@@ -161,13 +162,14 @@ async def test_the_host_panel_pauses_resumes_extends_skips_and_warns(tmp_path: P
 
         # Warn: a menu of the living in private, then the warning in the group.
         target = state.seats[-1]
-        await host_press(h, record, "warnmenu")
+        assert press(h, h.admin, h.admin.id, prefix(Kind.HOST_WARN_MENU, record))
+        await h.settle()
         assert h.private_texts(h.admin)[-1] == T.gettext("Warn whom?")
         h.admin.press(h.admin.private_chat, table_of(record).button(target))
         await h.settle()
         record, state = load(h, game_id)
         assert state.warnings.get(target) == 1
-        assert plain(texts.warned(T, table_of(record), target, 1, 3)) in h.group_texts()
+        assert plain(texts.warned(T, table_of(record), target, 1, 3, "host")) in h.group_texts()
 
 
 async def test_host_needs_an_open_lobby_and_only_one_host(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot.settings_menu import PREFIX
+from tg_mafia.bot.callbacks import Kind
 from tg_mafia.i18n import translator
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.core import Press
@@ -20,7 +20,9 @@ def menu(h: Harness) -> int:
     chat = h.sb.world.resolve_chat(h.group.id)
     for message in sorted(chat.messages.values(), key=lambda m: -m.message_id):
         for row in (message.reply_markup or {}).get("inline_keyboard", []):
-            if any(str(b.get("callback_data", "")).startswith(f"{PREFIX}:") for b in row):
+            if any(
+                str(b.get("callback_data", "")).startswith(f"{Kind.SETTINGS.value}:") for b in row
+            ):
                 return message.message_id
     raise AssertionError("no settings menu in the group")
 
@@ -117,7 +119,7 @@ async def test_a_member_who_is_not_an_admin_changes_nothing(tmp_path: Path) -> N
         before = menu_text(h)
         answer = await press(h, member, "🎭 Classic (Sleeping City)")
         assert "Only the group's administrators" in answer.answer["text"]
-        forge(h, "S:V:moscow")
+        forge(h, "st:0:-:V:moscow")
         answer = await press(h, member, "🌐 English")
         assert "Only the group's administrators" in answer.answer["text"]
         assert h.db.get_settings(h.group.id).updated_at is None
@@ -140,13 +142,13 @@ async def test_forged_values_are_refused_and_change_nothing(tmp_path: Path) -> N
     async with running_bot(tmp_path, 2) as h:
         await open_menu(h)
         forged = [
-            ("S:O:night_seconds:999", "allowed values are 20 s to 300 s"),
-            ("S:O:night_seconds:abc", "allowed values are 20 s to 300 s"),
-            ("S:O:warnings_limit:2", "has no option"),  # classic has no warnings
-            ("S:O:nonsense:1", "has no option"),
-            ("S:V:chess", "out of date"),
-            ("S:L:de", "out of date"),
-            ("S:zzz", "out of date"),
+            ("st:0:-:O:night_seconds:999", "allowed values are 20 s to 300 s"),
+            ("st:0:-:O:night_seconds:abc", "allowed values are 20 s to 300 s"),
+            ("st:0:-:O:warnings_limit:2", "has no option"),  # classic has no warnings
+            ("st:0:-:O:nonsense:1", "has no option"),
+            ("st:0:-:V:chess", "out of date"),
+            ("st:0:-:L:de", "out of date"),
+            ("st:0:-:zzz", "out of date"),
         ]
         for data, popup in forged:
             label = forge(h, data)

@@ -70,7 +70,7 @@ from engine.actions import (
     action_from_dict,
 )
 from engine.simulation import random_action
-from tg_mafia.bot.callbacks import stage_token
+from tg_mafia.bot.callbacks import Kind
 from tg_mafia.sandbox import HttpTransport, Limits, Sandbox, SimUser
 from tg_mafia.sandbox.state import Chat
 from tg_mafia.storage import Database, GameRecord, GameStatus, open_database
@@ -281,7 +281,7 @@ class CrashRun:
         self,
         user: SimUser,
         chat_id: int,
-        kind: str,
+        kind: Kind,
         game_id: int,
         token: str,
         args: tuple[str, ...],
@@ -289,7 +289,7 @@ class CrashRun:
     ) -> None:
         def match(parts: list[str]) -> bool:
             return (
-                parts[0] == kind
+                parts[0] == kind.value
                 and parts[1] == str(game_id)
                 and parts[2] == token
                 and tuple(parts[3:]) == args
@@ -372,8 +372,8 @@ class CrashRun:
         assert self.bot is not None
         record = self._record(table)
         if record.status is GameStatus.LOBBY:
-            await self.press(table.admin, table.group.id, "L", table.game_id, "-", ("start",),
-                             generation)  # fmt: skip
+            await self.press(table.admin, table.group.id, Kind.LOBBY, table.game_id, "-",
+                             ("start",), generation)  # fmt: skip
             if table.kill_at == -1 and not table.killed:
                 table.killed = True
                 await self.bot.kill_and_restart(generation)
@@ -407,7 +407,7 @@ class CrashRun:
         self, table: Table, record: GameRecord, state: GameState, action: Action, generation: int
     ) -> None:
         assert self.bot is not None
-        token = stage_token(state)
+        token = str(state.step)
         gid = record.id
         group = table.group.id
 
@@ -424,30 +424,34 @@ class CrashRun:
         user = next(u for u in [*table.users, table.admin] if str(u.id) == action.actor)
         if isinstance(action, NightChoice):
             args = (action.move.value, seat(action.target))
-            await self.press(user, user.id, "n", gid, token, args, generation)
+            await self.press(user, user.id, Kind.NIGHT, gid, token, args, generation)
         elif isinstance(action, Pass):
-            await self.press(user, group, "p", gid, token, (), generation)
+            await self.press(user, group, Kind.PASS, gid, token, (), generation)
         elif isinstance(action, Nominate):
             wanted = (seat(action.target),)
 
             def menu(parts: list[str]) -> bool:
-                return parts[:3] == ["N", str(gid), token] and tuple(parts[3:]) == wanted
+                return parts[:3] == [Kind.NOMINATE.value, str(gid), token] and (
+                    tuple(parts[3:]) == wanted
+                )
 
             if self.find(user.id, menu) is None:
-                await self.press(user, group, "m", gid, token, (), generation)
-            await self.press(user, user.id, "N", gid, token, wanted, generation)
+                await self.press(user, group, Kind.NOMINATE_MENU, gid, token, (), generation)
+            await self.press(user, user.id, Kind.NOMINATE, gid, token, wanted, generation)
         elif isinstance(action, Hand):
-            await self.press(user, group, "h", gid, token, ("u",), generation)
+            await self.press(user, group, Kind.HAND, gid, token, (), generation)
         elif isinstance(action, Lower):
-            await self.press(user, group, "h", gid, token, ("d",), generation)
+            await self.press(user, group, Kind.LOWER, gid, token, (), generation)
         elif isinstance(action, Leave):
-            await self.press(user, group, "x", gid, token, (), generation)
+            await self.press(user, group, Kind.LEAVE, gid, token, (), generation)
         elif isinstance(action, Vote):
-            await self.press(user, group, "v", gid, token, (seat(action.target),), generation)
+            await self.press(user, group, Kind.VOTE, gid, token, (seat(action.target),), generation)
         elif isinstance(action, Unvote):
-            await self.press(user, group, "w", gid, token, (), generation)
+            await self.press(user, group, Kind.UNVOTE, gid, token, (), generation)
         elif isinstance(action, Decide):
-            await self.press(user, user.id, "d", gid, token, (seat(action.target),), generation)
+            await self.press(
+                user, user.id, Kind.DECIDE, gid, token, (seat(action.target),), generation
+            )
         else:
             raise AssertionError(f"the script cannot do {action}")
 

@@ -15,7 +15,7 @@ import pytest
 
 from engine import GameState, apply, new_game
 from engine.actions import Action, Decide, NightChoice, Nominate, Pass, Timeout, action_from_dict
-from engine.events import EventKind
+from engine.events import DayStarted, GameEnded
 from engine.simulation import random_action
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
@@ -27,7 +27,7 @@ from tg_mafia.sandbox.transport_inprocess import SandboxRequest
 from tg_mafia.storage import GameRecord, GameStatus
 
 SPEED = 100.0
-READ_TIMEOUT = 0.4  # real seconds: a hung call gives up quickly
+READ_TIMEOUT = 0.4  # seconds (of the test's virtual clock): a hung call gives up quickly
 TAGS = re.compile(r"</?b>")
 
 
@@ -51,9 +51,9 @@ def must_be_said(h: Harness, record: GameRecord) -> list[str]:
         state, new = apply(state, action_from_dict(dict(stored.action)))
         events.extend(new)
     for event in events:
-        if event.kind is EventKind.DAY_STARTED:
-            owed.append(t.gettext("☀️ <b>Day {n}.</b> The city wakes up.").format(n=event.number))
-        elif event.kind is EventKind.GAME_ENDED and event.winner and not event.player:
+        if isinstance(event, DayStarted):
+            owed.append(t.gettext("☀️ <b>Day {n}.</b> The city wakes up.").format(n=event.day))
+        elif isinstance(event, GameEnded):
             owed.append(texts.winner_line(t, event.winner))
     assert state.winner is not None and any("wins" in line for line in owed)
     return [TAGS.sub("", line) for line in owed]

@@ -21,6 +21,9 @@ import pytest
 from tg_mafia.playweb.server import serve
 from tg_mafia.playweb.session import PlayConfig
 
+# A real browser in another process: the wall clock, not the virtual one.
+pytestmark = pytest.mark.real_time
+
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [
     "--no-sandbox",

@@ -43,9 +43,12 @@ async def test_watch_shows_posts_presses_edits_and_deletions_in_order() -> None:
     assert re.search(r"group: edited #\d+\n    .*— \d+ hands? ", text), "the hand count runs"
     # A post out of turn: deleted with the engine's reason, then the warning,
     # which the option made the last one.
-    deletion = next(i for i, line in enumerate(lines) if "deleted #" in line)
-    assert re.search(r"deleted #\d+, \w+'s post «.+»: posted out of turn$", lines[deletion])
-    assert "warning 1/1." in "\n".join(lines[deletion : deletion + 4])
+    deletion = next(
+        i for i, line in enumerate(lines) if "deleted #" in line and "the bot's own" not in line
+    )
+    why = re.search(r"deleted #\d+, \w+'s post «.+»: (posted [a-z ]+)$", lines[deletion])
+    assert why is not None, lines[deletion]
+    assert f"warning 1/1 — {why[1]}." in "\n".join(lines[deletion : deletion + 4])
     assert "is out: too many warnings" in text
     assert "closed: members may not post" in text and "open: members may post" in text
     assert any("wins" in line for line in lines[-40:]), "the end screen comes last"

@@ -25,22 +25,30 @@ from tg_mafia.storage import (
 )
 from tg_mafia.storage.database import alembic_config
 
-OUR_TABLES = {"chat_settings", "game", "game_action", "player_result"}
+OUR_TABLES = {
+    "chat_settings",
+    "game",
+    "game_action",
+    "player_result",
+    "seat",
+    "living_message",
+    "outbox",
+}
 
 
-def test_head_is_0002() -> None:
-    assert head_revision() == "0002"
+def test_head_is_0003() -> None:
+    assert head_revision() == "0003"
 
 
 def test_upgrade_empty_database(database_url: str) -> None:
     with open_database(database_url) as db:
-        assert current_revision(db.engine) == "0002"
+        assert current_revision(db.engine) == "0003"
         tables = set(sa.inspect(db.engine).get_table_names())
         assert OUR_TABLES | {"alembic_version"} <= tables
         assert db.unfinished_games() == ()
     # A second start finds nothing to do.
     with open_database(database_url) as db:
-        assert current_revision(db.engine) == "0002"
+        assert current_revision(db.engine) == "0003"
 
 
 def test_migrations_match_the_models(database_url: str) -> None:
@@ -130,7 +138,12 @@ def _game_row(chat_id: int, status: str, **extra: object) -> dict[str, object]:
         "stage_deadline": None,
         "timer_token": None,
         "saved_permissions": None,
-        "messages": {"lobby": 555},
+        "messages": {
+            "title": "Friday club",
+            "rights": {"can_pin_messages": True, "can_delete_messages": 1},
+            "opener_name": "p0",
+            "lobby": 555,
+        },
         "created_at": now,
         "updated_at": now,
         "ended_at": None,
@@ -188,7 +201,7 @@ def test_upgrade_from_0001_with_games_in_progress(database_url: str) -> None:
         engine.dispose()
 
     with open_database(database_url) as db:
-        assert current_revision(db.engine) == "0002"
+        assert current_revision(db.engine) == "0003"
         games = {game.chat_id: game for game in db.unfinished_games()}
         assert set(games) == {LOBBY_CHAT, RUNNING_CHAT}
 
@@ -222,16 +235,62 @@ def test_upgrade_from_0001_with_games_in_progress(database_url: str) -> None:
 
         lobby = db.active_game(LOBBY_CHAT)
         assert lobby is not None and lobby.status is GameStatus.LOBBY
-        assert lobby.messages == {"lobby": 555}
+        # 0003: the catch-all messages column, each value in its own place.
+        assert lobby.title == "Friday club" and lobby.opener_name == "p0"
+        assert lobby.bot_rights == {"can_pin_messages": True, "can_delete_messages": True}
+        assert lobby.topic == 0 and lobby.host_name is None and lobby.paused_left is None
         assert db.get_settings(RUNNING_CHAT).variant == "moscow"
+        # 0003: the seats. The players sat at both tables: the older game keeps them.
+        assert db.game_of_user(PLAYERS[0].user_id) == db.get_game(min(running.id, lobby.id))
+
+
+def test_upgrade_from_0002_keeps_a_paused_hosted_game(database_url: str) -> None:
+    """0002 -> 0003 with a running game whose host paused its timer."""
+    engine = create_database_engine(database_url)
+    try:
+        migrate(engine, "0002")
+        with engine.begin() as connection:
+            connection.execute(
+                GAME_0001.insert().values(
+                    **_game_row(
+                        RUNNING_CHAT,
+                        "running",
+                        host_user_id=99,
+                        state={"stage": "speech", "day": 2, "paused": True},
+                        messages={
+                            "title": "Club <b>",
+                            "rights": {"can_restrict_members": True},
+                            "opener_name": "p1",
+                            "host_name": "Hosty",
+                            "paused_left": 12.5,
+                        },
+                    )
+                )
+            )
+    finally:
+        engine.dispose()
+    with open_database(database_url) as db:
+        running = db.active_game(RUNNING_CHAT)
+        assert running is not None
+        assert (running.title, running.host_name, running.paused_left) == (
+            "Club <b>",
+            "Hosty",
+            12.5,
+        )
+        assert running.bot_rights == {"can_restrict_members": True}
+        assert all(db.game_of_user(p.user_id) == running for p in PLAYERS)
+        with db.transaction() as tx:
+            assert tx.pending(RUNNING_CHAT) == []
 
 
 def test_downgrade_to_0001_and_back(database_url: str) -> None:
     engine = create_database_engine(database_url)
     try:
-        migrate(engine)
+        migrate(engine, "0002")
         with engine.begin() as connection:
             connection.execute(GAME_0001.insert().values(**_game_row(LOBBY_CHAT, "lobby")))
+        migrate(engine)
+        with engine.begin() as connection:
             command.downgrade(alembic_config(connection), "0001")
         assert current_revision(engine) == "0001"
         inspector = sa.inspect(engine)
@@ -239,12 +298,14 @@ def test_downgrade_to_0001_and_back(database_url: str) -> None:
         assert "winner" not in {c["name"] for c in inspector.get_columns("game")}
         # The downgrade kept the one-active-game-per-chat index.
         assert "uq_game_active_chat" in {i["name"] for i in inspector.get_indexes("game")}
+        assert "outbox" not in inspector.get_table_names()
         migrate(engine)
-        assert current_revision(engine) == "0002"
+        assert current_revision(engine) == "0003"
     finally:
         engine.dispose()
     with open_database(database_url) as db:
-        assert db.active_game(LOBBY_CHAT) is not None
+        lobby = db.active_game(LOBBY_CHAT)
+        assert lobby is not None and lobby.title == "Friday club"  # there and back again
 
 
 def test_database_from_a_newer_release_is_refused(database_url: str) -> None:

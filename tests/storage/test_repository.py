@@ -45,7 +45,7 @@ def test_settings_default_then_saved(db: Database) -> None:
 
 
 def test_lobby_changes_bump_the_version(db: Database) -> None:
-    lobby = db.create_lobby(CHAT, opened_by=1, seed=7, messages={"lobby": 10})
+    lobby = db.create_lobby(CHAT, opened_by=1, seed=7, title="Club", opener_name="Ann")
     assert (lobby.status, lobby.version, lobby.players, lobby.state) == (
         GameStatus.LOBBY,
         1,
@@ -56,7 +56,7 @@ def test_lobby_changes_bump_the_version(db: Database) -> None:
     assert joined.version == 2
     assert joined.players == PLAYERS[:2]
     assert joined.host_user_id == 2
-    assert joined.messages == {"lobby": 10}
+    assert (joined.title, joined.opener_name) == ("Club", "Ann")
     assert db.get_game(lobby.id) == joined
     with pytest.raises(FrozenInstanceError):
         joined.version = 9  # type: ignore[misc]
@@ -74,7 +74,7 @@ def test_record_action_appends_in_order_and_bumps_the_version(db: Database) -> N
             {"stage": "day", "step": n},
             stage_deadline=1_000.0 + n,
             timer_token=f"day-{n}",
-            messages={"floor": 100 + n},
+            paused_left=float(n),
         )
         assert game.version == version + 1
         version = game.version
@@ -82,7 +82,7 @@ def test_record_action_appends_in_order_and_bumps_the_version(db: Database) -> N
     assert stored is not None
     assert stored.state == {"stage": "day", "step": 5}
     assert (stored.stage_deadline, stored.timer_token) == (1_005.0, "day-5")
-    assert stored.messages == {"floor": 105}
+    assert stored.paused_left == 5.0
     log = db.actions(game.id)
     assert [a.seq for a in log] == [1, 2, 3, 4, 5]
     assert [a.action["n"] for a in log] == [1, 2, 3, 4, 5]
@@ -98,7 +98,7 @@ def test_stale_version_is_refused_and_changes_nothing(db: Database) -> None:
             game.id, game.version - 1, {"n": 2}, {"s": 2}, stage_deadline=None, timer_token=None
         )
     with pytest.raises(StaleGameError):
-        db.update_game(game.id, game.version + 1, messages={"x": 1})
+        db.update_game(game.id, game.version + 1, host_name="x")
     assert db.get_game(game.id) == game
     assert [a.action for a in db.actions(game.id)] == [{"n": 1}]
 
@@ -152,8 +152,8 @@ def test_one_active_game_per_chat(db: Database) -> None:
         connection.execute(
             sa.text(
                 "INSERT INTO game (chat_id, status, variant, language, options, seed, opened_by,"
-                " players, messages, version, created_at, updated_at) VALUES (:chat, 'running',"
-                " 'classic', 'en', '{}', 1, 1, '[]', '{}', 1, :now, :now)"
+                " players, version, created_at, updated_at) VALUES (:chat, 'running',"
+                " 'classic', 'en', '{}', 1, 1, '[]', 1, :now, :now)"
             ),
             {"chat": CHAT, "now": first.created_at},
         )

@@ -47,7 +47,19 @@ def build_application(
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any], db: Database, options: BotOptions
 ) -> App:
     if options.rate_limiter and options.speed == 1.0:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=5))
+        # The bot's ceiling on all its calls (30 a second). The per-chat budgets
+        # (a group's 20 a minute, a private chat's one a second) and the waiting
+        # out of a 429 are the sender's (sender.py), which knows which calls a
+        # chat's budget pays for: PTB's group limiter would also count the
+        # deletions and the membership checks.
+        builder = builder.rate_limiter(
+            AIORateLimiter(
+                overall_max_rate=30, overall_time_period=1, group_max_rate=0, max_retries=0
+            )
+        )
+    # Updates are handled concurrently; each game's are applied one at a time, in order,
+    # under the game's lock (runner.py).
+    builder = builder.concurrent_updates(64)
     app: App = builder.post_init(_post_init).post_shutdown(_post_shutdown).build()
     app.bot_data["db"] = db
     app.bot_data["options"] = options

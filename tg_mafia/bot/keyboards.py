@@ -1,20 +1,18 @@
 """Inline keyboards that fit a phone: at most three names a row, the seat
-number in front of each name."""
+number in front of each name. Built as data (ops.Keyboard), to be stored
+in the outbox."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
+from tg_mafia.bot.ops import ButtonData, Keyboard, callback
 from tg_mafia.bot.table import Table
 
 ROW = 3
 
 
-def grid(
-    buttons: Sequence[InlineKeyboardButton], width: int = ROW
-) -> list[list[InlineKeyboardButton]]:
+def grid(buttons: Sequence[ButtonData], width: int = ROW) -> Keyboard:
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
@@ -22,17 +20,17 @@ def players(
     table: Table,
     choices: Sequence[str],
     data: Callable[[str], str],
-    extra: Sequence[InlineKeyboardButton] = (),
-) -> InlineKeyboardMarkup:
-    rows = grid([InlineKeyboardButton(table.button(p), callback_data=data(p)) for p in choices])
+    extra: Sequence[ButtonData] = (),
+) -> Keyboard:
+    rows = grid([callback(table.button(p), data(p)) for p in choices])
     if extra:
         rows.append(list(extra))
-    return InlineKeyboardMarkup(rows)
+    return rows
 
 
-def row(*buttons: InlineKeyboardButton) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup([list(buttons)])
+def row(*buttons: ButtonData) -> Keyboard:
+    return [list(buttons)]
 
 
-def rows(*lines: Sequence[InlineKeyboardButton]) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup([list(line) for line in lines if line])
+def rows(*lines: Sequence[ButtonData]) -> Keyboard:
+    return [list(line) for line in lines if line]

@@ -1,522 +1,353 @@
-"""From engine events to Telegram messages.
-
-Public events become group messages; everything else goes to private chats
-(the players named, the living mafia, the human host). Nothing but public
-events can reach the group: this is how roles stay secret."""
+"""From engine events to calls: a renderer per kind of event (a table, not
+a chain of cases). Public events write to the group, private ones to the
+chats of the players they name; the living messages are drawn from the
+state by `screens`."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from engine import GameState, Stage, find_variant
+from engine import events as ev
+from engine.events import Event
+from tg_mafia.bot import keyboards, screens, texts
+from tg_mafia.bot.callbacks import Kind
+from tg_mafia.bot.ops import Method, Op, callback
+from tg_mafia.bot.scene import GameView, Outgoing, Scene
 
-from engine import Event, EventKind, GameState, Phase, Role, Stage
-from engine.events import PUBLIC as PUBLIC_AUDIENCE
-from engine.events import private
-from engine.handvote import finished_counts
-from engine.views import player_view
-from tg_mafia.bot import keyboards, texts
-from tg_mafia.bot.callbacks import Button, stage_token
-from tg_mafia.bot.outbox import Op, Outboxes
-from tg_mafia.bot.table import Table
-from tg_mafia.i18n import Translator
-
-FLOOR_KEY = "floor"
-COUNT_KEY = "count"
-BOARD_KEY = "board"
-LOBBY_KEY = "lobby"
-BOARD_EDIT_SECONDS = 4.0  # the live vote board changes at most this often
+Renderer = Callable[[Scene, Any], None]
 
 
-@dataclass
-class GameView:
-    """What the presenter needs to know about one game besides its state."""
-
-    game_id: int
-    chat_id: int
-    title: str
-    table: Table
-    t: Translator
-    host_id: int | None
-    deadline: float | None
-    can_delete: bool
-
-
-def clock_text(deadline: float | None) -> str:
-    return time.strftime("%H:%M:%S", time.localtime(deadline)) if deadline else "—"
+def render(
+    game: GameView,
+    state: GameState,
+    events: list[Event],
+    before: GameState | None = None,
+    post_message_id: int | None = None,
+) -> list[Outgoing]:
+    """The calls that `events` (which turned `before` into `state`) cause."""
+    scene = Scene(game, state, before, post_message_id)
+    for event in events:
+        RENDERERS[type(event)](scene, event)
+    return scene.out
 
 
-class Presenter:
-    def __init__(self, outboxes: Outboxes) -> None:
-        self.outboxes = outboxes
+# ----- the deal ----------------------------------------------------------------------------
 
-    # ----- plumbing -----------------------------------------------------------------
 
-    def group(self, game: GameView, op: Op) -> None:
-        self.outboxes.put(game.chat_id, op)
+def game_started(scene: Scene, event: ev.GameStarted) -> None:
+    scene.say(scene.t.gettext("🎭 The game begins. Your roles are in your private chats."))
+    if scene.game.host_id is not None:
+        scene.private(scene.game.host_id, screens.host_panel(scene))
 
-    def private(self, user_id: int, op: Op) -> None:
-        self.outboxes.put(user_id, op)
 
-    def say(self, game: GameView, text: str) -> None:
-        self.group(game, Op("send", text=text, mergeable=True))
+def role_dealt(scene: Scene, event: ev.RoleDealt) -> None:
+    text = texts.your_role(scene.t, event.role, scene.state.variant, scene.game.title)
+    scene.private(event.player, Op(Method.SEND, text=text, protect=True))
 
-    def button(
-        self, game: GameView, state: GameState, label: str, kind: str, *args: str
-    ) -> InlineKeyboardButton:
-        data = Button(kind, game.game_id, stage_token(state), tuple(args)).encode()
-        return InlineKeyboardButton(label, callback_data=data)
 
-    def seat_keyboard(
-        self,
-        game: GameView,
-        state: GameState | None,
-        choices: Sequence[str],
-        kind: str,
-        prefix: tuple[str, ...] = (),
-        extra: Sequence[InlineKeyboardButton] = (),
-    ) -> InlineKeyboardMarkup:
-        """A button per player, carrying the player's seat; `state` None makes
-        buttons valid at any stage (the host's)."""
-        token = stage_token(state) if state is not None else "-"
+def all_roles(scene: Scene, event: ev.AllRoles) -> None:
+    scene.to_host(texts.all_roles(scene.t, scene.table, event.roles))
 
-        def data(player: str) -> str:
-            seat = str(game.table.seat(player))
-            return Button(kind, game.game_id, token, (*prefix, seat)).encode()
 
-        return keyboards.players(game.table, choices, data, extra)
+# ----- the night ----------------------------------------------------------------------------
 
-    def static_button(
-        self, game: GameView, label: str, kind: str, *args: str
-    ) -> InlineKeyboardButton:
-        """A button valid at any stage (the host's panel)."""
-        data = Button(kind, game.game_id, "-", tuple(args)).encode()
-        return InlineKeyboardButton(label, callback_data=data)
 
-    def recipients(self, game: GameView, state: GameState, event: Event) -> list[int]:
-        ids = [int(p) for p in sorted(event.audience.players)]
-        if event.audience.mafia:
-            ids += [int(p) for p in state.mafia_members() if state.is_alive(p)]
-        return list(dict.fromkeys(ids))
+def night_started(scene: Scene, event: ev.NightStarted) -> None:
+    # The day's last buttons are dead now: take them off.
+    scene.group(Op(Method.CLEAR, key=screens.FLOOR))
+    scene.group(Op(Method.CLEAR, key=screens.BOARD))
+    scene.group(
+        Op(Method.SEND, text=texts.night_started(scene.t, event.night), timer=scene.timer())
+    )
+    scene.group(Op(Method.PERMISSIONS))  # closed until morning
 
-    def to_host(self, game: GameView, text: str) -> None:
-        if game.host_id is not None:
-            self.private(game.host_id, Op("send", text=text, mergeable=True))
 
-    # ----- the entry point ------------------------------------------------------------
+def family_met(scene: Scene, event: ev.FamilyMet) -> None:
+    text = texts.family(scene.t, scene.table, event.members)
+    if event.talk:
+        text += "\n" + texts.acquaintance(scene.t)
+    for user in scene.recipients(event):
+        scene.private(user, Op(Method.SEND, text=text, protect=True))
+        if event.plan:
+            scene.private(user, screens.plan(scene, str(user), Method.SEND))
 
-    def present(
-        self,
-        game: GameView,
-        state: GameState,
-        events: list[Event],
-        post_message_id: int | None = None,
-    ) -> None:
-        for event in events:
-            if event.audience.is_public:
-                self.public(game, state, event, post_message_id)
-            else:
-                self.secret(game, state, event)
 
-    # ----- the group -------------------------------------------------------------------
+def night_prompt(scene: Scene, event: ev.NightPrompt) -> None:
+    op = screens.night_prompt(scene, event.player, event.move, Method.SEND)
+    if op is not None:
+        scene.private(event.player, op)
 
-    def public(
-        self, game: GameView, state: GameState, event: Event, post_message_id: int | None
-    ) -> None:
-        t, table, kind = game.t, game.table, event.kind
-        if kind is EventKind.GAME_STARTED:
-            self.say(game, t.gettext("🎭 The game begins. Your roles are in your private chats."))
-        elif kind is EventKind.NIGHT_STARTED:
-            # The day's last buttons are dead now: take them off.
-            self.group(game, Op("clear", key=FLOOR_KEY))
-            self.group(game, Op("clear", key=BOARD_KEY))
-            self.say(game, texts.night_started(t, event.number))
-        elif kind is EventKind.DAY_STARTED:
-            shown = dict(event.roles)
-            self.say(
-                game, texts.day_started(t, table, event.number, event.players, shown, event.flag)
-            )
-        elif kind is EventKind.PLAYER_BLOCKED and event.player:
-            self.say(game, texts.blocked(t, table, event.player))
-        elif kind is EventKind.FLOOR and event.player:
-            self.floor(game, state, event)
-        elif kind is EventKind.POST_DELETED:
-            if post_message_id is not None and game.can_delete:
-                self.group(game, Op("delete", message_id=post_message_id))
-        elif kind is EventKind.WARNED and event.player:
-            self.say(game, texts.warned(t, table, event.player, event.count, event.number))
-        elif kind is EventKind.NOMINATED and event.player and event.target:
-            self.say(game, texts.nominated(t, table, event.player, event.target))
-        elif kind is EventKind.NO_VOTE:
-            self.say(game, texts.no_vote(t, table, event.outcome or "", event.target))
-        elif kind is EventKind.VOTE_STARTED:
-            self.say(game, texts.vote_started(t, table, event.players, event.outcome or ""))
-        elif kind is EventKind.COUNT_STARTED and event.target:
-            self.count(game, state, event)
-        elif kind is EventKind.COUNT_ENDED and event.target and event.number == event.count:
-            # The last count: the board shows every result and loses its buttons.
-            # (After any other count the next count's edit says it all.)
-            self.group(
-                game, Op("edit", key=COUNT_KEY, text=texts.vote_board(t, table, event.counts))
-            )
-        elif kind is EventKind.VOTE_RESULT:
-            if state.variant == "classic":
-                self.board(game, state, edit=True)  # the board shows the closed vote
-            self.say(
-                game,
-                texts.vote_result(
-                    t, table, event.outcome or "", event.tally, event.target, event.players
-                ),
-            )
-        elif kind is EventKind.DECIDE_REQUESTED and event.player:
-            self.say(game, texts.decide_public(t, table, event.player, event.seconds))
-        elif kind is EventKind.ELIMINATED and event.player:
-            self.say(
-                game, texts.eliminated(t, table, event.player, event.outcome or "", event.role)
-            )
-        elif kind is EventKind.DISCUSSION_STARTED:
-            self.discussion(game, state, live=event.flag)
-        elif kind is EventKind.LIVE_VOTE:
-            self.board(game, state, edit=True)
-        elif kind is EventKind.BALLOT_STARTED:
-            self.ballot(game, state)
-        elif kind is EventKind.TIMER:
-            self.say(game, texts.timer_note(t, event.outcome or "", event.seconds))
-        elif kind is EventKind.GAME_ENDED and event.winner:
-            dead = set(state.dead)
-            again = self.static_button(game, texts.button(t, "new_game"), "L", "new")
-            self.group(
-                game,
-                Op(
-                    "send",
-                    text=texts.end_screen(t, table, event.winner, event.roles, dead),
-                    markup=keyboards.row(again),
-                ),
-            )
 
-    def floor(self, game: GameView, state: GameState, event: Event) -> None:
-        t = game.t
-        assert event.player is not None
-        text = texts.floor(
-            t,
-            game.table,
-            event.stage or "",
-            event.number,
-            event.player,
-            event.seconds,
-            clock_text(game.deadline),
-            state.nominees,
-            next_speaker(state),
+def choice_made(scene: Scene, event: ev.ChoiceMade) -> None:
+    op = screens.night_prompt(scene, event.player, event.move, Method.EDIT)
+    if op is not None:
+        scene.private(event.player, op)
+    if event.shared:
+        note = texts.mafia_pick(scene.t, scene.table, event.player, event.target)
+        for user in scene.recipients(event):
+            if user != int(event.player):
+                scene.private(user, Op(Method.SEND, text=note, mergeable=True))
+    scene.to_host(
+        texts.host_night_move(
+            scene.t, scene.table, event.player, event.role, event.move, event.target
         )
-        buttons = [self.button(game, state, texts.button(t, "pass"), "p")]
-        if event.stage == Stage.SPEECH.value:
-            buttons.append(self.button(game, state, texts.button(t, "nominate"), "m"))
-        buttons.append(self.button(game, state, texts.button(t, "time"), "t"))
-        self.group(game, Op("clear", key=FLOOR_KEY))  # the last speaker's buttons
-        self.group(game, Op("send", text=text, key=FLOOR_KEY, markup=keyboards.row(*buttons)))
+    )
 
-    def count(self, game: GameView, state: GameState, event: Event, fresh: bool = False) -> None:
-        t = game.t
-        assert event.target is not None
-        # One message for the whole round: the first count sends it, each next
-        # count edits it (half the group calls of a message per candidate).
-        text = texts.vote_board(t, game.table, event.counts) + texts.count(
-            t, game.table, event.number, event.count, event.target, clock_text(game.deadline)
+
+def plan_set(scene: Scene, event: ev.PlanSet) -> None:
+    for user in scene.recipients(event):
+        scene.private(user, screens.plan(scene, str(user), Method.EDIT))
+    scene.to_host(texts.plan_set(scene.t, scene.table, event.targets))
+
+
+def mafia_chatted(scene: Scene, event: ev.MafiaChatted) -> None:
+    note = texts.mafia_message(scene.table, event.player, event.text)
+    for user in scene.recipients(event):
+        if user != int(event.player):
+            scene.private(user, Op(Method.SEND, text=note, mergeable=True))
+    scene.to_host(note)
+
+
+# ----- dawn -------------------------------------------------------------------------------
+
+
+def day_started(scene: Scene, event: ev.DayStarted) -> None:
+    _close_night_prompts(scene)
+    shown = dict(event.shown)
+    scene.say(
+        texts.day_started(scene.t, scene.table, event.day, event.victims, shown, event.missed)
+    )
+    scene.group(Op(Method.PERMISSIONS, permissions={}))  # the group's own, restored
+
+
+def _close_night_prompts(scene: Scene) -> None:
+    """The night's prompts keep what was chosen, and lose their buttons."""
+    before = scene.before
+    if before is None or before.stage is not Stage.NIGHT:
+        return
+    variant = find_variant(before.variant)
+    for player in before.alive:
+        for move in variant.night_moves(before.roles[player], before.night):
+            scene.private(player, screens.closed_night_prompt(scene, before, player, move.value))
+        if before.night == 1 and variant.has_plan and before.roles[player].is_mafia:
+            scene.private(player, Op(Method.CLEAR, key=screens.PLAN))
+
+
+def check_result(scene: Scene, event: ev.CheckResult) -> None:
+    note = texts.check_result(scene.t, scene.table, event.target, event.answer)
+    scene.private(event.player, Op(Method.SEND, text=note, mergeable=True))
+    scene.to_host(texts.host_note(scene.t, scene.table, event.player, note))
+
+
+def player_blocked(scene: Scene, event: ev.PlayerBlocked) -> None:
+    scene.say(texts.blocked(scene.t, scene.table, event.player))
+
+
+# ----- the floor and posts ---------------------------------------------------------------
+
+
+def floor_given(scene: Scene, event: ev.FloorGiven) -> None:
+    before = scene.before
+    if before is not None and before.speaker is not None:
+        # The last speaker's nomination list is closed.
+        scene.private(before.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
+    # One floor message at a time: the last one goes (deleting costs nothing
+    # against the group's budget), the new one mentions its speaker.
+    scene.group(Op(Method.DELETE, key=screens.FLOOR))
+    scene.group(screens.floor(scene))
+
+
+def post_deleted(scene: Scene, event: ev.PostDeleted) -> None:
+    if scene.post_message_id is not None and scene.game.can_delete:
+        scene.group(Op(Method.DELETE, message_id=scene.post_message_id))
+
+
+def warned(scene: Scene, event: ev.Warned) -> None:
+    scene.say(
+        texts.warned(scene.t, scene.table, event.player, event.count, event.limit, event.reason)
+    )
+
+
+def nominated(scene: Scene, event: ev.Nominated) -> None:
+    scene.private(event.player, Op(Method.CLEAR, key=screens.NOMINATE))
+    scene.say(texts.nominated(scene.t, scene.table, event.player, event.target))
+
+
+# ----- the hand-raise vote --------------------------------------------------------------
+
+
+def no_vote(scene: Scene, event: ev.NoVote) -> None:
+    scene.say(texts.no_vote(scene.t, scene.table, event.reason, event.target))
+
+
+def vote_started(scene: Scene, event: ev.VoteStarted) -> None:
+    before = scene.before
+    if before is not None and before.speaker is not None:
+        scene.private(before.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
+    scene.group(Op(Method.DELETE, key=screens.FLOOR))
+    scene.say(texts.vote_started(scene.t, scene.table, event.candidates, event.round))
+
+
+def count_started(scene: Scene, event: ev.CountStarted) -> None:
+    # One message for the whole round: the first count sends it, each next
+    # count edits it (half the group calls of a message per candidate).
+    scene.group(screens.count(scene, Method.SEND if event.number == 1 else Method.EDIT))
+
+
+def count_ended(scene: Scene, event: ev.CountEnded) -> None:
+    if event.number == event.of:
+        # The last count: the board shows every result and loses its buttons.
+        # (After any other count the next count's edit says it all.)
+        text = texts.vote_board(scene.t, scene.table, event.counts)
+        scene.group(Op(Method.EDIT, text=text, key=screens.COUNT))
+
+
+def vote_result(scene: Scene, event: ev.VoteResult) -> None:
+    if scene.before is not None and scene.before.stage is Stage.DISCUSSION:
+        scene.group(screens.closed_live_board(scene))  # classic: the board shows the end
+    scene.say(
+        texts.vote_result(
+            scene.t,
+            scene.table,
+            event.outcome,
+            event.tally,
+            event.target,
+            event.leaders,
+            event.silent,
         )
-        first = [
-            self.button(game, state, texts.button(t, "raise"), "h", "u"),
-            self.button(game, state, texts.button(t, "lower"), "h", "d"),
-            self.button(game, state, texts.button(t, "time"), "t"),
-        ]
-        second = []
-        if state.variant == "moscow" and len(state.candidates) == 2 and state.count_index == 0:
-            second.append(self.button(game, state, texts.button(t, "leave_table"), "x"))
-        method = "send" if event.number == 1 or fresh else "edit"
-        self.group(game, Op(method, text=text, key=COUNT_KEY, markup=keyboards.rows(first, second)))
-
-    def discussion(self, game: GameView, state: GameState, live: bool) -> None:
-        if live:
-            self.board(game, state, edit=False)
-        else:
-            self.say(game, texts.discussion(game.t, state.day, clock_text(game.deadline)))
-
-    def board(self, game: GameView, state: GameState, edit: bool) -> None:
-        """The classic live vote: one message, a button per living player."""
-        if state.stage is Stage.DISCUSSION:
-            tally = player_view(state, state.seats[0]).public.live_tally
-            voters = {
-                target: tuple(v for v in state.seats if state.ballots.get(v) == target)
-                for target, _ in tally
-            }
-        else:  # the vote is over: the final count
-            tally, voters = tuple(state.votes.items()), {}
-        text = texts.live_board(
-            game.t,
-            game.table,
-            state.day,
-            clock_text(game.deadline),
-            tally,
-            len(state.alive),
-            voters,
-            closed=state.stage is not Stage.DISCUSSION,
-        )
-        if state.stage is not Stage.DISCUSSION:
-            self.group(game, Op("edit", key=BOARD_KEY, text=text))
-            return
-        self.voting_board(game, state, text, edit)
-
-    def ballot(self, game: GameView, state: GameState, edit: bool = False) -> None:
-        text = texts.ballot(game.t, state.day, clock_text(game.deadline), len(state.ballots))
-        self.voting_board(game, state, text, edit)
-
-    def voting_board(self, game: GameView, state: GameState, text: str, edit: bool) -> None:
-        """The one message of an open vote, with a button per living player;
-        its edits come at most every BOARD_EDIT_SECONDS."""
-        self.group(
-            game,
-            Op(
-                "edit" if edit else "send",
-                key=BOARD_KEY,
-                text=text,
-                markup=self.voting_keyboard(game, state),
-                min_interval=BOARD_EDIT_SECONDS if edit else 0.0,
-            ),
-        )
-
-    def voting_keyboard(self, game: GameView, state: GameState) -> InlineKeyboardMarkup:
-        t = game.t
-        extra = [
-            self.button(game, state, texts.button(t, "withdraw"), "w"),
-            self.button(game, state, texts.button(t, "time"), "t"),
-        ]
-        return self.seat_keyboard(game, state, state.alive, "v", extra=extra)
-
-    # ----- private chats ------------------------------------------------------------------
-
-    def secret(self, game: GameView, state: GameState, event: Event) -> None:
-        t, table, kind = game.t, game.table, event.kind
-        targets = self.recipients(game, state, event)
-        host_copy: str | None = None
-        if kind is EventKind.ROLE and event.player and event.role:
-            text = texts.your_role(t, event.role, state.variant, game.title)
-            self.private(int(event.player), Op("send", text=text, protect=True))
-        elif kind is EventKind.FAMILY:
-            text = texts.family(t, table, event.roles)
-            if event.number == 1 and state.variant != "party":
-                text += "\n" + texts.acquaintance(t)
-            for user in targets:
-                self.private(user, Op("send", text=text, protect=True))
-            if event.number == 1 and state.variant in ("moscow", "club"):
-                for user in targets:
-                    self.plan(game, state, str(user))
-        elif kind is EventKind.ALL_ROLES:
-            self.to_host(game, texts.all_roles(t, table, event.roles))
-        elif kind is EventKind.NIGHT_PROMPT and event.player and event.move:
-            self.night_prompt(game, state, event.player, event.move)
-        elif kind is EventKind.CHOICE_MADE and event.player and event.move:
-            self.night_prompt(game, state, event.player, event.move, edit=True)
-            if event.move == "kill" and state.roles[event.player].is_mafia:
-                note = texts.mafia_pick(t, table, event.player, event.target)
-                for user in targets:
-                    if user != int(event.player):
-                        self.private(user, Op("send", text=note, mergeable=True))
-            host_copy = texts.host_night_move(
-                t, table, event.player, state.roles[event.player], event.move, event.target
-            )
-        elif kind is EventKind.PLAN_SET:
-            for user in targets:
-                self.plan(game, state, str(user), edit=True)
-            host_copy = texts.plan_set(t, table, event.players)
-        elif kind is EventKind.MAFIA_CHAT and event.player and event.text:
-            note = texts.mafia_message(table, event.player, event.text)
-            for user in targets:
-                if user != int(event.player):
-                    self.private(user, Op("send", text=note, mergeable=True))
-            host_copy = note
-        elif kind is EventKind.CHECK_RESULT and event.player and event.target and event.answer:
-            note = texts.check_result(t, table, event.target, event.answer)
-            self.private(int(event.player), Op("send", text=note, mergeable=True))
-            host_copy = texts.host_note(t, table, event.player, note)
-        elif kind is EventKind.DECIDE_REQUESTED and event.player:
-            self.decide_prompt(game, state, event.player, event.players)
-        elif kind is EventKind.BALLOT_VOTE and event.player:
-            if state.stage is Stage.BALLOT:
-                self.ballot(game, state, edit=True)  # how many have voted, not for whom
-            host_copy = texts.host_ballot(t, table, event.player, event.target)
-        elif kind is EventKind.CONFIRM_REQUESTED and event.winner:
-            self.confirm_prompt(game, state, event)
-        elif kind is EventKind.GAME_ENDED and event.player and event.winner and event.role:
-            text = texts.own_result(t, event.flag, event.winner, event.role)
-            self.private(int(event.player), Op("send", text=text))
-        if host_copy is not None and event.audience.host:
-            self.to_host(game, host_copy)
-
-    def night_prompt(
-        self, game: GameView, state: GameState, player: str, move: str, edit: bool = False
-    ) -> None:
-        t = game.t
-        view = player_view(state, player)
-        option = next((o for o in view.night_options if o.move == move), None)
-        key = f"night:{game.game_id}:{move}"
-        if option is None:
-            return
-        text = texts.night_question(t, move, view.role, state.night)
-        if move == "kill" and view.role.is_mafia and state.plan:
-            text += "\n" + texts.plan_set(t, game.table, state.plan)
-        if option.has_chosen:
-            text += "\n" + texts.night_chosen(t, game.table, option.chosen)
-        skip = self.button(game, state, texts.button(t, "skip"), "n", move, "0")
-        markup = self.seat_keyboard(game, state, option.targets, "n", prefix=(move,), extra=[skip])
-        self.private(int(player), Op("edit" if edit else "send", key=key, text=text, markup=markup))
-
-    def plan(self, game: GameView, state: GameState, player: str, edit: bool = False) -> None:
-        """The Don's kill list on the acquaintance night: the Don taps
-        players in order; the family sees the list as it grows."""
-        t = game.t
-        text = texts.plan_set(t, game.table, state.plan)
-        markup = None
-        if state.roles[player] is Role.DON and state.stage is Stage.NIGHT and state.night == 1:
-            text = texts.plan_prompt(t) + "\n" + text
-            choices = [p for p in state.alive if p != player and p not in state.plan]
-            clear = self.button(game, state, texts.button(t, "clear"), "K", "0")
-            markup = self.seat_keyboard(game, state, choices, "K", extra=[clear])
-        key = f"plan:{game.game_id}"
-        self.private(int(player), Op("edit" if edit else "send", key=key, text=text, markup=markup))
-
-    def nominate_menu(self, game: GameView, state: GameState, player: str) -> None:
-        choices = [p for p in state.alive if p != player and p not in state.nominees]
-        markup = self.seat_keyboard(game, state, choices, "N")
-        self.private(int(player), Op("send", text=texts.nominate_prompt(game.t), markup=markup))
-
-    def decide_prompt(
-        self, game: GameView, state: GameState, player: str, candidates: tuple[str, ...]
-    ) -> None:
-        markup = self.seat_keyboard(game, state, candidates, "d")
-        text = texts.decide_private(game.t, game.table, candidates)
-        self.private(int(player), Op("send", text=text, markup=markup))
-        self.to_host(game, text)
-
-    def confirm_prompt(self, game: GameView, state: GameState, event: Event) -> None:
-        if game.host_id is None or event.winner is None:
-            return
-        button = self.static_button(game, texts.button(game.t, "confirm"), "H", "confirm")
-        self.private(
-            game.host_id,
-            Op(
-                "send",
-                text=texts.confirm_request(game.t, event.winner),
-                markup=keyboards.row(button),
-            ),
-        )
-
-    def host_panel(self, game: GameView, state: GameState) -> None:
-        if game.host_id is None:
-            return
-        t = game.t
-        line1 = [
-            self.static_button(game, texts.button(t, "pause"), "H", "pause"),
-            self.static_button(game, texts.button(t, "resume"), "H", "resume"),
-            self.static_button(game, texts.button(t, "extend"), "H", "extend"),
-        ]
-        line2 = [self.static_button(game, texts.button(t, "skip_speaker"), "H", "skip")]
-        if state.variant in ("moscow", "club"):
-            line2.append(self.static_button(game, texts.button(t, "warn"), "H", "warnmenu"))
-        text = t.gettext("🎛 Host panel. It works at any moment of the game.")
-        self.private(game.host_id, Op("send", text=text, markup=keyboards.rows(line1, line2)))
-
-    def warn_menu(self, game: GameView, state: GameState) -> None:
-        if game.host_id is None:
-            return
-        markup = self.seat_keyboard(game, None, state.alive, "W")
-        self.private(game.host_id, Op("send", text=game.t.gettext("Warn whom?"), markup=markup))
-
-    # ----- after a restart ---------------------------------------------------------------
-
-    def end_again(self, game: GameView, state: GameState) -> None:
-        """The end screen and each player's result, said again after a crash
-        that may have come between the final write and the sends."""
-        if state.winner is None:
-            return
-        side = state.winner
-        events = [
-            Event(
-                EventKind.GAME_ENDED,
-                PUBLIC_AUDIENCE,
-                winner=side,
-                roles=tuple((p, state.roles[p]) for p in state.seats),
-            )
-        ]
-        events += [
-            Event(
-                EventKind.GAME_ENDED,
-                private(p),
-                player=p,
-                winner=side,
-                flag=state.roles[p].side is side,
-                role=state.roles[p],
-            )
-            for p in state.seats
-        ]
-        self.present(game, state, events)
-
-    def reminder(self, game: GameView, state: GameState) -> None:
-        """Say again what the current stage needs, as its first message did:
-        a restart may have lost what was queued before it."""
-        stage = state.stage
-        if state.phase is Phase.DAY:
-            # The morning may have been lost too: who died is said again.
-            shown = {p: state.revealed[p] for p in state.announced if p in state.revealed}
-            self.say(
-                game,
-                texts.day_started(
-                    game.t, game.table, state.day, state.announced, shown, state.missed
-                ),
-            )
-        if stage is Stage.NIGHT:
-            for player in state.alive:
-                for option in player_view(state, player).night_options:
-                    self.night_prompt(game, state, player, option.move)
-        elif stage in (Stage.INTRO, Stage.SPEECH, Stage.LAST_WORD) and state.speaker:
-            fake = Event(
-                EventKind.FLOOR,
-                PUBLIC_AUDIENCE,
-                player=state.speaker,
-                stage=stage.value,
-                seconds=state.timer_seconds or 0,
-                number=state.day,
-            )
-            self.floor(game, state, fake)
-        elif stage is Stage.VOTE and state.candidates:
-            fake = Event(
-                EventKind.COUNT_STARTED,
-                PUBLIC_AUDIENCE,
-                target=state.candidates[state.count_index],
-                number=state.count_index + 1,
-                count=len(state.candidates),
-                counts=finished_counts(state),
-            )
-            self.count(game, state, fake, fresh=True)  # the old message may be unknown now
-        elif stage is Stage.DECIDE and state.decider:
-            self.decide_prompt(game, state, state.decider, state.candidates)
-        elif stage is Stage.DISCUSSION:
-            self.discussion(game, state, live=state.variant == "classic")
-        elif stage is Stage.BALLOT:
-            self.ballot(game, state)
-        elif stage is Stage.CONFIRM and state.pending_winner:
-            fake = Event(EventKind.CONFIRM_REQUESTED, PUBLIC_AUDIENCE, winner=state.pending_winner)
-            self.confirm_prompt(game, state, fake)
-        if game.host_id is not None and stage is not Stage.ENDED:
-            self.host_panel(game, state)
+    )
 
 
-def next_speaker(state: GameState) -> str | None:
-    """Who speaks after the current speech or introduction (last words have
-    their own order)."""
-    if state.stage not in (Stage.INTRO, Stage.SPEECH):
-        return None
-    for player in state.speaking_order[state.floor_index + 1 :]:
-        if state.is_alive(player) and not state.is_blocked(player):
-            return player
-    return None
+def decider_named(scene: Scene, event: ev.DeciderNamed) -> None:
+    text = texts.decide_public(scene.t, scene.table, event.decider, event.seconds)
+    scene.group(Op(Method.SEND, text=text, timer=scene.timer()))
+
+
+def decide_asked(scene: Scene, event: ev.DecideAsked) -> None:
+    op = screens.decide_prompt(scene, event.decider)
+    scene.private(event.decider, op)
+    scene.to_host(op.text or "")
+
+
+def eliminated(scene: Scene, event: ev.Eliminated) -> None:
+    before = scene.before
+    if before is not None and before.decider == event.player:
+        scene.private(event.player, Op(Method.CLEAR, key=screens.DECIDE))
+    scene.say(texts.eliminated(scene.t, scene.table, event.player, event.cause, event.role))
+
+
+def hand_changed(scene: Scene, event: ev.HandChanged) -> None:
+    """A hand goes up or down: the presser's popup says so; the group's
+    budget is kept for the counts."""
+
+
+# ----- free talk and open votes ----------------------------------------------------------
+
+
+def discussion_started(scene: Scene, event: ev.DiscussionStarted) -> None:
+    if event.live_vote:
+        scene.group(screens.vote_board(scene, Method.SEND))
+    else:
+        text = texts.discussion(scene.t, event.day, scene.until())
+        scene.group(Op(Method.SEND, text=text, timer=scene.timer()))
+
+
+def live_vote_changed(scene: Scene, event: ev.LiveVoteChanged) -> None:
+    if scene.state.stage is Stage.DISCUSSION:
+        scene.group(screens.vote_board(scene, Method.EDIT))
+
+
+def ballot_started(scene: Scene, event: ev.BallotStarted) -> None:
+    scene.group(screens.vote_board(scene, Method.SEND))
+
+
+def ballot_counted(scene: Scene, event: ev.BallotCounted) -> None:
+    if scene.state.stage is Stage.BALLOT:
+        scene.group(screens.vote_board(scene, Method.EDIT))  # how many have voted, not for whom
+
+
+def ballot_cast(scene: Scene, event: ev.BallotCast) -> None:
+    scene.to_host(texts.host_ballot(scene.t, scene.table, event.voter, event.target))
+
+
+# ----- the host and the end --------------------------------------------------------------
+
+
+def timer_changed(scene: Scene, event: ev.TimerChanged) -> None:
+    scene.say(texts.timer_note(scene.t, event.change, event.seconds))
+
+
+def confirm_requested(scene: Scene, event: ev.ConfirmRequested) -> None:
+    if scene.game.host_id is None:
+        return
+    button = callback(texts.button(scene.t, "confirm"), scene.any_step(Kind.HOST, "confirm"))
+    scene.private(
+        scene.game.host_id,
+        Op(
+            Method.SEND,
+            text=texts.confirm_request(scene.t, event.winner),
+            key=screens.CONFIRM,
+            keyboard=keyboards.row(button),
+        ),
+    )
+
+
+def game_ended(scene: Scene, event: ev.GameEnded) -> None:
+    state = scene.state
+    for key in (screens.FLOOR, screens.COUNT, screens.BOARD):
+        scene.group(Op(Method.CLEAR, key=key))
+    again = callback(texts.button(scene.t, "new_game"), scene.any_step(Kind.NEW_GAME))
+    text = texts.end_screen(scene.t, scene.table, event.winner, event.roles, set(state.dead))
+    scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again)))
+    scene.group(Op(Method.PERMISSIONS, permissions={}, final=True))
+    if scene.game.host_id is not None:
+        scene.private(scene.game.host_id, Op(Method.CLEAR, key=screens.PANEL))
+        scene.private(scene.game.host_id, Op(Method.CLEAR, key=screens.CONFIRM))
+
+
+def player_result(scene: Scene, event: ev.PlayerResult) -> None:
+    text = texts.own_result(scene.t, event.won, event.winner, event.role)
+    scene.private(event.player, Op(Method.SEND, text=text))
+
+
+RENDERERS: Mapping[type[Event], Renderer] = MappingProxyType(
+    {
+        ev.GameStarted: game_started,
+        ev.RoleDealt: role_dealt,
+        ev.AllRoles: all_roles,
+        ev.NightStarted: night_started,
+        ev.FamilyMet: family_met,
+        ev.NightPrompt: night_prompt,
+        ev.ChoiceMade: choice_made,
+        ev.PlanSet: plan_set,
+        ev.MafiaChatted: mafia_chatted,
+        ev.DayStarted: day_started,
+        ev.CheckResult: check_result,
+        ev.PlayerBlocked: player_blocked,
+        ev.FloorGiven: floor_given,
+        ev.PostDeleted: post_deleted,
+        ev.Warned: warned,
+        ev.Nominated: nominated,
+        ev.NoVote: no_vote,
+        ev.VoteStarted: vote_started,
+        ev.CountStarted: count_started,
+        ev.HandChanged: hand_changed,
+        ev.CountEnded: count_ended,
+        ev.VoteResult: vote_result,
+        ev.DeciderNamed: decider_named,
+        ev.DecideAsked: decide_asked,
+        ev.Eliminated: eliminated,
+        ev.DiscussionStarted: discussion_started,
+        ev.LiveVoteChanged: live_vote_changed,
+        ev.BallotStarted: ballot_started,
+        ev.BallotCounted: ballot_counted,
+        ev.BallotCast: ballot_cast,
+        ev.TimerChanged: timer_changed,
+        ev.ConfirmRequested: confirm_requested,
+        ev.GameEnded: game_ended,
+        ev.PlayerResult: player_result,
+    }
+)

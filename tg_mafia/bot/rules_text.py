@@ -8,21 +8,14 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from telegram import Update
-from telegram.constants import ChatType
-from telegram.ext import Application, CommandHandler, ContextTypes
-
 from engine import Role, find_variant, resolve_options
 from engine.errors import SetupError
 from engine.options import OptionValue, option_specs
-from engine.variants import VARIANTS, DayMode, NightMove, ShotMode, Variant
+from engine.variants import DayMode, NightMove, ShotMode, Variant
 from tg_mafia.bot import texts
 from tg_mafia.bot.option_texts import option_line
-from tg_mafia.bot.outbox import Op
-from tg_mafia.bot.service import GameService
-from tg_mafia.i18n import Translator, resolve_language, translator
+from tg_mafia.i18n import Translator
 
-Context = ContextTypes.DEFAULT_TYPE
 Options = Mapping[str, OptionValue]
 # The order roles are listed in: the mafia's boss first, the town's citizens left out.
 ROLE_ORDER = tuple(sorted((r for r in Role if r is not Role.CITIZEN), key=lambda r: not r.is_boss))
@@ -269,44 +262,3 @@ def safe_options(variant: str, given: Mapping[str, Any]) -> dict[str, OptionValu
         return resolve_options(variant, given)
     except SetupError:
         return resolve_options(variant, {})
-
-
-# ----- Telegram ---------------------------------------------------------------------------
-
-
-async def on_rules(update: Update, context: Context) -> None:
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None:
-        return
-    service: GameService = context.bot_data["service"]
-    if chat.type == ChatType.PRIVATE:
-        t = translator(resolve_language(user.language_code if user else None))
-        name = (context.args[0].lower() if context.args else "") or "classic"
-        if name not in VARIANTS:
-            text = t.gettext("Unknown variant. Choose one of: {variants}.").format(
-                variants=", ".join(VARIANTS)
-            )
-        else:
-            text = (
-                rules(t, name, safe_options(name, {}))
-                + "\n\n"
-                + t.gettext("Another variant: /rules {variants}").format(
-                    variants=" | ".join(VARIANTS)
-                )
-            )
-        service.outboxes.put(chat.id, Op("send", text=text))
-        return
-    game = service.db.active_game(chat.id)
-    if game is not None:
-        variant, language, given = game.variant, game.language, dict(game.options)
-    else:
-        settings = service.db.get_settings(chat.id)
-        variant, language, given = settings.variant, settings.language, dict(settings.options)
-    options = safe_options(variant, given)
-    if game is not None:
-        options["host"] = "human" if game.host_user_id else "auto"
-    service.outboxes.put(chat.id, Op("send", text=rules(translator(language), variant, options)))
-
-
-def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    app.add_handler(CommandHandler("rules", on_rules))

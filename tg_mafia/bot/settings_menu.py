@@ -1,29 +1,28 @@
 """/settings: the group's language, variant and options, for chat
 administrators only, in one inline menu edited in place.
 
-Callback data: `S:<verb>[:<arg>...]` (≤ 64 bytes), the menu's chat being
-the chat of the pressed message. Verbs: `m` main menu, `l`/`v` the language
-and variant lists, `o:<option>` one number's steps, `L:<code>`, `V:<variant>`,
-`O:<option>:<value>` set, `D:<option>` back to the default, `x` done. Every
-value is checked by the engine's option validation before it is stored; the
-running game keeps its own copy of the settings it started with."""
+Callback data: the bot's one codec (callbacks.py, kind `st`), its arguments
+`<verb>[:<arg>...]`, the menu's chat being the chat of the pressed message.
+Verbs: `m` main menu, `l`/`v` the language and variant lists, `o:<option>`
+one number's steps, `L:<code>`, `V:<variant>`, `O:<option>:<value>` set,
+`D:<option>` back to the default, `x` done. Every value is checked by the
+engine's option validation before it is stored; the running game keeps its
+own copy of the settings it started with."""
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from html import escape
+from types import MappingProxyType
 from typing import Any
-
-from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from engine import SetupError, find_variant, resolve_options
 from engine.options import SPECS_BY_NAME, OptionSpec, OptionValue, option_specs
 from engine.variants import VARIANTS
 from tg_mafia.bot import keyboards, texts
+from tg_mafia.bot.callbacks import Button, Kind
+from tg_mafia.bot.ops import ButtonData, Keyboard, callback
 from tg_mafia.bot.option_texts import (
     MENU_LANGUAGES,
     language_name,
@@ -32,15 +31,9 @@ from tg_mafia.bot.option_texts import (
     option_range,
     option_value,
 )
-from tg_mafia.bot.outbox import Op
-from tg_mafia.bot.service import GameService
-from tg_mafia.i18n import Translator, resolve_language, translator
+from tg_mafia.i18n import Translator
+from tg_mafia.storage import ChatSettingsRecord
 
-log = logging.getLogger(__name__)
-
-Context = ContextTypes.DEFAULT_TYPE
-PREFIX = "S"
-ADMIN_STATUSES = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 ROW = 2
 
 
@@ -78,42 +71,70 @@ def kept_options(variant: str, options: dict[str, Any]) -> dict[str, OptionValue
     return kept
 
 
-def apply_press(t: Translator, current: Settings, args: list[str]) -> tuple[Settings, str]:
+Step = tuple[Settings, str]  # the settings after a press, and the screen to show next
+SCREENS = {"m": "main", "l": "language", "v": "variant", "x": "done"}
+
+
+def apply_press(t: Translator, current: Settings, args: list[str]) -> Step:
     """The settings after a press, and the screen to show next. Raises
     Refused for a press that is out of date or forged."""
     verb, rest = (args[0], args[1:]) if args else ("", [])
-    if verb in ("m", "l", "v", "x") and not rest:
-        return current, {"m": "main", "l": "language", "v": "variant", "x": "done"}[verb]
-    if verb == "L" and len(rest) == 1:
-        if rest[0] not in MENU_LANGUAGES:
-            raise Refused(texts.popup(t, "stale"))
-        return replace(current, language=rest[0]), "main"
-    if verb == "V" and len(rest) == 1:
-        if rest[0] not in VARIANTS:
-            raise Refused(texts.popup(t, "stale"))
-        return replace(current, variant=rest[0], options=kept_options(rest[0], current.options)), (
-            "main"
-        )
-    if verb in ("o", "O", "D") and rest:
-        spec = _spec_of(t, current.variant, rest[0])
-        if verb == "o" and len(rest) == 1 and _is_number(spec):
-            return current, f"option:{spec.name}"
-        if verb == "D" and len(rest) == 1:
-            options = {k: v for k, v in current.options.items() if k != spec.name}
-            return replace(current, options=options), _after_set(spec)
-        if verb == "O" and len(rest) == 2:
-            options = {**current.options, spec.name: rest[1]}
-            try:
-                checked = resolve_options(current.variant, options)
-            except SetupError:
-                raise Refused(
-                    t.gettext("{option}: allowed values are {range}.").format(
-                        option=option_label(t, spec.name), range=option_range(t, spec)
-                    )
-                ) from None
-            options[spec.name] = checked[spec.name]
-            return replace(current, options=options), _after_set(spec)
-    raise Refused(texts.popup(t, "stale"))
+    if verb in SCREENS and not rest:
+        return current, SCREENS[verb]
+    handler = PRESSES.get(verb)
+    if handler is None or not rest:
+        raise Refused(texts.popup(t, "stale"))
+    return handler(t, current, rest)
+
+
+def _language(t: Translator, current: Settings, rest: list[str]) -> Step:
+    if len(rest) != 1 or rest[0] not in MENU_LANGUAGES:
+        raise Refused(texts.popup(t, "stale"))
+    return replace(current, language=rest[0]), "main"
+
+
+def _variant(t: Translator, current: Settings, rest: list[str]) -> Step:
+    if len(rest) != 1 or rest[0] not in VARIANTS:
+        raise Refused(texts.popup(t, "stale"))
+    options = kept_options(rest[0], current.options)
+    return replace(current, variant=rest[0], options=options), "main"
+
+
+def _option_steps(t: Translator, current: Settings, rest: list[str]) -> Step:
+    spec = _spec_of(t, current.variant, rest[0])
+    if len(rest) != 1 or not _is_number(spec):
+        raise Refused(texts.popup(t, "stale"))
+    return current, f"option:{spec.name}"
+
+
+def _default(t: Translator, current: Settings, rest: list[str]) -> Step:
+    spec = _spec_of(t, current.variant, rest[0])
+    if len(rest) != 1:
+        raise Refused(texts.popup(t, "stale"))
+    options = {k: v for k, v in current.options.items() if k != spec.name}
+    return replace(current, options=options), _after_set(spec)
+
+
+def _set(t: Translator, current: Settings, rest: list[str]) -> Step:
+    spec = _spec_of(t, current.variant, rest[0])
+    if len(rest) != 2:
+        raise Refused(texts.popup(t, "stale"))
+    options = {**current.options, spec.name: rest[1]}
+    try:
+        checked = resolve_options(current.variant, options)
+    except SetupError:
+        raise Refused(
+            t.gettext("{option}: allowed values are {range}.").format(
+                option=option_label(t, spec.name), range=option_range(t, spec)
+            )
+        ) from None
+    options[spec.name] = checked[spec.name]
+    return replace(current, options=options), _after_set(spec)
+
+
+PRESSES: Mapping[str, Callable[[Translator, Settings, list[str]], Step]] = MappingProxyType(
+    {"L": _language, "V": _variant, "o": _option_steps, "D": _default, "O": _set}
+)
 
 
 def _spec_of(t: Translator, variant: str, name: str) -> OptionSpec:
@@ -138,10 +159,8 @@ def _after_set(spec: OptionSpec) -> str:
 # ----- the menu: text and buttons ------------------------------------------------------
 
 
-def button(label: str, *args: str) -> InlineKeyboardButton:
-    data = ":".join((PREFIX, *args))
-    assert len(data.encode()) <= 64, data
-    return InlineKeyboardButton(label, callback_data=data)
+def button(label: str, *args: str) -> ButtonData:
+    return callback(label, Button(Kind.SETTINGS, 0, None, args).encode())
 
 
 def menu_text(t: Translator, title: str, current: Settings, busy: bool, screen: str) -> str:
@@ -182,7 +201,7 @@ def menu_text(t: Translator, title: str, current: Settings, busy: bool, screen: 
     return "\n".join(lines)
 
 
-def menu_markup(t: Translator, current: Settings, screen: str) -> InlineKeyboardMarkup | None:
+def menu_markup(t: Translator, current: Settings, screen: str) -> Keyboard | None:
     back = button(t.gettext("« Back"), "m")
     if screen == "done":
         return None
@@ -191,13 +210,13 @@ def menu_markup(t: Translator, current: Settings, screen: str) -> InlineKeyboard
             button(_mark(code == current.language) + language_name(code), "L", code)
             for code in MENU_LANGUAGES
         ]
-        return InlineKeyboardMarkup([*keyboards.grid(choices), [back]])
+        return [*keyboards.grid(choices), [back]]
     if screen == "variant":
         choices = [
             button(_mark(name == current.variant) + texts.variant_name(t, name), "V", name)
             for name in VARIANTS
         ]
-        return InlineKeyboardMarkup([*keyboards.grid(choices, 1), [back]])
+        return [*keyboards.grid(choices, 1), [back]]
     if screen.startswith("option:"):
         spec = SPECS_BY_NAME[screen.removeprefix("option:")]
         value = current.resolved()[spec.name]
@@ -205,13 +224,13 @@ def menu_markup(t: Translator, current: Settings, screen: str) -> InlineKeyboard
         steps = [button(_signed(v - value), "O", spec.name, str(v)) for v in _targets(spec, value)]
         default = option_value(t, spec, spec.default_for(current.variant))
         reset = button(t.gettext("Default ({value})").format(value=default), "D", spec.name)
-        return InlineKeyboardMarkup([steps, [reset], [back]])
+        return [steps, [reset], [back]]
     return main_markup(t, current)
 
 
-def main_markup(t: Translator, current: Settings) -> InlineKeyboardMarkup:
+def main_markup(t: Translator, current: Settings) -> Keyboard:
     values = current.resolved()
-    rows = [
+    rows: Keyboard = [
         [
             button("🌐 " + language_name(current.language), "l"),
             button("🎭 " + texts.variant_name(t, current.variant), "v"),
@@ -230,7 +249,7 @@ def main_markup(t: Translator, current: Settings) -> InlineKeyboardMarkup:
             options.append(button(label, "o", spec.name))
     rows.extend(keyboards.grid(options, ROW))
     rows.append([button(t.gettext("✅ Done"), "x")])
-    return InlineKeyboardMarkup(rows)
+    return rows
 
 
 def _targets(spec: OptionSpec, value: int) -> list[int]:
@@ -252,119 +271,8 @@ def _mark(chosen: bool) -> str:
     return "• " if chosen else ""
 
 
-# ----- Telegram ---------------------------------------------------------------------------
-
-
-def service_of(context: Context) -> GameService:
-    service: GameService = context.bot_data["service"]
-    return service
-
-
-def load(service: GameService, chat_id: int) -> Settings:
-    stored = service.db.get_settings(chat_id)
+def load(stored: ChatSettingsRecord) -> Settings:
+    """The stored settings as the menu shows them (unknown values fall back)."""
     variant = stored.variant if stored.variant in VARIANTS else "classic"
     language = stored.language if stored.language in MENU_LANGUAGES else "en"
     return Settings(language, variant, kept_options(variant, dict(stored.options)))
-
-
-async def is_member_admin(context: Context, chat_id: int, user_id: int) -> bool:
-    try:
-        member = await context.bot.get_chat_member(chat_id, user_id)
-    except TelegramError:
-        return False
-    return member.status in ADMIN_STATUSES
-
-
-async def on_settings(update: Update, context: Context) -> None:
-    chat, message = update.effective_chat, update.effective_message
-    if chat is None or message is None:
-        return
-    service = service_of(context)
-    if chat.type == ChatType.PRIVATE:
-        user = update.effective_user
-        t = translator(resolve_language(user.language_code if user else None))
-        text = t.gettext(
-            "⚙️ Send /settings in your group: its administrators choose the language, "
-            "the variant and the options there."
-        )
-        service.outboxes.put(chat.id, Op("send", text=text))
-        return
-    current = load(service, chat.id)
-    t = translator(current.language)
-    if message.sender_chat is not None:
-        # An anonymous administrator posts as the group itself; a channel does not count.
-        admin = message.sender_chat.id == chat.id
-    else:
-        user = update.effective_user
-        admin = user is not None and await is_member_admin(context, chat.id, user.id)
-    if not admin:
-        text = t.gettext("Only the group's administrators may change its settings.")
-        service.outboxes.put(chat.id, Op("send", text=text))
-        return
-    busy = service.db.active_game(chat.id) is not None
-    text = menu_text(t, chat.title or "", current, busy, "main")
-    service.outboxes.put(chat.id, Op("send", text=text, markup=main_markup(t, current)))
-
-
-async def on_press(update: Update, context: Context) -> None:
-    query, chat = update.callback_query, update.effective_chat
-    if query is None:
-        return
-    message = query.message
-    if chat is None or message is None or chat.type == ChatType.PRIVATE:
-        await _answer(query, texts.popup(translator("en"), "stale"))
-        return
-    service = service_of(context)
-    t = translator(load(service, chat.id).language)
-    if not await is_member_admin(context, chat.id, query.from_user.id):
-        await _answer(query, t.gettext("Only the group's administrators may change its settings."))
-        return
-    args = (query.data or "").split(":")[1:]
-    async with service.lock(chat.id):
-        before = load(service, chat.id)
-        try:
-            after, screen = apply_press(t, before, args)
-        except Refused as refusal:
-            await _answer(query, str(refusal))
-            return
-        if after != before:
-            service.db.save_settings(
-                chat.id,
-                language=after.language,
-                variant=after.variant,
-                options=dict(after.options),
-                title=chat.title,
-            )
-        busy = service.db.active_game(chat.id) is not None
-    shown = translator(after.language)
-    _show(service, chat, message.message_id, shown, after, busy, screen)
-    await _answer(query, shown.gettext("Saved.") if after != before else "")
-
-
-def _show(
-    service: GameService,
-    chat: Chat,
-    message_id: int,
-    t: Translator,
-    current: Settings,
-    busy: bool,
-    screen: str,
-) -> None:
-    text = menu_text(t, chat.title or "", current, busy, screen)
-    markup = menu_markup(t, current, screen)
-    key = f"settings:{message_id}"
-    service.outboxes.put(
-        chat.id, Op("edit", text=text, markup=markup, key=key, message_id=message_id)
-    )
-
-
-async def _answer(query: Any, text: str) -> None:
-    try:
-        await query.answer(text or None)
-    except TelegramError as error:
-        log.info("callback answer failed: %s", error)
-
-
-def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    app.add_handler(CommandHandler("settings", on_settings))
-    app.add_handler(CallbackQueryHandler(on_press, pattern=rf"^{PREFIX}:"))

@@ -4,20 +4,12 @@ private, the player's own record by role."""
 from __future__ import annotations
 
 from html import escape
-from typing import Any
-
-from telegram import Update
-from telegram.constants import ChatType
-from telegram.ext import Application, CommandHandler, ContextTypes
 
 from engine import Role, Side
 from tg_mafia.bot import texts
-from tg_mafia.bot.outbox import Op
-from tg_mafia.bot.service import GameService
-from tg_mafia.i18n import Translator, resolve_language, translator
+from tg_mafia.i18n import Translator
 from tg_mafia.storage import ChatStats, PlayerStats
 
-Context = ContextTypes.DEFAULT_TYPE
 TOP = 5
 
 
@@ -76,23 +68,3 @@ def player_text(t: Translator, stats: PlayerStats) -> str:
                 )
             )
     return "\n".join(lines)
-
-
-async def on_stats(update: Update, context: Context) -> None:
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None:
-        return
-    service: GameService = context.bot_data["service"]
-    if chat.type == ChatType.PRIVATE:
-        if user is None:
-            return
-        t = translator(resolve_language(user.language_code))
-        text = player_text(t, service.db.player_stats(user.id))
-    else:
-        t = translator(service.db.get_settings(chat.id).language)
-        text = chat_text(t, service.db.chat_stats(chat.id, top=TOP))
-    service.outboxes.put(chat.id, Op("send", text=text))
-
-
-def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    app.add_handler(CommandHandler("stats", on_stats))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-NAME_LIMIT = 16
+from tg_mafia.bot.names import cut
 
 
 @dataclass(frozen=True)
@@ -18,8 +18,7 @@ class Table:
         return self.seats.index(player) + 1
 
     def short(self, player: str) -> str:
-        name = self.names.get(player, "?")
-        return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
+        return cut(self.names.get(player, "?"))
 
     def label(self, player: str) -> str:
         """`3 · Olga`, escaped for HTML."""
@@ -33,8 +32,8 @@ class Table:
         """A mention that rings the player's phone."""
         return f'<a href="tg://user?id={int(player)}">{self.label(player)}</a>'
 
-    def labels(self, players: tuple[str, ...] | list[str]) -> str:
-        return ", ".join(self.label(p) for p in players) or "—"
+    def labels(self, players: Sequence[str], join: str = ", ") -> str:
+        return join.join(self.label(p) for p in players) or "—"
 
     def player_at(self, seat: int) -> str | None:
         return self.seats[seat - 1] if 1 <= seat <= len(self.seats) else None

@@ -215,6 +215,17 @@ def night_question(t: Translator, move: str, role: Role, number: int) -> str:
     return t.gettext("🌙 Night {n} — {question}").format(n=number, question=question)
 
 
+def night_final(t: Translator, table: Table, target: str | None) -> str:
+    """A night prompt after dawn: what was chosen, no longer to change."""
+    if target is None:
+        return t.gettext("You did nothing that night.")
+    return t.gettext("Your choice: {player}.").format(player=table.label(target))
+
+
+def night_missed(t: Translator) -> str:
+    return t.gettext("The night ended before you chose.")
+
+
 def night_chosen(t: Translator, table: Table, target: str | None) -> str:
     if target is None:
         return t.gettext("You chose to do nothing tonight.")
@@ -364,16 +375,30 @@ def nominated(t: Translator, table: Table, by: str, target: str) -> str:
     )
 
 
-def nominate_prompt(t: Translator) -> str:
-    return t.gettext("Whom do you nominate?")
+def nominate_prompt(t: Translator, day: int) -> str:
+    return t.gettext("Day {n}: whom do you nominate?").format(n=day)
 
 
-def warned(t: Translator, table: Table, player: str, count: int, limit: int) -> str:
+def warning_reason(t: Translator, reason: str) -> str:
+    return {
+        "night": t.gettext("posted at night"),
+        "during_vote": t.gettext("posted during the vote"),
+        "after_floor": t.gettext("posted after their floor"),
+        "blocked": t.gettext("posted while blocked for the day"),
+        "out_of_turn": t.gettext("posted out of turn"),
+        "host": t.gettext("warned by the host"),
+    }.get(reason, t.gettext("posted out of turn"))
+
+
+def warned(t: Translator, table: Table, player: str, count: int, limit: int, reason: str) -> str:
+    why = warning_reason(t, reason)
     if limit:
-        return t.gettext("⚠️ {player}: warning {count}/{limit}.").format(
-            player=table.label(player), count=count, limit=limit
+        return t.gettext("⚠️ {player}: warning {count}/{limit} — {reason}.").format(
+            player=table.label(player), count=count, limit=limit, reason=why
         )
-    return t.gettext("⚠️ {player}: warning {count}.").format(player=table.label(player), count=count)
+    return t.gettext("⚠️ {player}: warning {count} — {reason}.").format(
+        player=table.label(player), count=count, reason=why
+    )
 
 
 # ----- the hand-raise vote -------------------------------------------------------------
@@ -415,13 +440,33 @@ def count_result(t: Translator, table: Table, candidate: str, voters: tuple[str,
     ).format(player=table.label(candidate), n=len(voters), voters=table.labels(voters))
 
 
-def tally_lines(t: Translator, table: Table, tally: tuple[tuple[str, int], ...]) -> str:
-    return "\n".join(
-        t.ngettext("{player}: {n} vote", "{player}: {n} votes", n).format(
-            player=table.label(p), n=n
-        )
-        for p, n in tally
-    )
+def tally_lines(
+    t: Translator,
+    table: Table,
+    tally: tuple[tuple[str, int], ...],
+    silent: tuple[str, ...] = (),
+) -> str:
+    """One line per candidate; the voters who raised no hand are shown
+    where they went (the last candidate), so the numbers add up."""
+    lines = []
+    last = tally[-1][0] if tally else None
+    for player, n in tally:
+        if player == last and silent:
+            hands = n - len(silent)
+            lines.append(
+                t.ngettext(
+                    "{player}: {n} vote ({hands} raised + {silent} who did not vote)",
+                    "{player}: {n} votes ({hands} raised + {silent} who did not vote)",
+                    n,
+                ).format(player=table.label(player), n=n, hands=hands, silent=len(silent))
+            )
+        else:
+            lines.append(
+                t.ngettext("{player}: {n} vote", "{player}: {n} votes", n).format(
+                    player=table.label(player), n=n
+                )
+            )
+    return "\n".join(lines)
 
 
 def vote_result(
@@ -431,8 +476,9 @@ def vote_result(
     tally: tuple[tuple[str, int], ...],
     target: str | None,
     players: tuple[str, ...],
+    silent: tuple[str, ...] = (),
 ) -> str:
-    lines = [t.gettext("🗳 The count:"), tally_lines(t, table, tally)] if tally else []
+    lines = [t.gettext("🗳 The count:"), tally_lines(t, table, tally, silent)] if tally else []
     if outcome == "eliminated" and target:
         lines.append(t.gettext("{player} has the most votes.").format(player=table.label(target)))
     elif outcome == "revote":
@@ -656,28 +702,48 @@ def button(t: Translator, name: str) -> str:
     return labels[name]
 
 
-def popup(t: Translator, code: str) -> str:
-    """A short answer to a button press the bot cannot take."""
-    texts = {
+def popups(t: Translator) -> dict[str, str]:
+    """A short answer to a press, by code: the engine's reasons for refusing
+    a move (every one has its own), and the shell's own answers."""
+    return {
+        # The engine's reasons.
+        "already_nominated": t.gettext("You have nominated someone already."),
+        "already_nominee": t.gettext("That player is nominated already."),
+        "bad_target": t.gettext("You cannot choose that player."),
+        "dead": t.gettext("You are out of the game."),
+        "empty": t.gettext("There is nothing to send."),
+        "family_asleep": t.gettext("The family does not talk tonight."),
+        "game_over": t.gettext("The game is over."),
+        "hand_down": t.gettext("Your hand is not up."),
+        "hand_up": t.gettext("Your hand is up already."),
+        "may_not_vote": t.gettext("You may not vote now."),
+        "no_count": t.gettext("No candidate is being counted now."),
+        "no_floor": t.gettext("Nobody holds the floor now."),
+        "no_leaving": t.gettext("Leaving the table is not part of these rules."),
+        "no_such_move": t.gettext("Your role has no such move tonight."),
+        "no_timer": t.gettext("No timer is running now."),
+        "no_vote_given": t.gettext("You have not voted."),
+        "no_vote_now": t.gettext("There is no vote now."),
+        "no_warnings": t.gettext("These rules have no warnings."),
+        "not_a_player": t.gettext("You are not playing in this game."),
+        "not_decider": t.gettext("The deciding vote is not yours."),
+        "not_don": t.gettext("Only the Don sets the list."),
+        "not_host": t.gettext("Only the host may do this."),
+        "not_mafia": t.gettext("Only the mafia talk at night."),
+        "not_night": t.gettext("Night moves are made at night."),
+        "not_now": t.gettext("Not now."),
+        "not_paused": t.gettext("The timer is not paused."),
+        "not_your_floor": t.gettext("It is not your turn to speak."),
+        "nothing_to_confirm": t.gettext("No side has won yet."),
+        "paused": t.gettext("The timer is paused already."),
+        "same_heal": t.gettext("You healed that player last night."),
+        "self_target": t.gettext("You cannot choose yourself."),
+        "stale_timer": t.gettext("This button is out of date."),
+        "voted_already": t.gettext("You have voted already."),
+        # The shell's.
         "stale": t.gettext("This button is out of date."),
         "not_yours": t.gettext("This button is not for you."),
         "no_game": t.gettext("There is no game here now."),
-        "not_a_player": t.gettext("You are not playing in this game."),
-        "dead": t.gettext("You are out of the game."),
-        "may_not_vote": t.gettext("You may not vote now."),
-        "voted_already": t.gettext("You have voted already."),
-        "hand_up": t.gettext("Your hand is up already."),
-        "hand_down": t.gettext("Your hand is not up."),
-        "not_your_floor": t.gettext("It is not your turn to speak."),
-        "already_nominated": t.gettext("You have nominated someone already."),
-        "already_nominee": t.gettext("That player is nominated already."),
-        "self_target": t.gettext("You cannot choose yourself."),
-        "same_heal": t.gettext("You healed that player last night."),
-        "bad_target": t.gettext("You cannot choose that player."),
-        "no_vote_given": t.gettext("You have not voted."),
-        "not_host": t.gettext("Only the host may do this."),
-        "paused": t.gettext("The timer is paused already."),
-        "not_paused": t.gettext("The timer is not paused."),
         "lobby_full": t.gettext("The table is full."),
         "lobby_few": t.gettext("Not enough players yet."),
         "host_wanted": t.gettext(
@@ -693,7 +759,11 @@ def popup(t: Translator, code: str) -> str:
         "see_private": t.gettext("Look at your private chat with the bot."),
         "start_me": t.gettext("Open a private chat with me and press Start first."),
     }
-    return texts.get(code, t.gettext("Not now."))
+
+
+def popup(t: Translator, code: str) -> str:
+    """A short answer to a button press (free of the group's budget)."""
+    return popups(t).get(code) or t.gettext("Not now.")
 
 
 def time_left(t: Translator, seconds: int, paused: bool) -> str:

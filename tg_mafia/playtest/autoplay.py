@@ -8,7 +8,7 @@ import contextlib
 import random
 from collections.abc import Callable
 
-from engine import GameState, Stage
+from engine import GameState
 from engine.actions import (
     Action,
     Decide,
@@ -25,16 +25,20 @@ from engine.actions import (
     Vote,
 )
 from engine.simulation import random_action
+from tg_mafia.bot import texts
+from tg_mafia.bot.callbacks import Kind, decode
 from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.i18n import LANGUAGES, translator
 from tg_mafia.playtest.harness import Harness
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.errors import SimulationError
 from tg_mafia.storage import GameRecord, GameStatus
 
 
-def find_button(h: Harness, chat_id: int, match: Callable[[str], bool]) -> tuple[int, str] | None:
-    """The latest live message in the chat with a button whose data matches."""
+def find_buttons(h: Harness, chat_id: int, match: Callable[[str], bool]) -> list[tuple[int, str]]:
+    """The live messages of the chat with a button whose data matches, newest first."""
     chat = h.sb.world.resolve_chat(chat_id)
+    found = []
     for message in sorted(chat.messages.values(), key=lambda m: -m.message_id):
         if message.deleted or not message.reply_markup:
             continue
@@ -42,8 +46,14 @@ def find_button(h: Harness, chat_id: int, match: Callable[[str], bool]) -> tuple
             for button in row:
                 data = button.get("callback_data")
                 if data and match(data):
-                    return message.message_id, str(button["text"])
-    return None
+                    found.append((message.message_id, str(button["text"])))
+    return found
+
+
+def find_button(h: Harness, chat_id: int, match: Callable[[str], bool]) -> tuple[int, str] | None:
+    """The latest live message in the chat with a button whose data matches."""
+    found = find_buttons(h, chat_id, match)
+    return found[0] if found else None
 
 
 def press(h: Harness, user: SimUser, chat_id: int, match: Callable[[str], bool]) -> bool:
@@ -55,10 +65,17 @@ def press(h: Harness, user: SimUser, chat_id: int, match: Callable[[str], bool])
     return True
 
 
-def prefix(kind: str, record: GameRecord, *args: str) -> Callable[[str], bool]:
+def prefix(kind: Kind, record: GameRecord, *args: str) -> Callable[[str], bool]:
+    """Buttons of `kind` for this game with these arguments."""
+
     def match(data: str) -> bool:
-        parts = data.split(":")
-        return parts[0] == kind and parts[1] == str(record.id) and tuple(parts[3:]) == args
+        button = decode(data)
+        return (
+            button is not None
+            and button.kind is kind
+            and button.game == record.id
+            and button.args == args
+        )
 
     return match
 
@@ -77,8 +94,8 @@ class AutoPlayers:
         self.rng = random.Random(seed)
         self.chatter = chatter
         self.lines = lines
-        self.lines = lines
         self.users = {str(u.id): u for u in [*h.users, h.admin]}
+        self.stale_popups = {texts.popup(translator(lang), "stale") for lang in LANGUAGES}
         self.steps = 0
 
     def user(self, player: str) -> SimUser:
@@ -99,47 +116,74 @@ class AutoPlayers:
 
     async def perform(self, record: GameRecord, state: GameState, action: Action) -> None:
         h = self.h
-
-        def seat(player: str) -> str:
-            return str(state.seats.index(player) + 1)
-
-        group = h.group.id
         if isinstance(action, Timeout):
             await self.scheduler.fire(f"game-{record.id}")
             return
         if isinstance(action, HostConfirm):
             host = self.user(str(record.host_user_id))
-            assert press(h, host, host.id, prefix("H", record, "confirm"))
+            await self.press(host, host.id, prefix(Kind.HOST, record, "confirm"), action)
             return
         actor = self.user(action.actor)
         if isinstance(action, Say):
             text = self.rng.choice(self.lines) if self.lines else action.text
             # Telegram refuses a post from whom the chat is closed (the masked night).
             with contextlib.suppress(SimulationError):
-                actor.send(group, text)
-        elif isinstance(action, NightChoice):
-            target = seat(action.target) if action.target else "0"
-            assert press(h, actor, actor.id, prefix("n", record, action.move.value, target)), (
-                f"no night button for {action}"
-            )
-        elif isinstance(action, Pass):
-            assert press(h, actor, group, prefix("p", record))
-        elif isinstance(action, Nominate):
-            assert press(h, actor, group, prefix("m", record))
+                actor.send(h.group.id, text)
+            return
+        if isinstance(action, Nominate):
+            # Nominate… in the group opens the list in private.
+            await self.press(actor, h.group.id, prefix(Kind.NOMINATE_MENU, record), action)
             await h.settle()
-            assert press(h, actor, actor.id, prefix("N", record, seat(action.target)))
-        elif isinstance(action, Hand):
-            assert press(h, actor, group, prefix("h", record, "u"))
-        elif isinstance(action, Lower):
-            assert press(h, actor, group, prefix("h", record, "d"))
-        elif isinstance(action, Leave):
-            assert press(h, actor, group, prefix("x", record))
-        elif isinstance(action, Vote):
-            assert press(h, actor, group, prefix("v", record, seat(action.target)))
-        elif isinstance(action, Unvote):
-            assert press(h, actor, group, prefix("w", record))
-        elif isinstance(action, Decide):
-            assert press(h, actor, actor.id, prefix("d", record, seat(action.target)))
-        else:
-            raise AssertionError(f"the autoplayer cannot do {action}")
-        _ = Stage
+        chat, match = self.button_for(record, state, action)
+        await self.press(actor, chat, match, action)
+
+    def button_for(
+        self, record: GameRecord, state: GameState, action: Action
+    ) -> tuple[int, Callable[[str], bool]]:
+        """Where the button for `action` is (the group, or the actor's private
+        chat), and how to know it."""
+
+        def seat(player: str | None) -> str:
+            return str(state.seats.index(player) + 1) if player else "0"
+
+        group, own = self.h.group.id, int(action.actor)
+        if isinstance(action, NightChoice):
+            return own, prefix(Kind.NIGHT, record, action.move.value, seat(action.target))
+        if isinstance(action, Nominate):
+            return own, prefix(Kind.NOMINATE, record, seat(action.target))
+        if isinstance(action, Decide):
+            return own, prefix(Kind.DECIDE, record, seat(action.target))
+        if isinstance(action, Vote):
+            return group, prefix(Kind.VOTE, record, seat(action.target))
+        kinds: dict[type[Action], Kind] = {
+            Pass: Kind.PASS,
+            Hand: Kind.HAND,
+            Lower: Kind.LOWER,
+            Leave: Kind.LEAVE,
+            Unvote: Kind.UNVOTE,
+        }
+        kind = kinds.get(type(action))
+        if kind is None:
+            raise AutoplayError(f"the autoplayer cannot do {action}")
+        return group, prefix(kind, record)
+
+    async def press(
+        self, user: SimUser, chat: int, match: Callable[[str], bool], action: Action
+    ) -> None:
+        """Presses the newest button for `action`; as a person would, tries an
+        older copy when the bot answers that one is out of date (a call that
+        Telegram carried out after the bot had given up on it leaves a copy)."""
+        found = find_buttons(self.h, chat, match)
+        if not found:
+            raise AutoplayError(f"no button for {action} in chat {chat}")
+        for message_id, label in found:
+            pressed = user.press(chat, label, message_id=message_id)
+            if len(found) == 1:
+                return
+            await self.h.handled()
+            if pressed.answer.get("text") not in self.stale_popups:
+                return
+
+
+class AutoplayError(AssertionError):
+    """The bot showed no button for a move the engine says is legal."""

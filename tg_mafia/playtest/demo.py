@@ -20,7 +20,7 @@ from tg_mafia.playtest.cast import LINES, names
 from tg_mafia.playtest.harness import Harness, running_bot
 from tg_mafia.playtest.watch import Watch, replayed_reason
 from tg_mafia.storage import GameRecord
-from tg_mafia.storage.repository import SEED_BITS
+from tg_mafia.storage.tx import SEED_BITS
 
 Lines = Callable[[list[str]], None]
 

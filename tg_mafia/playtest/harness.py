@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import create_engine, make_url, text
 
 from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service
+from tg_mafia.bot.callbacks import Kind, decode
 from tg_mafia.bot.service import GameService
 from tg_mafia.bot.timers import Scheduler
 from tg_mafia.sandbox import Sandbox, SimUser
@@ -52,6 +53,23 @@ class Harness:
             if loop.time() > end:
                 raise TimeoutError("the bot did not settle")
 
+    async def handled(self, timeout: float = 900.0) -> None:
+        """Until the bot has handled every update (what it decided may still
+        wait in the outbox)."""
+        await self.sb.wait_for(lambda: not self.sb.updates.pending, timeout=timeout)
+        await asyncio.wait_for(self.app.update_queue.join(), timeout)
+
+    async def hold_calls(self) -> None:
+        """The sender stops: what the game decides from now on stays in the
+        outbox (as if the process died before sending it)."""
+        await self.service.sender.stop()
+
+    async def crash(self) -> None:
+        """The process dies here: nothing more is sent, nothing is drained."""
+        service = self.app.bot_data.pop("service")
+        await service.sender.stop()
+        service.adb.close()
+
     def group_texts(self, user: SimUser | None = None) -> list[str]:
         return [m.text or "" for m in (user or self.admin).view(self.group)]
 
@@ -75,8 +93,8 @@ class Harness:
         for message in sorted(chat.messages.values(), key=lambda m: -m.message_id):
             for row in (message.reply_markup or {}).get("inline_keyboard", []):
                 for button in row:
-                    data = str(button.get("callback_data", ""))
-                    if data.startswith("L:") and data.endswith(":start"):
+                    found = decode(str(button.get("callback_data", "")))
+                    if found is not None and found.kind is Kind.LOBBY and found.args == ("start",):
                         self.admin.press(self.group, button["text"], message_id=message.message_id)
                         await self.settle()
                         return

@@ -11,19 +11,16 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine import EventKind, action_from_dict, apply, new_game
+from engine import action_from_dict, apply, new_game
+from engine.events import PostDeleted
+from tg_mafia.bot import texts
+from tg_mafia.i18n import translator
 from tg_mafia.sandbox import CallRecord, Sandbox
 from tg_mafia.storage import Database
 
 # Why the bot deleted a post: (chat id, n) -> a few words for the n-th post
 # it deleted in that chat (from 0), or None.
 DeletionReason = Callable[[int, int], str | None]
-
-REASONS = {
-    "out_of_turn": "posted out of turn",
-    "night": "posted at night",
-    "dead": "the author is out of the game",
-}
 
 
 class Watch:
@@ -176,7 +173,9 @@ def replayed_reason(db: Database, game_id: int, index: int) -> str | None:
     for stored in db.actions(game_id):
         state, more = apply(state, action_from_dict(dict(stored.action)))
         events.extend(more)
-    reasons = [e.outcome or "" for e in events if e.kind is EventKind.POST_DELETED]
+    reasons = [e.reason for e in events if isinstance(e, PostDeleted)]
     if index >= len(reasons):
         return None
-    return REASONS.get(reasons[index], reasons[index])
+    if reasons[index] == "dead":
+        return "the author is out of the game"
+    return texts.warning_reason(translator("en"), reasons[index])

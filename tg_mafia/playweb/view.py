@@ -63,9 +63,13 @@ def _button(button: dict[str, Any]) -> dict[str, str]:
 
 def _service(sb: Sandbox, chat: Chat, message: Message) -> str | None:
     """A service message's line, as the Telegram apps word it."""
-    if message.new_chat_member_ids:
-        names = ", ".join(sb.world.users[i].first_name for i in message.new_chat_member_ids)
+    joined = message.service.get("new_chat_members")
+    if joined:
+        names = ", ".join(str(user.get("first_name", "")) for user in joined)
         return f"{names} joined the group"
+    left = message.service.get("left_chat_member")
+    if left:
+        return f"{left.get('first_name', '')} left the group"
     if message.pinned_message_id is not None:
         pinned = chat.messages.get(message.pinned_message_id)
         quoted = (pinned.text or "").splitlines()[0] if pinned and pinned.text else "a message"

@@ -32,6 +32,7 @@ class Methods(BotMethods, MessageMethods, MediaMethods, MemberMethods, ForumMeth
             "getMyCommands": self.get_my_commands,
             "deleteMyCommands": self.delete_my_commands,
             "sendMessage": self.send_message,
+            "sendChatAction": self.send_chat_action,
             "sendPhoto": self.send_photo,
             "sendDocument": self.send_document,
             "editMessageText": self.edit_message_text,

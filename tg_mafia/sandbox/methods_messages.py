@@ -11,6 +11,21 @@ from .state import Chat, Message
 DELETE_WINDOW = 48 * 3600  # bots may delete messages for 48 hours
 QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
 PIN_RIGHTS = "not enough rights to manage pinned messages in the chat"
+CHAT_ACTIONS = frozenset(
+    {
+        "typing",
+        "upload_photo",
+        "record_video",
+        "upload_video",
+        "record_voice",
+        "upload_voice",
+        "upload_document",
+        "choose_sticker",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
+)
 
 
 class MessageMethods(MethodBase):
@@ -33,6 +48,15 @@ class MessageMethods(MethodBase):
             **self._sender(chat),
         )
         return self.world.message_api(message)
+
+    async def send_chat_action(self, p: dict[str, Any], ctx: CallContext) -> Any:
+        """ "typing…" for a few seconds: the same 403s and rights as a text
+        message (a bot may not show it to a user who never started it)."""
+        chat = self._chat(p, ctx)
+        if p.get("action") not in CHAT_ACTIONS:
+            raise bad_request("wrong parameter action in request")
+        self._can_send(chat, "can_send_messages", "text messages")
+        return True
 
     async def edit_message_text(self, p: dict[str, Any], ctx: CallContext) -> Any:
         chat, message = self._message_to_edit(p, ctx)

@@ -21,6 +21,7 @@ from tg_mafia.storage.errors import (
     GameAlreadyRunningError,
     GameNotFoundError,
     GameStatusError,
+    PlayerBusyError,
     StaleGameError,
     StorageError,
 )
@@ -30,8 +31,10 @@ from tg_mafia.storage.records import (
     ChatSettingsRecord,
     ChatStats,
     GameRecord,
+    GameResult,
     GameStatus,
     JsonObject,
+    OutboxRecord,
     Player,
     PlayerOutcome,
     PlayerStanding,
@@ -40,6 +43,7 @@ from tg_mafia.storage.records import (
     Unset,
 )
 from tg_mafia.storage.repository import Database
+from tg_mafia.storage.tx import Tx
 
 __all__ = [
     "DEFAULT_DATABASE_URL",
@@ -53,16 +57,20 @@ __all__ = [
     "GameAlreadyRunningError",
     "GameNotFoundError",
     "GameRecord",
+    "GameResult",
     "GameStatus",
     "GameStatusError",
     "JsonObject",
+    "OutboxRecord",
     "Player",
+    "PlayerBusyError",
     "PlayerOutcome",
     "PlayerStanding",
     "PlayerStats",
     "RoleStats",
     "StaleGameError",
     "StorageError",
+    "Tx",
     "Unset",
     "create_database_engine",
     "current_revision",

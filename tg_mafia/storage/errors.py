@@ -35,3 +35,7 @@ class DatabaseUnavailableError(StorageError):
 
     Nothing of the failed operation was written; the caller must not announce it.
     """
+
+
+class PlayerBusyError(StorageError):
+    """The user already sits at another table that is in the lobby or running."""

@@ -187,9 +187,7 @@ class LivingMessage(SQLModel, table=True):
     restart too (revision 0003)."""
 
     __tablename__ = "living_message"
-    __table_args__ = (
-        UniqueConstraint("game_id", "chat_id", "key", name="uq_living_message_key"),
-    )
+    __table_args__ = (UniqueConstraint("game_id", "chat_id", "key", name="uq_living_message_key"),)
 
     id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
     game_id: int = Field(

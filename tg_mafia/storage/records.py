@@ -53,6 +53,7 @@ class ChatSettingsRecord:
 class GameRecord:
     id: int
     chat_id: int
+    topic: int  # the forum topic (message_thread_id) the game lives in; 0: none
     status: GameStatus
     variant: str
     language: str
@@ -66,7 +67,11 @@ class GameRecord:
     stage_deadline: float | None
     timer_token: str | None
     saved_permissions: JsonObject | None
-    messages: JsonObject
+    title: str
+    bot_rights: dict[str, bool]  # the bot's admin rights when the lobby opened
+    opener_name: str
+    host_name: str | None
+    paused_left: float | None  # seconds left on a timer the host paused
     created_at: datetime
     updated_at: datetime
     ended_at: datetime | None
@@ -75,6 +80,13 @@ class GameRecord:
     @property
     def is_active(self) -> bool:
         return self.status.value in ACTIVE_STATUSES
+
+    def seat_of(self, user_id: int) -> int | None:
+        """1-based seat of a player, None for someone not at the table."""
+        for index, player in enumerate(self.players, start=1):
+            if player.user_id == user_id:
+                return index
+        return None
 
 
 @dataclass(frozen=True)
@@ -128,3 +140,25 @@ class PlayerStats:
     games: int
     wins: int
     by_role: dict[str, RoleStats]
+
+
+@dataclass(frozen=True)
+class OutboxRecord:
+    """A pending call to a chat (see storage.models.OutboxEntry)."""
+
+    id: int
+    chat_id: int
+    game_id: int | None
+    priority: int
+    op: JsonObject
+    created_at: float
+    attempts: int
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game of a chat, for the rating: who played what and won."""
+
+    game_id: int
+    variant: str
+    players: tuple[PlayerOutcome, ...]

@@ -70,7 +70,9 @@ def upgrade() -> None:
     op.create_table(
         "seat",
         sa.Column("id", ID_TYPE, primary_key=True),
-        sa.Column("game_id", ID_TYPE, sa.ForeignKey("game.id", name="fk_seat_game"), nullable=False),
+        sa.Column(
+            "game_id", ID_TYPE, sa.ForeignKey("game.id", name="fk_seat_game"), nullable=False
+        ),
         sa.Column("user_id", sa.BigInteger(), nullable=False),
         sa.Column("active", sa.Boolean(), nullable=False),
         sa.UniqueConstraint("game_id", "user_id", name="uq_seat_player"),
@@ -149,9 +151,7 @@ def _move_messages_into_columns() -> None:
 
 
 def downgrade() -> None:
-    op.add_column(
-        "game", sa.Column("messages", sa.JSON(), nullable=False, server_default="{}")
-    )
+    op.add_column("game", sa.Column("messages", sa.JSON(), nullable=False, server_default="{}"))
     bind = op.get_bind()
     for game_id, title, rights, opener, host, paused in bind.execute(
         sa.select(

@@ -1,0 +1,109 @@
+"""The presenter and its screens, on engine states alone (no Telegram): a
+renderer for every kind of event; nothing private ever written to the
+group; buttons shown exactly when the engine takes their move."""
+
+from __future__ import annotations
+
+import inspect
+import random
+
+import pytest
+
+from engine import GameSetup, GameState, apply, events
+from engine.actions import Nominate, Pass
+from engine.events import Event
+from engine.simulation import random_action
+from tg_mafia.bot import presenter, screens
+from tg_mafia.bot.callbacks import Kind, decode
+from tg_mafia.bot.ops import Method
+from tg_mafia.bot.scene import GameView, Scene
+from tg_mafia.bot.table import Table
+from tg_mafia.i18n import translator
+
+CHAT = -1000
+SEATS = tuple(str(100 + i) for i in range(1, 12))
+
+
+def view(state: GameState, host: int | None = None) -> GameView:
+    table = Table(state.seats, {p: f"P{p}" for p in state.seats})
+    return GameView(1, CHAT, 0, "Club", table, translator("en"), host, True, None)
+
+
+def test_every_kind_of_event_has_a_renderer() -> None:
+    kinds = {
+        cls
+        for _, cls in inspect.getmembers(events, inspect.isclass)
+        if issubclass(cls, Event) and cls is not Event
+    }
+    assert kinds == set(presenter.RENDERERS)
+
+
+@pytest.mark.parametrize("variant", ["classic", "moscow", "party", "club"])
+def test_private_events_never_reach_the_group(variant: str) -> None:
+    for seed in range(6):
+        options = {"host": "human"} if seed % 2 else {}
+        setup = GameSetup(variant, SEATS[: 9 if variant != "party" else 10], options, seed=seed)
+        state, first = setup.start(), []
+        rng = random.Random(seed)
+        before: GameState | None = None
+        pending: list[Event] = first
+        for _ in range(3000):
+            for event in pending:
+                out = presenter.render(view(state, host=7), state, [event], before)
+                group = [o for o in out if o.chat_id == CHAT]
+                if not event.audience.is_public:
+                    assert not group, f"{type(event).__name__} wrote to the group"
+            if state.winner is not None:
+                break
+            before = state
+            state, pending = apply(state, random_action(state, rng, chatter=0.05))
+
+
+def floor_buttons(state: GameState) -> set[Kind]:
+    op = screens.floor(Scene(view(state), state))
+    return {decode(b["data"]).kind for row in op.keyboard or [] for b in row if "data" in b}  # type: ignore[union-attr]
+
+
+def test_the_floor_offers_what_the_engine_takes() -> None:
+    state = GameSetup("club", SEATS[:9], seed=3).start()
+    state, _ = apply(state, __import__("engine").actions.Timeout("clock"))  # night 1 ends
+    assert state.speaker is not None
+    assert floor_buttons(state) == {Kind.PASS, Kind.NOMINATE_MENU, Kind.TIME}
+    target = next(p for p in state.alive if p != state.speaker)
+    state, _ = apply(state, Nominate(state.speaker, target))
+    assert floor_buttons(state) == {Kind.PASS, Kind.TIME}  # one nomination a speech
+    state, _ = apply(state, Pass(state.speaker))
+    assert Kind.NOMINATE_MENU in floor_buttons(state)
+
+
+def test_a_stage_that_starts_carries_its_timer_and_a_deadline_to_fill() -> None:
+    state = GameSetup("moscow", SEATS[:9], {"maniac": False}, seed=2).start()
+    scene = Scene(view(state), state)
+    op = screens.floor(scene)
+    assert op.timer == {"game": 1, "token": str(state.timer_id), "seconds": 15}
+    assert "\u2063deadline\u2063" in (op.text or "")
+    # The same stage drawn again (no new step): the stored deadline, no timer restart.
+    again = Scene(view(state), state, before=state)
+    assert "\u2063deadline\u2063" not in (screens.floor(again, Method.EDIT).text or "")
+
+
+def test_the_count_shows_leave_the_table_only_when_the_engine_takes_it() -> None:
+    state = GameSetup("moscow", SEATS[:9], {"maniac": False}, seed=4).start()
+    clock = __import__("engine").actions.Timeout("clock")
+    while state.day < 2:  # introductions, then the acquaintance night
+        state, _ = apply(state, clock)
+    for _ in range(2):  # two speakers nominate someone else each
+        speaker = state.speaker
+        assert speaker is not None
+        target = next(p for p in state.alive if p not in (speaker, *state.nominees))
+        state, _ = apply(state, Nominate(speaker, target))
+        state, _ = apply(state, Pass(speaker))
+    while state.stage.value != "vote":
+        state, _ = apply(state, clock)
+    first = screens.count(Scene(view(state), state), Method.SEND)
+    kinds = {decode(b["data"]).kind for row in first.keyboard or [] for b in row}  # type: ignore[union-attr]
+    assert Kind.LEAVE in kinds and Kind.HAND in kinds
+    state, _ = apply(state, clock)  # the second count: no more leaving
+    second = screens.count(Scene(view(state), state), Method.EDIT)
+    kinds = {decode(b["data"]).kind for row in second.keyboard or [] for b in row}  # type: ignore[union-attr]
+    assert Kind.LEAVE not in kinds

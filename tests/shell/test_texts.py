@@ -1,0 +1,60 @@
+"""Every reason the engine gives for refusing a move has a player-facing
+text of its own (not the fallback), in every language; names are cleaned
+and cut by grapheme; deadlines are date_time entities."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tg_mafia.bot import texts
+from tg_mafia.bot.names import clean_name, cut
+from tg_mafia.bot.timefmt import deadline_html
+from tg_mafia.i18n import LANGUAGES, translator
+
+ENGINE = Path(__file__).parents[2] / "engine"
+
+
+def engine_codes() -> set[str]:
+    source = "\n".join(path.read_text() for path in ENGINE.glob("*.py"))
+    codes = set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', source))
+    codes |= set(re.findall(r'refused: ClassVar\[str\] = "([a-z_]+)"', source))
+    return codes
+
+
+def test_the_engine_has_many_codes() -> None:
+    assert len(engine_codes()) >= 30
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_engine_code_has_its_own_text(language: str) -> None:
+    t = translator(language)
+    known = texts.popups(t)
+    missing = engine_codes() - set(known)
+    assert not missing, f"no popup for {sorted(missing)}"
+    fallback = t.gettext("Not now.")
+    assert all(known[c] != fallback for c in engine_codes() - {"not_now"})
+
+
+def test_names_lose_what_fools_a_reader() -> None:
+    assert clean_name("Ol\u200bga") == "Olga"
+    assert clean_name("\u202eadmin\u202c") == "admin"
+    assert clean_name("Ann\u2066e\u2069") == "Anne"
+    assert clean_name("  Jo   \n Ann  ") == "Jo Ann"
+    assert clean_name("\u200b\u200d") == "?"
+    assert clean_name("👩\u200d👩\u200d👧") == "👩\u200d👩\u200d👧"  # a family emoji stays whole
+    assert clean_name("Ol\u200dga") == "Olga"
+
+
+def test_names_are_cut_by_grapheme() -> None:
+    assert cut("Nguyễn Thị Minh Khai", 8) == "Nguyễn…"  # the space before … goes
+    flags = "🇻🇳" * 10
+    assert cut(flags, 4) == "🇻🇳" * 3 + "…"  # never half a flag
+    assert cut("Ann", 16) == "Ann"
+
+
+def test_a_deadline_is_a_date_time_entity() -> None:
+    html = deadline_html(1_796_126_460.4)
+    assert html == '<tg-time unix="1796126460" format="T">12:01:00 UTC</tg-time>'

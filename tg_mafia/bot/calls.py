@@ -1,0 +1,127 @@
+"""What each kind of outbox call does with the Bot API: one small function
+per method, picked from a table by the sender."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from telegram import Bot, ChatPermissions, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
+
+from tg_mafia.bot.ops import Method, Op, markup
+
+
+@dataclass
+class Delivery:
+    """What a made call leaves to write down."""
+
+    entries: list[int]
+    living: tuple[int, int, str, int | None] | None = None  # game, chat, key, id (None: gone)
+    deadline: tuple[int, str, float] | None = None  # game, timer token, when the stage ends
+    forget_permissions: int | None = None  # the game whose saved permissions are restored
+
+
+@dataclass
+class Call:
+    """One call about to be made: the op, where, and the message it targets."""
+
+    bot: Bot
+    op: Op
+    chat: int
+    game: int | None
+    topic: int | None
+    text: str  # the op's text, its deadline filled in
+    living_id: int | None  # the op's living message, if it has one
+    delivery: Delivery = field(default_factory=lambda: Delivery([]))
+
+    @property
+    def target(self) -> int | None:
+        return self.op.message_id or self.living_id
+
+    def living(self, message_id: int | None) -> None:
+        if self.op.key is not None and self.game is not None:
+            self.delivery.living = (self.game, self.chat, self.op.key, message_id)
+
+
+async def send(call: Call) -> None:
+    message: Message = await call.bot.send_message(
+        call.chat,
+        call.text,
+        parse_mode=ParseMode.HTML,
+        reply_markup=markup(call.op.keyboard),
+        protect_content=call.op.protect or None,
+        disable_web_page_preview=True,
+        message_thread_id=call.topic,
+    )
+    call.living(message.message_id)
+
+
+async def edit(call: Call) -> None:
+    if call.target is None:
+        await send(call)  # never sent, or lost: said anew
+        return
+    await call.bot.edit_message_text(
+        call.text,
+        chat_id=call.chat,
+        message_id=call.target,
+        parse_mode=ParseMode.HTML,
+        reply_markup=markup(call.op.keyboard),
+        disable_web_page_preview=True,
+    )
+
+
+async def clear(call: Call) -> None:
+    """The living message loses its buttons, and stops being living."""
+    if call.target is not None:
+        call.living(None)
+        await call.bot.edit_message_reply_markup(call.chat, call.target, reply_markup=None)
+
+
+async def delete(call: Call) -> None:
+    call.living(None)
+    if call.target is not None:
+        await call.bot.delete_message(call.chat, call.target)
+
+
+async def pin(call: Call) -> None:
+    if call.target is not None:
+        await call.bot.pin_chat_message(call.chat, call.target, disable_notification=True)
+
+
+async def unpin(call: Call) -> None:
+    if call.target is not None:
+        await call.bot.unpin_chat_message(call.chat, call.target)
+
+
+async def permissions(call: Call) -> None:
+    """The masked night: no permission at all, or the group's own again."""
+    op = call.op
+    if op.permissions is None:
+        wanted = ChatPermissions.no_permissions()
+    else:
+        wanted = ChatPermissions.de_json(op.permissions, call.bot) or ChatPermissions()
+    try:
+        await call.bot.set_chat_permissions(
+            call.chat, wanted, use_independent_chat_permissions=True
+        )
+    except BadRequest as error:
+        if "not modified" not in str(error).lower().replace("_", " "):  # CHAT_NOT_MODIFIED
+            raise
+    if op.final:
+        call.delivery.forget_permissions = call.game
+
+
+CALLS: Mapping[Method, Callable[[Call], Awaitable[None]]] = MappingProxyType(
+    {
+        Method.SEND: send,
+        Method.EDIT: edit,
+        Method.CLEAR: clear,
+        Method.DELETE: delete,
+        Method.PIN: pin,
+        Method.UNPIN: unpin,
+        Method.PERMISSIONS: permissions,
+    }
+)

@@ -1,0 +1,35 @@
+"""A stored game as the presenter sees it: its state, and its table (seats,
+names, language, rights)."""
+
+from __future__ import annotations
+
+from engine import GameState
+from tg_mafia.bot.scene import GameView
+from tg_mafia.bot.table import Table
+from tg_mafia.i18n import translator
+from tg_mafia.storage import GameRecord
+
+
+def state_of(record: GameRecord) -> GameState:
+    assert record.state is not None, "a running game has a state"
+    return GameState.from_dict(record.state)
+
+
+def table_of(record: GameRecord) -> Table:
+    names = {str(p.user_id): p.name for p in record.players}
+    return Table(tuple(str(p.user_id) for p in record.players), names)
+
+
+def game_view(record: GameRecord, speed: float = 1.0) -> GameView:
+    return GameView(
+        game_id=record.id,
+        chat_id=record.chat_id,
+        topic=record.topic,
+        title=record.title,
+        table=table_of(record),
+        t=translator(record.language),
+        host_id=record.host_user_id,
+        can_delete=record.bot_rights.get("can_delete_messages", False),
+        deadline=record.stage_deadline,
+        speed=speed,
+    )

@@ -1,0 +1,49 @@
+"""Every handler of the bot, registered in one place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
+
+from tg_mafia.bot.callbacks import Kind
+from tg_mafia.bot.handlers import game, info, settings
+from tg_mafia.bot.handlers.common import Context, log
+
+
+async def on_error(update: object, context: Context) -> None:
+    log.error("an update could not be handled", exc_info=context.error)
+
+
+def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    groups = filters.ChatType.GROUPS
+    private = filters.ChatType.PRIVATE
+    app.add_handler(CommandHandler("newgame", game.on_newgame, groups))
+    app.add_handler(CommandHandler("host", game.on_host, groups))
+    app.add_handler(CommandHandler("cancel", game.on_cancel, groups))
+    app.add_handler(CommandHandler("start", game.on_start, private))
+    app.add_handler(CommandHandler("help", info.on_help))
+    app.add_handler(CommandHandler("rules", info.on_rules))
+    app.add_handler(CommandHandler("stats", info.on_stats))
+    app.add_handler(CommandHandler("settings", settings.on_settings))
+    app.add_handler(
+        CommandHandler(["newgame", "host", "cancel"], info.on_group_command_in_private, private)
+    )
+    app.add_handler(CallbackQueryHandler(settings.on_press, pattern=rf"^{Kind.SETTINGS.value}:"))
+    app.add_handler(CallbackQueryHandler(game.on_button))
+    app.add_handler(ChatMemberHandler(game.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(
+        MessageHandler(
+            groups & filters.UpdateType.MESSAGE & ~filters.COMMAND & ~filters.StatusUpdate.ALL,
+            game.on_group_post,
+        )
+    )
+    app.add_handler(MessageHandler(private & filters.TEXT & ~filters.COMMAND, game.on_private_text))
+    app.add_error_handler(on_error)

@@ -1,0 +1,83 @@
+"""What every handler shares: the service, who the sender is, in which chat
+and topic, whether they administer it, and how to answer."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import Chat, Message, Update, User
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from tg_mafia.bot.names import clean_name
+from tg_mafia.bot.service import GameService
+from tg_mafia.i18n import Translator, resolve_language, translator
+from tg_mafia.storage import Database
+
+log = logging.getLogger(__name__)
+
+Context = ContextTypes.DEFAULT_TYPE
+ADMIN_STATUSES = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+def service_of(context: Context) -> GameService:
+    service: GameService = context.bot_data["service"]
+    return service
+
+
+def display_name(user: User) -> str:
+    return clean_name(user.full_name.strip() or user.username or str(user.id))
+
+
+def topic_of(message: Message | None) -> int:
+    """The forum topic a message was posted in (0: not a forum topic)."""
+    if message is None or not message.is_topic_message:
+        return 0
+    return message.message_thread_id or 0
+
+
+def user_translator(user: User | None) -> Translator:
+    return translator(resolve_language(user.language_code if user else None))
+
+
+async def group_translator(context: Context, chat_id: int) -> Translator:
+    settings = await service_of(context).adb.run(Database.get_settings, chat_id)
+    return translator(settings.language)
+
+
+async def is_admin(context: Context, chat: Chat, update: Update) -> bool:
+    """An administrator of `chat`: by their membership, or an anonymous
+    administrator (who posts as the group itself)."""
+    message = update.effective_message
+    if message is not None and message.sender_chat is not None:
+        return message.sender_chat.id == chat.id
+    user = update.effective_user
+    if user is None:
+        return False
+    return await is_member_admin(context, chat.id, user.id)
+
+
+async def is_member_admin(context: Context, chat_id: int, user_id: int) -> bool:
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except TelegramError:
+        return False
+    return member.status in ADMIN_STATUSES
+
+
+async def reply(context: Context, update: Update, text: str) -> None:
+    """An answer in the chat (and topic) the update came from, through that
+    chat's outbox: its messages keep their order and its rate limit."""
+    chat = update.effective_chat
+    if chat is not None:
+        await service_of(context).answer(chat.id, text, topic_of(update.effective_message))
+
+
+async def answer_query(query: Any, text: str | None) -> None:
+    """A popup for a press (free of any rate limit): never raises."""
+    try:
+        await query.answer(text or None)
+    except TelegramError as error:
+        log.info("callback answer failed: %s", error)

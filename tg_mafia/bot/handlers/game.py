@@ -1,0 +1,190 @@
+"""The game's handlers: the lobby's commands and deep link, the buttons of
+a game, posts in the group, and the family's talk in private. Each parses
+its update and hands it to the service."""
+
+from __future__ import annotations
+
+from telegram import Update
+
+from tg_mafia.bot import texts
+from tg_mafia.bot.callbacks import Kind, decode
+from tg_mafia.bot.handlers.common import (
+    Context,
+    answer_query,
+    display_name,
+    group_translator,
+    is_admin,
+    reply,
+    service_of,
+    topic_of,
+    user_translator,
+)
+from tg_mafia.bot.lobby import parse_join
+from tg_mafia.bot.rules_text import rules, safe_options
+from tg_mafia.i18n import resolve_language, translator
+from tg_mafia.storage import Database, GameRecord
+
+
+async def on_newgame(update: Update, context: Context) -> None:
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if chat is None or user is None or message is None:
+        return
+    if message.sender_chat is not None:
+        t = await group_translator(context, chat.id)
+        text = t.gettext("Anonymous administrators cannot play: post as yourself to open a lobby.")
+        await reply(context, update, text)
+        return
+    error = await service_of(context).lobbies.open(
+        chat.id, topic_of(message), chat.title or "", user.id, display_name(user)
+    )
+    if error:
+        await reply(context, update, error)
+
+
+async def on_host(update: Update, context: Context) -> None:
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if chat is None or user is None or message is None or message.sender_chat is not None:
+        return
+    service = service_of(context)
+    topic = topic_of(message)
+    if not await service.can_write_to(user.id):
+        # The host's roles, night moves and confirm button come in private:
+        # a host the bot cannot write to would leave the game stuck at the end.
+        t = await group_translator(context, chat.id)
+        link = f"https://t.me/{context.bot.username}"
+        text = t.gettext(
+            "To host, open a private chat with me first ({link}), press Start, "
+            "then send /host again."
+        ).format(link=link)
+        await reply(context, update, text)
+        return
+    await reply(
+        context, update, await service.lobbies.set_host(chat.id, topic, user.id, display_name(user))
+    )
+
+
+async def on_cancel(update: Update, context: Context) -> None:
+    chat = update.effective_chat
+    if chat is None:
+        return
+    if not await is_admin(context, chat, update):
+        t = await group_translator(context, chat.id)
+        await reply(context, update, t.gettext("Only an administrator may cancel the game."))
+        return
+    await reply(
+        context,
+        update,
+        await service_of(context).cancel(chat.id, topic_of(update.effective_message)),
+    )
+
+
+async def on_start(update: Update, context: Context) -> None:
+    """/start in private: a deep link into a lobby, or a greeting. Either
+    way the user can be reached again."""
+    user = update.effective_user
+    if user is None:
+        return
+    service = service_of(context)
+    service.reachable(user.id)
+    payload = context.args[0] if context.args else ""
+    t = user_translator(user)
+    if payload.startswith("join_"):
+        target = parse_join(payload)
+        if target is None:
+            await reply(context, update, t.gettext("This invitation link is broken."))
+            return
+        chat_id, topic = target
+        language = resolve_language(user.language_code)
+        answer = await service.lobbies.join(chat_id, topic, user.id, display_name(user), language)
+        await reply(context, update, answer)
+        return
+    await reply(
+        context,
+        update,
+        t.gettext(
+            "🎭 I host Mafia in groups. Add me to a group as an administrator, then send /newgame "
+            "there. Players join with the lobby's Join button, which brings them here."
+        ),
+    )
+
+
+async def on_button(update: Update, context: Context) -> None:
+    """Every button but the settings menu's."""
+    query = update.callback_query
+    if query is None:
+        return
+    service = service_of(context)
+    button = decode(query.data)
+    record = await service.adb.run(Database.get_game, button.game) if button else None
+    t = translator(record.language if record else "en")
+    chat = update.effective_chat
+    if (
+        button is None
+        or record is None
+        or chat is None
+        or _elsewhere(record, chat.id, query.from_user.id)
+    ):
+        await answer_query(query, texts.popup(t, "stale"))
+        return
+    user_id = query.from_user.id
+    if button.kind is Kind.LOBBY and button.args == ("rules",):
+        text = await _rules_in_private(context, record, user_id)
+    elif button.kind is Kind.NEW_GAME:
+        # The end screen's button: a new lobby, as /newgame would open it.
+        error = await service.lobbies.open(
+            record.chat_id, record.topic, chat.title or "", user_id, display_name(query.from_user)
+        )
+        text = error or texts.popup(t, "ok")
+    elif button.kind is Kind.LOBBY and len(button.args) == 1:
+        admin = await is_admin(context, chat, update)
+        text = await service.lobbies.press(record.id, user_id, button.args[0], admin)
+    else:
+        text = await service.press(record, user_id, button)
+    await answer_query(query, text)
+
+
+def _elsewhere(record: GameRecord, chat_id: int, user_id: int) -> bool:
+    """A button acts only on the game of its own chat: a group's buttons in
+    that group, private ones in the presser's own chat."""
+    return chat_id not in (record.chat_id, user_id)
+
+
+async def _rules_in_private(context: Context, record: GameRecord, user_id: int) -> str:
+    """The lobby's Rules button: the game's rules in the presser's private chat."""
+    t = translator(record.language)
+    service = service_of(context)
+    if not await service.can_write_to(user_id):
+        return texts.popup(t, "start_me")
+    options = safe_options(record.variant, dict(record.options))
+    await service.answer(user_id, rules(t, record.variant, options))
+    return texts.popup(t, "see_private")
+
+
+async def on_group_post(update: Update, context: Context) -> None:
+    message, chat = update.message, update.effective_chat
+    if message is None or chat is None:
+        return
+    if message.sender_chat is not None or message.from_user is None:
+        return  # channels and anonymous administrators are never players
+    text = message.text or message.caption or ""
+    await service_of(context).group_post(
+        chat.id, topic_of(message), message.from_user.id, message.message_id, text
+    )
+
+
+async def on_private_text(update: Update, context: Context) -> None:
+    message, user = update.message, update.effective_user
+    if message is None or user is None or not message.text:
+        return
+    answer = await service_of(context).private_text(user.id, message.text)
+    if answer:
+        await reply(context, update, answer)
+
+
+async def on_my_chat_member(update: Update, context: Context) -> None:
+    """A user unblocked the bot: their waiting messages go out."""
+    change = update.my_chat_member
+    if change is None or change.chat.type != "private":
+        return
+    if change.new_chat_member.status == "member":
+        service_of(context).reachable(change.chat.id)

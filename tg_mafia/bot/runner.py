@@ -1,0 +1,277 @@
+"""One move of a game, from input to what it says: under the game's lock,
+in one database transaction (in a worker thread), the game is read for
+update, the engine applies the action, the events are rendered into calls,
+and the action, the new state, its deadline and those calls are written
+together. Nothing is sent here: the sender takes the calls from the outbox,
+so a crash can lose nothing the game decided."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Action, GameState, IllegalAction, Phase, apply, new_game
+from engine.actions import HostExtend, HostPause, HostResume, MafiaChat, Say
+from engine.thanks import THANKS_WORDS, says_thanks
+from tg_mafia.bot import presenter, screens
+from tg_mafia.bot.clock import BotClock
+from tg_mafia.bot.dbthread import AsyncDb
+from tg_mafia.bot.gameview import game_view, state_of
+from tg_mafia.bot.locks import KeyedLocks
+from tg_mafia.bot.ops import Method, Op
+from tg_mafia.bot.scene import Outgoing
+from tg_mafia.storage import Database, GameRecord, GameStatus, PlayerOutcome, Tx
+
+# A stage whose message has not reached the chat yet waits this much longer
+# than its timer at most; the message's delivery sets the real deadline.
+DELIVERY_GRACE = 60.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of an input: `error` None means it was taken."""
+
+    error: str | None
+    record: GameRecord | None = None
+    state: GameState | None = None
+    calls: int = 0  # how many calls it wrote to the outbox
+
+
+def results(record: GameRecord, state: GameState) -> tuple[str, list[PlayerOutcome]] | None:
+    if state.phase is not Phase.ENDED or state.winner is None:
+        return None
+    names = {str(p.user_id): p.name for p in record.players}
+    outcomes = [
+        PlayerOutcome(
+            int(p),
+            names.get(p, p),
+            state.roles[p].value,
+            state.roles[p].side.value,
+            state.roles[p].side is state.winner,
+        )
+        for p in state.seats
+    ]
+    return state.winner.value, outcomes
+
+
+def stand_in(action: dict[str, Any], language: str) -> str:
+    """What a post or a family message becomes once the game is over: the
+    text is not kept, but the replay must stay the same, so a post that
+    holds the thanks word keeps the thanks word alone."""
+    if action.get("verb") == Say.verb and says_thanks(str(action.get("text", "")), language):
+        return THANKS_WORDS.get(language, THANKS_WORDS["en"])[0]
+    return ""
+
+
+class Runner:
+    def __init__(
+        self,
+        db: AsyncDb,
+        clock: BotClock,
+        after_write: Callable[[GameRecord, int], None],
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.after_write = after_write  # (the game as written, calls written)
+        self.locks = KeyedLocks()
+
+    # ----- moves -----------------------------------------------------------------------
+
+    async def act(
+        self, game_id: int, action: Action, *, post_message_id: int | None = None
+    ) -> Outcome:
+        async with self.locks.hold(("game", game_id)):
+            outcome = await self.db.run(
+                self._act, game_id, action, post_message_id, self.clock.now()
+            )
+        if outcome.error is None and outcome.record is not None:
+            self.after_write(outcome.record, outcome.calls)
+        return outcome
+
+    def _act(
+        self,
+        db: Database,
+        game_id: int,
+        action: Action,
+        post_message_id: int | None,
+        now: float,
+    ) -> Outcome:
+        with db.transaction() as tx:
+            record = tx.game(game_id, for_update=True)
+            if record is None or record.status is not GameStatus.RUNNING:
+                return Outcome("no_game", record)
+            before = state_of(record)
+            try:
+                after, events = apply(before, action)
+            except IllegalAction as error:
+                return Outcome(error.code, record, before)
+            outgoing = presenter.render(
+                game_view(record, self.clock.speed), after, events, before, post_message_id
+            )
+            deadline, paused_left = self._deadline(record, before, after, action, now, outgoing)
+            final = results(record, after)
+            written = tx.record_action(
+                record.id,
+                record.version,
+                action.to_dict(),
+                after.to_dict(),
+                stage_deadline=deadline,
+                timer_token=str(after.timer_id),
+                paused_left=paused_left,
+                final=final,
+            )
+            calls = enqueue(tx, written, outgoing, now)
+            if final is not None:
+                forget_texts(tx, written)
+            return Outcome(None, written, after, calls)
+
+    def _deadline(
+        self,
+        record: GameRecord,
+        before: GameState,
+        after: GameState,
+        action: Action,
+        now: float,
+        outgoing: Sequence[Outgoing],
+    ) -> tuple[float | None, float | None]:
+        """The stage's deadline after `action`, and the seconds left on a paused timer."""
+        clock, old = self.clock, record.stage_deadline
+        if isinstance(action, HostPause):
+            return None, clock.left(old) if old is not None else after.timer_seconds
+        if after.timer_seconds is None or after.paused:
+            return None, record.paused_left
+        if isinstance(action, HostExtend) and old is not None:
+            extra = after.timer_seconds - (before.timer_seconds or 0)
+            return old + clock.real(extra), None
+        if isinstance(action, HostResume):
+            left = record.paused_left if record.paused_left is not None else after.timer_seconds
+            return now + clock.real(left), None
+        if after.timer_id != before.timer_id or old is None:
+            return stage_deadline(clock, after, now, outgoing), None
+        return old, None
+
+    # ----- the start --------------------------------------------------------------------
+
+    async def start(
+        self,
+        record: GameRecord,
+        saved_permissions: dict[str, Any] | None,
+        also: Callable[[Tx, GameRecord, float], None] | None = None,
+    ) -> Outcome:
+        """The lobby becomes a game: the deal, the first stage, its calls
+        (and `also`'s, in the same transaction: the lobby's closing)."""
+        async with self.locks.hold(("game", record.id)):
+            outcome = await self.db.run(
+                self._start, record, saved_permissions, also, self.clock.now()
+            )
+        if outcome.error is None and outcome.record is not None:
+            self.after_write(outcome.record, outcome.calls)
+        return outcome
+
+    def _start(
+        self,
+        db: Database,
+        lobby: GameRecord,
+        saved_permissions: dict[str, Any] | None,
+        also: Callable[[Tx, GameRecord, float], None] | None,
+        now: float,
+    ) -> Outcome:
+        options = dict(lobby.options)
+        options["host"] = "human" if lobby.host_user_id else "auto"
+        players = tuple(str(p.user_id) for p in lobby.players)
+        state, events = new_game(lobby.variant, players, options, lobby.seed, lobby.language)
+        with db.transaction() as tx:
+            record = tx.game(lobby.id, for_update=True)
+            if record is None or record.status is not GameStatus.LOBBY:
+                return Outcome("stale", record)
+            if saved_permissions is not None:
+                record = tx.update_game(
+                    record.id, record.version, saved_permissions=saved_permissions
+                )
+            outgoing = presenter.render(game_view(record, self.clock.speed), state, events)
+            written = tx.start_game(
+                record.id,
+                record.version,
+                state.to_dict(),
+                stage_deadline=stage_deadline(self.clock, state, now, outgoing),
+                timer_token=str(state.timer_id),
+            )
+            if also is not None:
+                also(tx, written, now)
+            calls = enqueue(tx, written, outgoing, now)
+            return Outcome(None, written, state, calls)
+
+    async def cancel(self, game_id: int) -> Outcome:
+        """An administrator's /cancel: the game ends unscored; the chat opens again."""
+        async with self.locks.hold(("game", game_id)):
+            outcome = await self.db.run(self._cancel, game_id, self.clock.now())
+        if outcome.record is not None:
+            self.after_write(outcome.record, outcome.calls)
+        return outcome
+
+    def _cancel(self, db: Database, game_id: int, now: float) -> Outcome:
+        with db.transaction() as tx:
+            record = tx.game(game_id, for_update=True)
+            if record is None or record.status is not GameStatus.RUNNING:
+                return Outcome("no_game", record)
+            aborted = tx.abort_game(record.id, expected_version=record.version)
+            outgoing = [
+                Outgoing(record.chat_id, Op(Method.CLEAR, key=key), topic=record.topic)
+                for key in (screens.FLOOR, screens.COUNT, screens.BOARD)
+            ]
+            outgoing.append(
+                Outgoing(
+                    record.chat_id,
+                    Op(Method.PERMISSIONS, permissions={}, final=True),
+                    topic=record.topic,
+                )
+            )
+            return Outcome(None, aborted, None, enqueue(tx, aborted, outgoing, now))
+
+
+def stage_deadline(
+    clock: BotClock, state: GameState, now: float, outgoing: Sequence[Outgoing]
+) -> float | None:
+    """A new stage's deadline; when one of its messages carries its timer,
+    the deadline waits for that message (DELIVERY_GRACE at most), which sets
+    it when it reaches the chat."""
+    if state.timer_seconds is None or state.paused:
+        return None
+    deadline = now + clock.real(state.timer_seconds)
+    token = str(state.timer_id)
+    if any(o.op.timer is not None and o.op.timer.get("token") == token for o in outgoing):
+        deadline += clock.real(DELIVERY_GRACE)
+    return deadline
+
+
+def enqueue(tx: Tx, record: GameRecord, outgoing: Sequence[Outgoing], now: float) -> int:
+    """Writes the calls to the outbox. The masked night's permission calls
+    take the group's saved permissions (none saved: the bot may not restrict,
+    and does not try)."""
+    count = 0
+    for item in outgoing:
+        op = item.op
+        if op.method is Method.PERMISSIONS:
+            if record.saved_permissions is None:
+                continue
+            if op.permissions is not None:
+                op.permissions = dict(record.saved_permissions)
+        data = op.to_json()
+        if item.topic:
+            data["topic"] = item.topic
+        tx.enqueue(item.chat_id, data, now=now, game_id=record.id, priority=item.priority)
+        count += 1
+    return count
+
+
+def forget_texts(tx: Tx, record: GameRecord) -> None:
+    """The game is over: what players wrote is not kept (the thanks rule
+    needed it only while the game ran)."""
+    keep = {
+        entry.seq: stand_in(entry.action, record.language)
+        for entry in tx.actions(record.id)
+        if entry.action.get("verb") in (Say.verb, MafiaChat.verb)
+    }
+    if keep:
+        tx.forget_texts(record.id, keep)

@@ -1,0 +1,124 @@
+"""What one render needs and gathers: the game as the bot shows it, the
+state before and after an action, and the calls it decides to make.
+
+Group calls come only from public events and the public view of the state;
+everything else goes to the private chats of the players the event names,
+the living mafia, or the human host. Nothing else can reach the group:
+this is how roles stay secret."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine import GameState
+from engine.events import Event
+from tg_mafia.bot.callbacks import Button, Kind
+from tg_mafia.bot.ops import DEADLINE, Method, Op, Priority
+from tg_mafia.bot.table import Table
+from tg_mafia.bot.timefmt import deadline_html
+from tg_mafia.i18n import Translator
+
+
+@dataclass(frozen=True)
+class GameView:
+    """What the renderers know about a game besides its state."""
+
+    game_id: int
+    chat_id: int
+    topic: int  # the forum topic the game lives in (0: none)
+    title: str
+    table: Table
+    t: Translator
+    host_id: int | None
+    can_delete: bool
+    deadline: float | None  # the stored deadline of the running stage
+    speed: float = 1.0
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    chat_id: int
+    op: Op
+    priority: int = Priority.GAME
+    topic: int = 0
+
+
+@dataclass
+class Scene:
+    game: GameView
+    state: GameState
+    before: GameState | None = None
+    post_message_id: int | None = None  # the player's post that caused this action
+    out: list[Outgoing] = field(default_factory=list)
+
+    @property
+    def t(self) -> Translator:
+        return self.game.t
+
+    @property
+    def table(self) -> Table:
+        return self.game.table
+
+    # ----- where calls go ----------------------------------------------------------
+
+    def group(self, op: Op) -> None:
+        self.out.append(Outgoing(self.game.chat_id, op, topic=self.game.topic))
+
+    def say(self, text: str) -> None:
+        """A plain announcement in the group (it may merge with its neighbours)."""
+        self.group(Op(Method.SEND, text=text, mergeable=True))
+
+    def private(self, player: str | int, op: Op) -> None:
+        self.out.append(Outgoing(int(player), op))
+
+    def to_host(self, text: str) -> None:
+        if self.game.host_id is not None:
+            self.private(self.game.host_id, Op(Method.SEND, text=text, mergeable=True))
+
+    def recipients(self, event: Event) -> list[int]:
+        """The players a private event is for: named ones, and the living mafia."""
+        ids = [int(p) for p in sorted(event.audience.players)]
+        if event.audience.mafia:
+            state = self.state
+            ids += [int(p) for p in state.mafia_members() if state.is_alive(p)]
+        return list(dict.fromkeys(ids))
+
+    # ----- buttons and deadlines ----------------------------------------------------
+
+    def data(self, kind: Kind, *args: str | int) -> str:
+        """Callback data bound to the game's current step."""
+        return Button(kind, self.game.game_id, self.state.step, tuple(map(str, args))).encode()
+
+    def any_step(self, kind: Kind, *args: str | int) -> str:
+        """Callback data valid at any step (the host's panel, the timer)."""
+        return Button(kind, self.game.game_id, None, tuple(map(str, args))).encode()
+
+    def seat_data(self, kind: Kind, *prefix: str) -> Callable[[str], str]:
+        def data(player: str) -> str:
+            return self.data(kind, *prefix, self.table.seat(player))
+
+        return data
+
+    def timer(self) -> dict[str, object] | None:
+        """The running stage's timer, started by the message that carries it."""
+        state = self.state
+        if state.timer_seconds is None or state.paused:
+            return None
+        return {
+            "game": self.game.game_id,
+            "token": str(state.timer_id),
+            "seconds": state.timer_seconds,
+        }
+
+    def until(self) -> str:
+        """The running stage's deadline as the reader's own time: filled in
+        by the sender for a message that starts the stage (`timer()`),
+        from the stored deadline otherwise."""
+        if self.opens_stage():
+            return DEADLINE
+        return deadline_html(self.game.deadline) if self.game.deadline else "—"
+
+    def opens_stage(self) -> bool:
+        before = self.before
+        return before is None or before.step != self.state.step

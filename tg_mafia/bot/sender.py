@@ -1,0 +1,419 @@
+"""The sender: takes the calls the games decided from the outbox and makes
+them, in order per chat, within Telegram's limits, after a crash too.
+
+- One worker per chat with pending calls (many chats at once); a chat's
+  calls go strictly in the order they were written.
+- Budgets: a group takes about 20 calls a minute, edits included (15 are
+  spent here, room for what the bot does not count); a private chat one a
+  second; the bot 30 a second in all. A 429 is waited out, never dropped.
+- Folding: an edit that a later edit of the same message supersedes is not
+  made; plain announcements that fall due together go as one message.
+- A stage's timer starts when its message is sent: the deadline in the text
+  is filled in then, and the game's stored deadline moved to it.
+- A call is deleted from the outbox once Telegram took it, in one
+  transaction with the message id it produced: a crash between the two
+  repeats the call (counted by the crash test), it never loses it.
+- A user who blocked the bot: their chat waits (nothing is dropped) until
+  they can be reached again."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Bot
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
+
+from tg_mafia.bot.calls import CALLS, Call, Delivery
+from tg_mafia.bot.clock import BotClock
+from tg_mafia.bot.dbthread import AsyncDb
+from tg_mafia.bot.ops import DEADLINE, Method, Op
+from tg_mafia.bot.timefmt import deadline_html
+from tg_mafia.storage import Database, OutboxRecord
+
+log = logging.getLogger(__name__)
+
+MAX_TEXT = 4096
+# A call that keeps failing on the network is tried again, further and further
+# apart, for this long (seconds of the bot's clock) before it is given up.
+NETWORK_PATIENCE = 900.0
+NETWORK_BACKOFF_MAX = 30.0
+CHARGED = frozenset(
+    {Method.SEND, Method.EDIT, Method.CLEAR, Method.PIN, Method.UNPIN, Method.PHOTO}
+)
+WORKERS = 32  # chats served at once
+POLL = 1.0  # seconds between looks at the outbox when nothing woke the sender
+
+
+@dataclass(frozen=True)
+class Budget:
+    calls: int
+    window: float  # seconds of the bot's clock
+
+
+GROUP_BUDGET = Budget(15, 60.0)
+PRIVATE_BUDGET = Budget(1, 1.05)
+BOT_BUDGET = Budget(30, 1.0)
+
+
+@dataclass
+class Unit:
+    """One call to make, and the outbox entries it settles."""
+
+    op: Op
+    chat_id: int
+    game_id: int | None
+    topic: int
+    entries: list[int]
+    skip: bool = False  # superseded: settle the entries, make no call
+
+
+@dataclass
+class Window:
+    stamps: deque[float] = field(default_factory=deque)
+
+    def wait(self, budget: Budget, clock: BotClock) -> float:
+        """Seconds (real) until one more call fits."""
+        width = clock.real(budget.window)
+        now = clock.now()
+        while self.stamps and now - self.stamps[0] >= width:
+            self.stamps.popleft()
+        if len(self.stamps) < budget.calls:
+            return 0.0
+        return width - (now - self.stamps[0]) + 0.001
+
+
+class Sender:
+    def __init__(
+        self,
+        bot: Bot,
+        db: AsyncDb,
+        clock: BotClock,
+        on_deadline: Callable[[int, str, float], None] | None = None,
+        on_unreachable: Callable[[int], None] | None = None,
+    ) -> None:
+        self.bot = bot
+        self.db = db
+        self.clock = clock
+        self.on_deadline = on_deadline  # (game, timer token, deadline): a stage's timer moved
+        self.on_unreachable = on_unreachable  # (user): blocked the bot
+        self.parked: set[int] = set()
+        self.peak: dict[int, int] = {}  # the most calls any window of a group held
+        self._windows: dict[int, Window] = {}
+        self._bot_window = Window()
+        self._last_edit: dict[tuple[int, str], float] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.calls = 0
+
+    # ----- life -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="sender")
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self._task, *self._workers.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._task = None
+        self._workers.clear()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def unpark(self, chat_id: int) -> None:
+        """The user can be reached again: their chat's waiting calls go out."""
+        if chat_id in self.parked:
+            self.parked.discard(chat_id)
+            self.wake()
+
+    async def drain(self) -> None:
+        """Until every call that can be made is made (parked chats wait); at
+        once when the sender is not running."""
+        while self._task is not None:
+            chats = await self.db.run(_pending_chats)
+            if not any(c not in self.parked for c, *_ in chats) and not self._workers:
+                return
+            self._idle.clear()
+            self.wake()
+            await self._idle.wait()
+
+    # ----- the loop ------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                chats = await self.db.run(_pending_chats)
+            except Exception:
+                log.exception("sender: cannot read the outbox")
+                chats = []
+            for chat_id, *_ in sorted(chats, key=lambda c: (c[1], c[2])):
+                if chat_id in self.parked or chat_id in self._workers:
+                    continue
+                if len(self._workers) >= WORKERS:
+                    break
+                task = asyncio.get_running_loop().create_task(self._serve(chat_id))
+                self._workers[chat_id] = task
+            if not self._workers:
+                self._idle.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.clock.real(POLL))
+
+    async def _serve(self, chat_id: int) -> None:
+        try:
+            while chat_id not in self.parked:
+                entries = await self.db.run(_pending, chat_id)
+                if not entries:
+                    return
+                unit = plan(entries)
+                if not unit.skip:
+                    delivered = await self._deliver(unit)
+                    if delivered is None:
+                        continue  # waited (a 429) or parked: plan again
+                else:
+                    delivered = Delivery(unit.entries)
+                await self.db.run(_settle, delivered)
+                if delivered.deadline is not None and self.on_deadline is not None:
+                    self.on_deadline(*delivered.deadline)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # A call that breaks the sender itself is dropped, or it would
+            # block its chat for ever.
+            log.exception("sender: chat %s failed; its next call is dropped", chat_id)
+            with contextlib.suppress(Exception):
+                entries = await self.db.run(_pending, chat_id)
+                if entries:
+                    await self.db.run(_settle, Delivery([entries[0].id]))
+        finally:
+            self._workers.pop(chat_id, None)
+            self.wake()
+            if not self._workers:
+                self._idle.set()
+
+    # ----- one call ----------------------------------------------------------------------------
+
+    async def _deliver(self, unit: Unit) -> Delivery | None:
+        """Makes the unit's call; None when it must be planned again (after a
+        429's wait, or a chat now parked); a Delivery otherwise, also for a
+        call Telegram refused for good (it is settled, not retried)."""
+        op = unit.op
+        started = self.clock.now()
+        attempt = 0
+        while True:
+            if op.method in CHARGED:
+                await self._wait_budget(unit.chat_id)
+            if op.extra.get("every"):
+                await self._hold_edit(unit)
+            deadline = None
+            if op.timer is not None:
+                deadline = self.clock.deadline(float(op.timer["seconds"]))
+            try:
+                delivery = await self._call(unit, deadline)
+            except RetryAfter as error:
+                await asyncio.sleep(self.clock.real(_seconds(error.retry_after)) + 0.01)
+                return None
+            except ChatMigrated as error:
+                log.warning("chat %s moved to %s: call dropped", unit.chat_id, error.new_chat_id)
+                return Delivery(unit.entries)
+            except BadRequest as error:
+                return self._refused(unit, error)
+            except Forbidden as error:
+                return self._forbidden(unit, error)
+            except NetworkError as error:  # BadRequest is one too: caught above
+                waited = self.clock.now() - started
+                if waited > self.clock.real(NETWORK_PATIENCE):
+                    log.error("chat %s: gave up on %s: %s", unit.chat_id, op.method, error)
+                    return Delivery(unit.entries)
+                await asyncio.sleep(self.clock.real(min(0.2 * 2**attempt, NETWORK_BACKOFF_MAX)))
+                attempt += 1
+                continue
+            if op.method in CHARGED:
+                self._charge(unit.chat_id)
+            return delivery
+
+    def _refused(self, unit: Unit, error: BadRequest) -> Delivery:
+        text = str(error).lower()
+        op = unit.op
+        living = None
+        if "not found" in text and op.key is not None and unit.game_id is not None:
+            living = (unit.game_id, unit.chat_id, op.key, None)  # the message is gone
+        elif "not modified" not in text:
+            log.warning("chat %s: %s refused: %s", unit.chat_id, op.method, error)
+        return Delivery(unit.entries, living=living)
+
+    def _forbidden(self, unit: Unit, error: Forbidden) -> Delivery | None:
+        if unit.chat_id > 0:
+            # A player who blocked the bot: their calls wait until they come back.
+            self.parked.add(unit.chat_id)
+            if self.on_unreachable is not None:
+                self.on_unreachable(unit.chat_id)
+            return None
+        log.warning("chat %s: the bot may not write here: %s", unit.chat_id, error)
+        return Delivery(unit.entries)
+
+    async def _call(self, unit: Unit, deadline: float | None) -> Delivery:
+        op = unit.op
+        text = op.text or ""
+        if deadline is not None:
+            text = text.replace(DEADLINE, deadline_html(deadline))
+        call = Call(
+            self.bot,
+            op,
+            unit.chat_id,
+            unit.game_id,
+            unit.topic or None,
+            text,
+            await self._living_id(unit),
+            Delivery(unit.entries),
+        )
+        if op.timer is not None and deadline is not None and unit.game_id is not None:
+            call.delivery.deadline = (unit.game_id, str(op.timer["token"]), deadline)
+        await CALLS[op.method](call)
+        return call.delivery
+
+    async def _living_id(self, unit: Unit) -> int | None:
+        if unit.game_id is None or unit.op.key is None:
+            return None
+        return await self.db.run(_living_id, unit.game_id, unit.chat_id, unit.op.key)
+
+    # ----- budgets --------------------------------------------------------------------------
+
+    def _budget(self, chat_id: int) -> Budget:
+        return PRIVATE_BUDGET if chat_id > 0 else GROUP_BUDGET
+
+    async def _wait_budget(self, chat_id: int) -> None:
+        window = self._windows.setdefault(chat_id, Window())
+        while True:
+            wait = max(
+                window.wait(self._budget(chat_id), self.clock),
+                self._bot_window.wait(BOT_BUDGET, self.clock),
+            )
+            if wait <= 0:
+                return
+            await asyncio.sleep(wait)
+
+    def _charge(self, chat_id: int) -> None:
+        now = self.clock.now()
+        window = self._windows.setdefault(chat_id, Window())
+        window.stamps.append(now)
+        self._bot_window.stamps.append(now)
+        self.calls += 1
+        if chat_id < 0:
+            self.peak[chat_id] = max(self.peak.get(chat_id, 0), len(window.stamps))
+
+    async def _hold_edit(self, unit: Unit) -> None:
+        """A busy living message (the live vote board) changes at most every
+        `every` seconds; the edits queued meanwhile fold into the last."""
+        key = (unit.chat_id, unit.op.key or "")
+        last = self._last_edit.get(key)
+        if last is not None:
+            wait = last + self.clock.real(float(unit.op.extra["every"])) - self.clock.now()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        self._last_edit[key] = self.clock.now()
+
+    def forget_idle(self) -> None:
+        """Drops the windows of chats that sent nothing for a while."""
+        now = self.clock.now()
+        for chat_id, window in list(self._windows.items()):
+            if not window.stamps or now - window.stamps[-1] > self.clock.real(120.0):
+                del self._windows[chat_id]
+        self._last_edit = {
+            k: v for k, v in self._last_edit.items() if now - v < self.clock.real(120.0)
+        }
+
+
+# ----- planning: which call the pending entries of a chat make next ---------------------------
+
+
+def plan(entries: list[OutboxRecord]) -> Unit:
+    """The next call for a chat whose pending entries are `entries` (oldest
+    first): superseded edits are skipped, plain announcements merged."""
+    first = entries[0]
+    op = Op.from_json(first.op)
+    topic = int(first.op.get("topic", 0))
+    unit = Unit(op, first.chat_id, first.game_id, topic, [first.id])
+    if op.method is Method.EDIT and op.key is not None and _superseded(op.key, entries[1:]):
+        unit.skip = True
+        return unit
+    if op.method is Method.SEND and op.mergeable and op.text:
+        _merge(unit, entries[1:])
+    return unit
+
+
+def _superseded(key: str, later: Iterable[OutboxRecord]) -> bool:
+    """A later edit of the same message makes this one useless, unless the
+    message is sent, cleared or deleted in between."""
+    for entry in later:
+        if entry.op.get("key") != key:
+            continue
+        return bool(entry.op.get("m") == Method.EDIT.value)
+    return False
+
+
+def _merge(unit: Unit, later: list[OutboxRecord]) -> None:
+    texts = [unit.op.text or ""]
+    size = len(texts[0])
+    for entry in later:
+        op = entry.op
+        plain = op.get("m") == Method.SEND.value and op.get("mergeable") and op.get("text")
+        if not plain or bool(op.get("protect")) != unit.op.protect:
+            break
+        if size + 2 + len(op["text"]) > MAX_TEXT:
+            break
+        texts.append(op["text"])
+        size += 2 + len(op["text"])
+        unit.entries.append(entry.id)
+    unit.op.text = "\n\n".join(texts)
+
+
+def _seconds(value: Any) -> float:
+    return float(value.total_seconds() if hasattr(value, "total_seconds") else value)
+
+
+# ----- the database side (run in the worker thread) ----------------------------------------
+
+
+def _pending_chats(db: Database) -> list[tuple[int, int, int, float]]:
+    with db.transaction() as tx:
+        return tx.pending_chats()
+
+
+def _pending(db: Database, chat_id: int) -> list[OutboxRecord]:
+    with db.transaction() as tx:
+        return tx.pending(chat_id)
+
+
+def _living_id(db: Database, game_id: int, chat_id: int, key: str) -> int | None:
+    with db.transaction() as tx:
+        return tx.living_id(game_id, chat_id, key)
+
+
+def _settle(db: Database, delivery: Delivery) -> None:
+    with db.transaction() as tx:
+        tx.done(delivery.entries)
+        if delivery.living is not None:
+            game, chat, key, message_id = delivery.living
+            if message_id is None:
+                tx.drop_living(game, chat, key)
+            else:
+                tx.set_living(game, chat, key, message_id)
+        if delivery.deadline is not None:
+            game, token, when = delivery.deadline
+            if not tx.move_deadline(game, token, when):
+                delivery.deadline = None  # the game moved on meanwhile
+        if delivery.forget_permissions is not None:
+            tx.clear_saved_permissions(delivery.forget_permissions)

@@ -1,0 +1,498 @@
+"""One transaction's operations on games, seats, the action log, living
+messages and the outbox: the runtime's unit of work. An action, its new
+state, its deadline and the calls it causes are written together, or not
+at all (`Database.transaction`)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from sqlalchemy import delete, func, update
+from sqlmodel import Session, col, select
+
+from tg_mafia.storage.errors import GameAlreadyRunningError, GameNotFoundError, PlayerBusyError
+from tg_mafia.storage.models import (
+    ChatSettings,
+    Game,
+    GameAction,
+    LivingMessage,
+    OutboxEntry,
+    PlayerResult,
+    Seat,
+    utc_now,
+)
+from tg_mafia.storage.records import (
+    ACTIVE_STATUSES,
+    DEFAULT_LANGUAGE,
+    DEFAULT_VARIANT,
+    UNSET,
+    ActionRecord,
+    GameRecord,
+    GameStatus,
+    JsonObject,
+    OutboxRecord,
+    Player,
+    PlayerOutcome,
+    Unset,
+)
+from tg_mafia.storage.rows import aware, check_seed, game_record, guarded_update, players_json
+
+# Fields the engine rebuilds a game from: frozen once the game leaves the lobby.
+LOBBY_ONLY_FIELDS: Final = frozenset({"players", "variant", "language", "options", "seed"})
+SEED_BITS: Final = 63  # fits a signed BIGINT
+
+
+class Tx:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    # -- reading games ---------------------------------------------------------------
+
+    def game(self, game_id: int, *, for_update: bool = False) -> GameRecord | None:
+        query = select(Game).where(Game.id == game_id)
+        if for_update:
+            # FOR UPDATE on PostgreSQL: writers of one game queue, on any process.
+            # SQLite ignores it (a write transaction locks the file).
+            query = query.with_for_update()
+        row = self.session.exec(query).first()
+        return game_record(row) if row else None
+
+    def active_game(
+        self, chat_id: int, topic: int = 0, *, for_update: bool = False
+    ) -> GameRecord | None:
+        query = select(Game).where(
+            Game.chat_id == chat_id, Game.topic == topic, col(Game.status).in_(ACTIVE_STATUSES)
+        )
+        if for_update:
+            query = query.with_for_update()
+        row = self.session.exec(query).first()
+        return game_record(row) if row else None
+
+    def game_of_user(self, user_id: int) -> GameRecord | None:
+        """The lobby or running game the user sits at (one at most)."""
+        row = self.session.exec(
+            select(Game)
+            .join(Seat, col(Seat.game_id) == col(Game.id))
+            .where(Seat.user_id == user_id, col(Seat.active))
+        ).first()
+        return game_record(row) if row else None
+
+    # -- writing games -------------------------------------------------------------------
+
+    def create_lobby(
+        self,
+        chat_id: int,
+        *,
+        opened_by: int,
+        topic: int = 0,
+        variant: str | None = None,
+        language: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        host_user_id: int | None = None,
+        seed: int | None = None,
+        players: Sequence[Player] = (),
+        title: str = "",
+        bot_rights: Mapping[str, bool] | None = None,
+        opener_name: str = "",
+        stage_deadline: float | None = None,
+    ) -> GameRecord:
+        """Variant, language and options default to the chat's settings.
+        GameAlreadyRunningError if the chat (topic) has a lobby or running game."""
+        if seed is None:
+            seed = secrets.randbits(SEED_BITS)
+        check_seed(seed)
+        if self.active_game(chat_id, topic) is not None:
+            raise GameAlreadyRunningError(f"chat {chat_id} already has a game")
+        settings = self.session.get(ChatSettings, chat_id)
+        now = utc_now()
+        row = Game(
+            chat_id=chat_id,
+            topic=topic,
+            status=GameStatus.LOBBY.value,
+            variant=variant or (settings.variant if settings else DEFAULT_VARIANT),
+            language=language or (settings.language if settings else DEFAULT_LANGUAGE),
+            options=dict(
+                options if options is not None else (settings.options if settings else {})
+            ),
+            seed=seed,
+            host_user_id=host_user_id,
+            opened_by=opened_by,
+            players=players_json(players),
+            title=title[:255],
+            bot_rights=dict(bot_rights or {}),
+            opener_name=opener_name[:255],
+            stage_deadline=stage_deadline,
+            version=1,
+            created_at=now,
+            updated_at=now,
+        )
+        self.session.add(row)
+        self.session.flush()
+        assert row.id is not None
+        for player in players:
+            self._sit(row.id, player.user_id)
+        return game_record(row)
+
+    def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        players: Sequence[Player] | Unset = UNSET,
+        host_user_id: int | Unset | None = UNSET,
+        host_name: str | Unset | None = UNSET,
+        variant: str | Unset = UNSET,
+        language: str | Unset = UNSET,
+        options: Mapping[str, Any] | Unset = UNSET,
+        seed: int | Unset = UNSET,
+        saved_permissions: Mapping[str, Any] | Unset | None = UNSET,
+        stage_deadline: float | Unset | None = UNSET,
+        timer_token: str | Unset | None = UNSET,
+        paused_left: float | Unset | None = UNSET,
+    ) -> GameRecord:
+        """Change a lobby or running game (not its status) and bump its version.
+
+        players, variant, language, options and seed can change in the lobby only; the
+        players' seats follow (PlayerBusyError: one of them sits at another table).
+        """
+        values: dict[str, Any] = {}
+        if not isinstance(players, Unset):
+            values["players"] = players_json(players)
+        if not isinstance(seed, Unset):
+            check_seed(seed)
+            values["seed"] = seed
+        for name, value in (
+            ("host_user_id", host_user_id),
+            ("host_name", host_name),
+            ("variant", variant),
+            ("language", language),
+            ("stage_deadline", stage_deadline),
+            ("timer_token", timer_token),
+            ("paused_left", paused_left),
+        ):
+            if not isinstance(value, Unset):
+                values[name] = value
+        for name, mapping in (("options", options), ("saved_permissions", saved_permissions)):
+            if not isinstance(mapping, Unset):
+                values[name] = None if mapping is None else dict(mapping)
+        lobby_only = LOBBY_ONLY_FIELDS & values.keys()
+        statuses = (GameStatus.LOBBY.value,) if lobby_only else ACTIVE_STATUSES
+        before = self.game(game_id)
+        record = guarded_update(self.session, game_id, expected_version, statuses, values)
+        if not isinstance(players, Unset) and before is not None:
+            now = {p.user_id for p in players}
+            for gone in {p.user_id for p in before.players} - now:
+                self._unsit(game_id, gone)
+            for player in players:
+                self._sit(game_id, player.user_id)
+        return record
+
+    def start_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        state: JsonObject,
+        *,
+        stage_deadline: float | None,
+        timer_token: str | None,
+    ) -> GameRecord:
+        """Lobby -> running, storing the engine's first snapshot and the first stage's timer."""
+        values: dict[str, Any] = {
+            "status": GameStatus.RUNNING.value,
+            "state": state,
+            "stage_deadline": stage_deadline,
+            "timer_token": timer_token,
+        }
+        return guarded_update(
+            self.session, game_id, expected_version, (GameStatus.LOBBY.value,), values
+        )
+
+    def record_action(
+        self,
+        game_id: int,
+        expected_version: int,
+        action: JsonObject,
+        state: JsonObject,
+        *,
+        stage_deadline: float | None,
+        timer_token: str | None,
+        paused_left: float | Unset | None = UNSET,
+        saved_permissions: Mapping[str, Any] | Unset | None = UNSET,
+        final: tuple[str, Sequence[PlayerOutcome]] | None = None,
+    ) -> GameRecord:
+        """Append `action` with the next seq, store the engine snapshot `state` and the
+        stage's deadline and timer, bump the version; `final=(winner, results)` also
+        ends the game, so a decided game cannot be left running. StaleGameError (and
+        nothing written) when the game is not at `expected_version`."""
+        values: dict[str, Any] = {
+            "state": state,
+            "stage_deadline": stage_deadline,
+            "timer_token": timer_token,
+        }
+        if not isinstance(paused_left, Unset):
+            values["paused_left"] = paused_left
+        if not isinstance(saved_permissions, Unset):
+            values["saved_permissions"] = (
+                None if saved_permissions is None else dict(saved_permissions)
+            )
+        record = guarded_update(
+            self.session, game_id, expected_version, (GameStatus.RUNNING.value,), values
+        )
+        self._append_action(game_id, action)
+        if final is not None:
+            winner, results = final
+            record = self.finish_game(record, winner, results)
+        return record
+
+    def finish_game(
+        self, record: GameRecord, winner: str, results: Sequence[PlayerOutcome]
+    ) -> GameRecord:
+        """Running -> ended: the winning side and one PlayerResult per player."""
+        now = utc_now()
+        finished = guarded_update(
+            self.session,
+            record.id,
+            record.version,
+            (GameStatus.RUNNING.value,),
+            {
+                "status": GameStatus.ENDED.value,
+                "winner": winner,
+                "ended_at": now,
+                "stage_deadline": None,
+                "timer_token": None,
+            },
+        )
+        self._stand_up(record.id)
+        self.session.add_all(
+            PlayerResult(
+                game_id=record.id,
+                chat_id=record.chat_id,
+                user_id=result.user_id,
+                name=result.name,
+                role=result.role,
+                side=result.side,
+                won=result.won,
+                created_at=now,
+            )
+            for result in results
+        )
+        self.session.flush()
+        return finished
+
+    def abort_game(self, game_id: int, *, expected_version: int | None = None) -> GameRecord:
+        """Lobby or running -> aborted (no results). Without a version it always applies."""
+        values: dict[str, Any] = {
+            "status": GameStatus.ABORTED.value,
+            "ended_at": utc_now(),
+            "stage_deadline": None,
+            "timer_token": None,
+        }
+        if expected_version is None:
+            current = self.game(game_id, for_update=True)
+            if current is None:
+                raise GameNotFoundError(f"no game {game_id}")
+            expected_version = current.version
+        record = guarded_update(self.session, game_id, expected_version, ACTIVE_STATUSES, values)
+        self._stand_up(game_id)
+        return record
+
+    def clear_saved_permissions(self, game_id: int) -> None:
+        """Forget the saved chat permissions once they are restored (any status)."""
+        self.session.exec(
+            update(Game)
+            .where(col(Game.id) == game_id)
+            .values(saved_permissions=None)
+            .execution_options(synchronize_session=False)
+        )
+
+    def move_deadline(self, game_id: int, timer_token: str, deadline: float) -> bool:
+        """The stage's deadline, moved (its message reached the chat late): only while
+        the game still runs that timer. No version bump: the game did not change."""
+        result = self.session.exec(
+            update(Game)
+            .where(
+                col(Game.id) == game_id,
+                col(Game.timer_token) == timer_token,
+                col(Game.status) == GameStatus.RUNNING.value,
+            )
+            .values(stage_deadline=deadline)
+            .execution_options(synchronize_session=False)
+        )
+        return bool(result.rowcount)
+
+    def actions(self, game_id: int) -> list[ActionRecord]:
+        rows = self.session.exec(
+            select(GameAction).where(GameAction.game_id == game_id).order_by(col(GameAction.seq))
+        ).all()
+        return [
+            ActionRecord(
+                game_id=row.game_id,
+                seq=row.seq,
+                action=row.action,
+                created_at=aware(row.created_at),
+            )
+            for row in rows
+        ]
+
+    def forget_texts(self, game_id: int, keep: Mapping[int, str]) -> None:
+        """Players' posts are kept only while the game runs: their texts in the
+        action log are replaced by `keep` (the seq's stand-in, which replays the
+        same: the thanks word or nothing)."""
+        rows = self.session.exec(
+            select(GameAction).where(GameAction.game_id == game_id, col(GameAction.seq).in_(keep))
+        ).all()
+        for row in rows:
+            row.action = {**row.action, "text": keep[row.seq]}
+            self.session.add(row)
+        self.session.flush()
+
+    # -- seats -------------------------------------------------------------------------
+
+    def _sit(self, game_id: int, user_id: int) -> None:
+        taken = self.session.exec(
+            select(Seat.game_id).where(Seat.user_id == user_id, col(Seat.active))
+        ).first()
+        if taken is not None and taken != game_id:
+            raise PlayerBusyError(f"user {user_id} plays in game {taken}")
+        if taken is None:
+            self.session.add(Seat(game_id=game_id, user_id=user_id, active=True))
+            self.session.flush()
+
+    def _unsit(self, game_id: int, user_id: int) -> None:
+        self.session.exec(
+            delete(Seat)
+            .where(col(Seat.game_id) == game_id, col(Seat.user_id) == user_id)
+            .execution_options(synchronize_session=False)
+        )
+
+    def _stand_up(self, game_id: int) -> None:
+        """The game is over: its players are free to join another."""
+        self.session.exec(
+            update(Seat)
+            .where(col(Seat.game_id) == game_id)
+            .values(active=False)
+            .execution_options(synchronize_session=False)
+        )
+
+    def _append_action(self, game_id: int, action: JsonObject) -> None:
+        # The version update before it holds the game's row lock, so seq cannot race.
+        last = self.session.exec(
+            select(func.max(GameAction.seq)).where(GameAction.game_id == game_id)
+        ).one()
+        self.session.add(
+            GameAction(game_id=game_id, seq=(last or 0) + 1, action=action, created_at=utc_now())
+        )
+
+    # -- living messages ------------------------------------------------------------------
+
+    def living_id(self, game_id: int, chat_id: int, key: str) -> int | None:
+        return self.session.exec(
+            select(LivingMessage.message_id).where(
+                LivingMessage.game_id == game_id,
+                LivingMessage.chat_id == chat_id,
+                LivingMessage.key == key,
+            )
+        ).first()
+
+    def set_living(self, game_id: int, chat_id: int, key: str, message_id: int) -> None:
+        row = self.session.exec(
+            select(LivingMessage).where(
+                LivingMessage.game_id == game_id,
+                LivingMessage.chat_id == chat_id,
+                LivingMessage.key == key,
+            )
+        ).first()
+        if row is None:
+            row = LivingMessage(game_id=game_id, chat_id=chat_id, key=key, message_id=message_id)
+        row.message_id = message_id
+        self.session.add(row)
+        self.session.flush()
+
+    def drop_living(self, game_id: int, chat_id: int, key: str) -> None:
+        self.session.exec(
+            delete(LivingMessage)
+            .where(
+                col(LivingMessage.game_id) == game_id,
+                col(LivingMessage.chat_id) == chat_id,
+                col(LivingMessage.key) == key,
+            )
+            .execution_options(synchronize_session=False)
+        )
+
+    # -- the outbox ------------------------------------------------------------------------
+
+    def enqueue(
+        self,
+        chat_id: int,
+        op: JsonObject,
+        *,
+        now: float,
+        game_id: int | None = None,
+        priority: int = 0,
+    ) -> None:
+        self.session.add(
+            OutboxEntry(chat_id=chat_id, game_id=game_id, priority=priority, op=op, created_at=now)
+        )
+
+    def flush(self) -> None:
+        self.session.flush()
+
+    def pending(self, chat_id: int, limit: int = 50) -> list[OutboxRecord]:
+        """A chat's pending calls, oldest first."""
+        rows = self.session.exec(
+            select(OutboxEntry)
+            .where(OutboxEntry.chat_id == chat_id)
+            .order_by(col(OutboxEntry.id))
+            .limit(limit)
+        ).all()
+        return [_outbox_record(row) for row in rows]
+
+    def pending_chats(self) -> list[tuple[int, int, int, float]]:
+        """Every chat with pending calls: (chat, best priority, oldest id, oldest time)."""
+        rows = self.session.exec(
+            select(
+                col(OutboxEntry.chat_id),
+                func.min(OutboxEntry.priority),
+                func.min(OutboxEntry.id),
+                func.min(OutboxEntry.created_at),
+            ).group_by(col(OutboxEntry.chat_id))
+        ).all()
+        return [(int(c), int(p), int(i or 0), float(t)) for c, p, i, t in rows]
+
+    def done(self, entry_ids: Sequence[int]) -> None:
+        if entry_ids:
+            self.session.exec(
+                delete(OutboxEntry)
+                .where(col(OutboxEntry.id).in_(entry_ids))
+                .execution_options(synchronize_session=False)
+            )
+
+    def retry_later(self, entry_id: int) -> None:
+        self.session.exec(
+            update(OutboxEntry)
+            .where(col(OutboxEntry.id) == entry_id)
+            .values(attempts=col(OutboxEntry.attempts) + 1)
+            .execution_options(synchronize_session=False)
+        )
+
+    def backlog(self) -> tuple[int, float | None]:
+        """How many calls wait, and since when the oldest has."""
+        count, oldest = self.session.exec(
+            select(func.count(), func.min(OutboxEntry.created_at)).select_from(OutboxEntry)
+        ).one()
+        return int(count), (float(oldest) if oldest is not None else None)
+
+
+def _outbox_record(row: OutboxEntry) -> OutboxRecord:
+    assert row.id is not None
+    return OutboxRecord(
+        id=row.id,
+        chat_id=row.chat_id,
+        game_id=row.game_id,
+        priority=row.priority,
+        op=dict(row.op),
+        created_at=row.created_at,
+        attempts=row.attempts,
+    )

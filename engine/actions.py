@@ -144,6 +144,14 @@ class HostConfirm(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Depart(Action):
+    """The player left the group, or was removed from it: they leave the
+    game at once, as a player out by warnings (no role shown)."""
+
+    verb: ClassVar[str] = "depart"
+
+
+@dataclass(frozen=True, slots=True)
 class Timeout(Action):
     """The running timer fired. `timer` is the timer's id (state.timer_id)
     when known, so a late timer for a stage the game has left is refused."""
@@ -171,6 +179,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     HostExtend,
     HostSkip,
     HostConfirm,
+    Depart,
     Timeout,
 )
 

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from engine import host, posts
-from engine.actions import HOST, Action, Say, Timeout
+from engine.actions import HOST, Action, Depart, Say, Timeout
 from engine.context import Ctx, Entry
 from engine.errors import IllegalAction, SetupError
 from engine.events import HOST_ONLY, PUBLIC, AllRoles, Event, GameStarted, RoleDealt, private
@@ -95,6 +95,9 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
         return
     if isinstance(action, Say):
         posts.say(ctx, action)
+        return
+    if isinstance(action, Depart):
+        posts.depart(ctx, action)
         return
     host_move = HOST_MOVES.get(type(action))
     if host_move is not None:

@@ -25,8 +25,8 @@ def mark_dead(ctx: Ctx, player: str, cause: Cause) -> Role | None:
     state.ballots.pop(player, None)
     # Votes for a player who is out no longer count (classic, party).
     state.ballots = {v: t for v, t in state.ballots.items() if t != player}
-    # No role is shown for a player out by warnings, in any variant.
-    if reveals_on_death(ctx) and cause is not Cause.WARNINGS:
+    # No role is shown for a player out by warnings or gone from the group.
+    if reveals_on_death(ctx) and cause not in (Cause.WARNINGS, Cause.DEPARTED):
         state.revealed = {**state.revealed, player: state.roles[player]}
         return state.roles[player]
     return None

@@ -4,7 +4,7 @@ word that ends a floor."""
 from __future__ import annotations
 
 from engine import handvote, night
-from engine.actions import HOST, Say
+from engine.actions import HOST, Depart, Say
 from engine.context import Ctx, Entry
 from engine.errors import IllegalAction
 from engine.events import PUBLIC, PostDeleted, Warned
@@ -68,11 +68,24 @@ def warn(ctx: Ctx, player: str, reason: str) -> None:
     limit = ctx.option_int("warnings_limit")
     ctx.emit(Warned(audience=PUBLIC, player=player, count=count, limit=limit, reason=reason))
     if limit and count >= limit:
-        remove_by_warnings(ctx, player)
+        remove(ctx, player, Cause.WARNINGS)
 
 
-def remove_by_warnings(ctx: Ctx, player: str) -> None:
-    """The player is out mid-stage; the stage goes on without them."""
+def depart(ctx: Ctx, action: Depart) -> None:
+    """A player who left the group is out at once, wherever the game is."""
+    state = ctx.state
+    if action.actor not in state.roles:
+        raise IllegalAction("not_a_player", f"{action.actor} is not in this game")
+    if state.is_over:
+        raise IllegalAction("game_over", "the game is over")
+    if not state.is_alive(action.actor):
+        raise IllegalAction("dead", f"{action.actor} is out of the game already")
+    remove(ctx, action.actor, Cause.DEPARTED)
+
+
+def remove(ctx: Ctx, player: str, cause: Cause) -> None:
+    """The player is out mid-stage (warnings, or gone from the group); the
+    stage goes on without them."""
     state = ctx.state
     stage = state.stage
     was_speaker = state.speaker == player
@@ -81,7 +94,7 @@ def remove_by_warnings(ctx: Ctx, player: str) -> None:
         Stage.LAST_WORD,
         Stage.DECIDE,
     )
-    eliminate(ctx, player, Cause.WARNINGS)
+    eliminate(ctx, player, cause)
     if check_win(ctx, at_dawn=False):
         return
     if was_candidate:

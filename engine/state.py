@@ -48,7 +48,8 @@ class Cause(StrEnum):
     KILLED = "killed"
     VOTE = "vote"
     WARNINGS = "warnings"
-    LEFT = "left"
+    LEFT = "left"  # left the table (moscow's "leaving beautifully")
+    DEPARTED = "departed"  # left the group, or was removed from it
 
 
 @dataclass(slots=True)

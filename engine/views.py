@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from engine import day, night
 from engine.context import Ctx
+from engine.posts import FREE_STAGES
 from engine.roles import Role, Side
 from engine.state import GameState, Phase, Stage
 from engine.variants import DayMode, find_variant
@@ -43,6 +44,7 @@ class PublicView:
     live_tally: tuple[tuple[str, int], ...]  # classic only: the live vote is open
     ballots_cast: int  # party: how many have voted, not for whom
     decider: str | None
+    posting_free: bool  # anyone may post now (free talk, the ballot, the end)
     human_host: bool
     winner: Side | None
     pending_winner: Side | None  # won, waiting for the human host's confirmation
@@ -107,6 +109,7 @@ def public_view(state: GameState) -> PublicView:
         live_tally=tuple((p, tally[p]) for p in state.seats if p in tally),
         ballots_cast=0 if live else len(state.ballots),
         decider=state.decider,
+        posting_free=state.stage in FREE_STAGES,
         human_host=state.human_host,
         winner=state.winner,
         pending_winner=state.pending_winner,

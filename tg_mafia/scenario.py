@@ -18,6 +18,7 @@ from engine.actions import (
     HOST,
     Action,
     Decide,
+    Depart,
     Hand,
     HostConfirm,
     HostExtend,
@@ -236,6 +237,7 @@ def _target(args: list[str], players: tuple[str, ...], number: int, text: str) -
 
 
 _NO_ARGS: Mapping[str, Callable[[str], Action]] = {
+    "depart": Depart,  # an extension of SCENARIOS.md: the player left the group
     "pass": Pass,
     "leave": Leave,
     "unvote": Unvote,

@@ -12,7 +12,7 @@ import sys
 import urllib.request
 
 import pytest
-from telegram.error import NetworkError, RetryAfter, TimedOut
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from tg_mafia.sandbox import (
     GROUP_ANONYMOUS_BOT_ID,
@@ -225,3 +225,16 @@ async def test_protected_content(env: Env) -> None:
     plain = await env.bot.send_message(env.group.id, "chatter")
     assert plain.has_protected_content is None
     assert [m.protected for m in env.users[0].view(env.group)] == [True, False]
+
+
+async def test_a_chat_action_needs_what_a_message_needs(env: Env) -> None:
+    """sendChatAction: shown to a user who started the bot; 403 as a message
+    would be to one who did not, or who blocked it; a wrong action is a 400."""
+    assert await env.bot.send_chat_action(env.users[0].id, "typing")
+    with pytest.raises(Forbidden):
+        await env.bot.send_chat_action(env.users[2].id, "typing")  # never started
+    env.users[1].block()
+    with pytest.raises(Forbidden):
+        await env.bot.send_chat_action(env.users[1].id, "typing")
+    with pytest.raises(BadRequest):
+        await env.bot.send_chat_action(env.users[0].id, "dancing")

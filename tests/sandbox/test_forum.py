@@ -173,3 +173,12 @@ async def test_reply_threads_in_a_plain_supergroup(forum: Forum) -> None:
     threads = [(u.message.message_thread_id, u.message.is_topic_message) for u in updates
                if u.message]  # fmt: skip
     assert threads == [(None, None), (root.message_id, None), (root.message_id, None)]
+
+
+async def test_a_pin_leaves_its_service_message_in_the_topic_of_the_message(forum: Forum) -> None:
+    forum.sb.set_bot_rights(forum.chat, {**TOPIC_RIGHTS, "can_pin_messages": True})
+    topic = forum.sb.create_topic(forum.chat, "Table", by=forum.owner)
+    sent = await forum.bot.send_message(forum.chat.id, "lobby", message_thread_id=topic)
+    await forum.bot.pin_chat_message(forum.chat.id, sent.message_id)
+    service = [m for m in forum.chat.messages.values() if m.pinned_message_id == sent.message_id]
+    assert len(service) == 1 and service[0].thread_id == topic

@@ -107,3 +107,12 @@ def test_the_count_shows_leave_the_table_only_when_the_engine_takes_it() -> None
     second = screens.count(Scene(view(state), state), Method.EDIT)
     kinds = {decode(b["data"]).kind for row in second.keyboard or [] for b in row}  # type: ignore[union-attr]
     assert Kind.LEAVE not in kinds
+
+
+def test_a_closed_board_shows_the_stored_deadline_not_a_marker() -> None:
+    state = GameSetup("classic", SEATS[:8], seed=1).start()
+    game = view(state)
+    op = screens.closed_live_board(
+        Scene(game, state, before=GameSetup("classic", SEATS[:8], seed=2).start())
+    )
+    assert "\u2063deadline\u2063" not in (op.text or "")

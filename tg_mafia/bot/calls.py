@@ -114,6 +114,25 @@ async def permissions(call: Call) -> None:
         call.delivery.forget_permissions = call.game
 
 
+async def topic(call: Call) -> None:
+    """The masked night in a forum: the game's topic closed, then reopened
+    (topic 0: the General topic)."""
+    bot, chat, opening = call.bot, call.chat, bool(call.op.extra.get("open"))
+    try:
+        if call.topic:
+            if opening:
+                await bot.reopen_forum_topic(chat, call.topic)
+            else:
+                await bot.close_forum_topic(chat, call.topic)
+        elif opening:
+            await bot.reopen_general_forum_topic(chat)
+        else:
+            await bot.close_general_forum_topic(chat)
+    except BadRequest as error:
+        if "not_modified" not in str(error).lower().replace(" ", "_"):  # TOPIC_NOT_MODIFIED
+            raise
+
+
 CALLS: Mapping[Method, Callable[[Call], Awaitable[None]]] = MappingProxyType(
     {
         Method.SEND: send,
@@ -123,5 +142,6 @@ CALLS: Mapping[Method, Callable[[Call], Awaitable[None]]] = MappingProxyType(
         Method.PIN: pin,
         Method.UNPIN: unpin,
         Method.PERMISSIONS: permissions,
+        Method.TOPIC: topic,
     }
 )

@@ -32,4 +32,15 @@ def game_view(record: GameRecord, speed: float = 1.0) -> GameView:
         can_delete=record.bot_rights.get("can_delete_messages", False),
         deadline=record.stage_deadline,
         speed=speed,
+        mask=mask_of(record),
     )
+
+
+def mask_of(record: GameRecord) -> str:
+    """What the night can close in this game's chat, with the bot's rights."""
+    rights = record.bot_rights
+    if rights.get("forum"):
+        return "topic" if rights.get("can_manage_topics") else "none"
+    if rights.get("can_restrict_members") and record.saved_permissions is not None:
+        return "chat"
+    return "none"

@@ -33,7 +33,7 @@ from tg_mafia.storage import (
 )
 
 LOBBY_KEY = "lobby"
-RIGHTS = ("can_delete_messages", "can_restrict_members", "can_pin_messages")
+RIGHTS = ("can_delete_messages", "can_restrict_members", "can_pin_messages", "can_manage_topics")
 PRESENT = ("creator", "administrator", "member", "restricted")
 
 
@@ -128,10 +128,17 @@ class Lobbies:
     # ----- opening --------------------------------------------------------------------------
 
     async def open(
-        self, chat_id: int, topic: int, title: str, user_id: int, user_name: str
+        self,
+        chat_id: int,
+        topic: int,
+        title: str,
+        user_id: int,
+        user_name: str,
+        forum: bool = False,
     ) -> str | None:
         """/newgame: None when the lobby is open, else a reason to show."""
         rights = await self._bot_rights(chat_id)
+        rights["forum"] = forum
         outcome = await self.db.run(
             self._open, chat_id, topic, title, user_id, user_name, rights, self.clock.now()
         )
@@ -175,7 +182,7 @@ class Lobbies:
                 self._put(tx, record, Method.SEND, now)
                 if rights.get("can_pin_messages"):
                     _enqueue(tx, record, Op(Method.PIN, key=LOBBY_KEY), now)
-                if any(not rights.get(r) for r in RIGHTS):
+                if any(not rights.get(r) for r in needed_rights(rights)):
                     _enqueue(tx, record, Op(Method.SEND, text=_missing_rights(t)), now)
                 return record
         except GameAlreadyRunningError:
@@ -382,6 +389,13 @@ def _enqueue(tx: Tx, record: GameRecord, op: Op, now: float) -> None:
     if record.topic:
         data["topic"] = record.topic
     tx.enqueue(record.chat_id, data, now=now, game_id=record.id, priority=Priority.GAME)
+
+
+def needed_rights(rights: dict[str, bool]) -> tuple[str, ...]:
+    """What the bot needs to run a game fully: delete and pin, and to mask the
+    night, restrict members (a group) or manage topics (a forum)."""
+    mask = "can_manage_topics" if rights.get("forum") else "can_restrict_members"
+    return ("can_delete_messages", "can_pin_messages", mask)
 
 
 def _missing_rights(t: Translator) -> str:

@@ -24,6 +24,7 @@ class Method(StrEnum):
     PIN = "pin"
     UNPIN = "unpin"
     PERMISSIONS = "permissions"  # the group's permissions (the masked night)
+    TOPIC = "topic"  # a forum topic closed or reopened (the masked night in a forum)
     PHOTO = "photo"  # a picture, drawn by the sender from `picture`
 
 

@@ -60,7 +60,11 @@ def night_started(scene: Scene, event: ev.NightStarted) -> None:
     scene.group(Op(Method.CLEAR, key=screens.FLOOR))
     scene.group(Op(Method.CLEAR, key=screens.BOARD))
     scene.group(
-        Op(Method.SEND, text=texts.night_started(scene.t, event.night), timer=scene.timer())
+        Op(
+            Method.SEND,
+            text=texts.night_started(scene.t, event.night, scene.game.mask),
+            timer=scene.timer(),
+        )
     )
     scene.group(Op(Method.PERMISSIONS))  # closed until morning
 

@@ -23,9 +23,11 @@ from tg_mafia.bot.ops import Method, Op
 from tg_mafia.bot.scene import Outgoing
 from tg_mafia.storage import Database, GameRecord, GameStatus, PlayerOutcome, Tx
 
-# A stage whose message has not reached the chat yet waits this much longer
-# than its timer at most; the message's delivery sets the real deadline.
-DELIVERY_GRACE = 60.0
+# A stage whose message has not reached the chat yet waits for it: its
+# deadline is set when the message is sent (however long the chat's queue),
+# and this much later than its timer at most if the message never goes out
+# (the sender's patience with a failing network).
+DELIVERY_GRACE = 900.0
 
 
 @dataclass(frozen=True)
@@ -246,23 +248,37 @@ def stage_deadline(
 
 
 def enqueue(tx: Tx, record: GameRecord, outgoing: Sequence[Outgoing], now: float) -> int:
-    """Writes the calls to the outbox. The masked night's permission calls
-    take the group's saved permissions (none saved: the bot may not restrict,
-    and does not try)."""
+    """Writes the calls to the outbox, with the masked night made concrete."""
     count = 0
     for item in outgoing:
-        op = item.op
-        if op.method is Method.PERMISSIONS:
-            if record.saved_permissions is None:
-                continue
-            if op.permissions is not None:
-                op.permissions = dict(record.saved_permissions)
+        op = masked(record, item.op) if item.op.method is Method.PERMISSIONS else item.op
+        if op is None:
+            continue
         data = op.to_json()
         if item.topic:
             data["topic"] = item.topic
         tx.enqueue(item.chat_id, data, now=now, game_id=record.id, priority=item.priority)
         count += 1
     return count
+
+
+def masked(record: GameRecord, op: Op) -> Op | None:
+    """The masked night in this game's chat. In a forum, the game's own topic
+    is closed and reopened (the bot must manage topics); elsewhere the
+    group's permissions are set to none, then restored to those saved at the
+    start (the bot must restrict members). Without the right: no call (the
+    bot only warns)."""
+    rights = record.bot_rights
+    closing = op.permissions is None
+    if rights.get("forum"):
+        if not rights.get("can_manage_topics"):
+            return None
+        return Op(Method.TOPIC, extra={"open": not closing})
+    if record.saved_permissions is None or not rights.get("can_restrict_members"):
+        return None
+    if not closing:
+        op.permissions = dict(record.saved_permissions)
+    return op
 
 
 def forget_texts(tx: Tx, record: GameRecord) -> None:

@@ -34,6 +34,7 @@ class GameView:
     can_delete: bool
     deadline: float | None  # the stored deadline of the running stage
     speed: float = 1.0
+    mask: str = "chat"  # what the masked night closes: chat, topic (a forum's), none
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,10 @@ class Scene:
         from the stored deadline otherwise."""
         if self.opens_stage():
             return DEADLINE
+        return self.stored_until()
+
+    def stored_until(self) -> str:
+        """The deadline stored with the game (a stage that is over, or goes on)."""
         return deadline_html(self.game.deadline) if self.game.deadline else "—"
 
     def opens_stage(self) -> bool:

@@ -143,7 +143,7 @@ def closed_live_board(scene: Scene) -> Op:
         scene.t,
         scene.table,
         state.day,
-        scene.until(),
+        scene.stored_until(),
         tuple(state.votes.items()),
         len(state.alive),
         closed=True,

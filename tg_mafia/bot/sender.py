@@ -96,12 +96,14 @@ class Sender:
         clock: BotClock,
         on_deadline: Callable[[int, str, float], None] | None = None,
         on_unreachable: Callable[[int], None] | None = None,
+        on_migrated: Callable[[int, int], None] | None = None,
     ) -> None:
         self.bot = bot
         self.db = db
         self.clock = clock
         self.on_deadline = on_deadline  # (game, timer token, deadline): a stage's timer moved
         self.on_unreachable = on_unreachable  # (user): blocked the bot
+        self.on_migrated = on_migrated  # (old chat, new chat): became a supergroup
         self.parked: set[int] = set()
         self.peak: dict[int, int] = {}  # the most calls any window of a group held
         self._windows: dict[int, Window] = {}
@@ -152,7 +154,11 @@ class Sender:
     # ----- the loop ------------------------------------------------------------------------
 
     async def _run(self) -> None:
+        rounds = 0
         while True:
+            rounds += 1
+            if rounds % 100 == 0:
+                self.forget_idle()
             self._wake.clear()
             try:
                 chats = await self.db.run(_pending_chats)
@@ -226,8 +232,12 @@ class Sender:
                 await asyncio.sleep(self.clock.real(_seconds(error.retry_after)) + 0.01)
                 return None
             except ChatMigrated as error:
-                log.warning("chat %s moved to %s: call dropped", unit.chat_id, error.new_chat_id)
-                return Delivery(unit.entries)
+                # The group became a supergroup: its calls move to the new id and
+                # go out from there (membership.py); this worker has none left.
+                if self.on_migrated is not None:
+                    self.on_migrated(unit.chat_id, error.new_chat_id)
+                await asyncio.sleep(self.clock.real(1.0))
+                return None
             except BadRequest as error:
                 return self._refused(unit, error)
             except Forbidden as error:
@@ -236,7 +246,7 @@ class Sender:
                 waited = self.clock.now() - started
                 if waited > self.clock.real(NETWORK_PATIENCE):
                     log.error("chat %s: gave up on %s: %s", unit.chat_id, op.method, error)
-                    return Delivery(unit.entries)
+                    return Delivery(unit.entries, deadline=self._timer(unit))
                 await asyncio.sleep(self.clock.real(min(0.2 * 2**attempt, NETWORK_BACKOFF_MAX)))
                 attempt += 1
                 continue
@@ -252,7 +262,15 @@ class Sender:
             living = (unit.game_id, unit.chat_id, op.key, None)  # the message is gone
         elif "not modified" not in text:
             log.warning("chat %s: %s refused: %s", unit.chat_id, op.method, error)
-        return Delivery(unit.entries, living=living)
+        return Delivery(unit.entries, living=living, deadline=self._timer(unit))
+
+    def _timer(self, unit: Unit) -> tuple[int, str, float] | None:
+        """A stage's timer whose message could not go out starts now: the
+        game must not wait for a message that will never come."""
+        timer = unit.op.timer
+        if timer is None or unit.game_id is None:
+            return None
+        return unit.game_id, str(timer["token"]), self.clock.deadline(float(timer["seconds"]))
 
     def _forbidden(self, unit: Unit, error: Forbidden) -> Delivery | None:
         if unit.chat_id > 0:
@@ -262,13 +280,15 @@ class Sender:
                 self.on_unreachable(unit.chat_id)
             return None
         log.warning("chat %s: the bot may not write here: %s", unit.chat_id, error)
-        return Delivery(unit.entries)
+        return Delivery(unit.entries, deadline=self._timer(unit))
 
     async def _call(self, unit: Unit, deadline: float | None) -> Delivery:
         op = unit.op
         text = op.text or ""
-        if deadline is not None:
-            text = text.replace(DEADLINE, deadline_html(deadline))
+        if DEADLINE in text:
+            # A deadline to fill in: the stage's, starting now; "—" if the call
+            # carries no timer (a renderer's mistake must not show the marker).
+            text = text.replace(DEADLINE, deadline_html(deadline) if deadline else "—")
         call = Call(
             self.bot,
             op,

@@ -5,7 +5,9 @@ timers (armed from the stored deadlines)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,15 +15,17 @@ from telegram import Bot
 from telegram.constants import ChatAction
 from telegram.error import TelegramError
 
-from engine import HOST, GameState, IllegalAction, apply
+from engine import HOST, GameState, IllegalAction, apply, public_view
 from engine.actions import MafiaChat, Nominate, Say, Timeout
 from tg_mafia.bot import screens, texts
+from tg_mafia.bot.albums import Albums
 from tg_mafia.bot.callbacks import STEPPED, Button, Kind
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.gameview import game_view, state_of, table_of
 from tg_mafia.bot.keeper import TimerKeeper
 from tg_mafia.bot.lobby import Lobbies, LobbyConfig
+from tg_mafia.bot.membership import Membership
 from tg_mafia.bot.ops import Method, Op, Priority
 from tg_mafia.bot.presses import SUCCESS, stale, to_action
 from tg_mafia.bot.runner import Outcome, Runner
@@ -53,7 +57,9 @@ class GameService:
         self.adb = AsyncDb(db)
         self.clock = clock
         self.config = config
-        self.sender = Sender(bot, self.adb, clock, self._deadline_moved, self._unreachable)
+        self.sender = Sender(
+            bot, self.adb, clock, self._deadline_moved, self._unreachable, self._migrated
+        )
         self.keeper = TimerKeeper(scheduler, clock, self._timer_fired)
         self.runner = Runner(self.adb, clock, self._written)
         self.lobbies = Lobbies(
@@ -64,7 +70,10 @@ class GameService:
             self.runner,
             self._written,
         )
+        self.membership = Membership(bot, self.adb, clock, self.runner, self.lobbies, self._written)
         self.unreachable: set[int] = set()
+        self.tasks: set[asyncio.Task[None]] = set()  # work started by a callback, kept alive
+        self.albums = Albums()
 
     # ----- after every write ------------------------------------------------------------
 
@@ -81,6 +90,15 @@ class GameService:
 
     def _unreachable(self, user_id: int) -> None:
         self.unreachable.add(user_id)
+        self._spawn(self.membership.unreachable(user_id))
+
+    def _migrated(self, old: int, new: int) -> None:
+        self._spawn(self.membership.migrated(old, new))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def reachable(self, user_id: int) -> None:
         """The user unblocked the bot, pressed /start or joined: their waiting
@@ -190,12 +208,33 @@ class GameService:
         return texts.popup(t, refusal or "not_your_floor")
 
     async def group_post(
-        self, chat_id: int, topic: int, user_id: int, message_id: int, text: str
+        self,
+        chat_id: int,
+        topic: int,
+        user_id: int,
+        message_id: int,
+        text: str,
+        album: str | None = None,
     ) -> None:
-        """A post in a group where a game runs: the engine decides whether it
-        stands (and may end a floor) or is deleted and warned."""
+        """A post (or an edit, a command, a photo with its caption) in a group
+        where a game runs: the engine decides whether it stands (and may end a
+        floor) or is deleted and warned. An album is one post."""
+        if album is not None:
+            # An album's messages come at once: the first is judged, the others wait.
+            async with self.runner.locks.hold(("album", album)):
+                await self._post(chat_id, topic, user_id, message_id, text, album)
+        else:
+            await self._post(chat_id, topic, user_id, message_id, text, None)
+
+    async def _post(
+        self, chat_id: int, topic: int, user_id: int, message_id: int, text: str, album: str | None
+    ) -> None:
         record = await self.adb.run(Database.active_game, chat_id, topic)
         if record is None or record.status is not GameStatus.RUNNING:
+            return
+        if album is not None and self.albums.seen(album):
+            if self.albums.deleted(album) and record.bot_rights.get("can_delete_messages"):
+                await self.show(record, chat_id, Op(Method.DELETE, message_id=message_id))
             return
         if record.host_user_id == user_id:
             actor = HOST
@@ -203,7 +242,23 @@ class GameService:
             actor = str(user_id)
         else:
             return  # spectators are not the game's business
-        await self.act(record.id, Say(actor, text), post_message_id=message_id)
+        outcome = await self.act(record.id, Say(actor, text), post_message_id=message_id)
+        if album is not None:
+            deleted = outcome.state is not None and outcome.state.deleted > state_of(record).deleted
+            self.albums.remember(album, deleted)
+
+    async def foreign_post(self, chat_id: int, topic: int, message_id: int) -> None:
+        """A post as a channel or as an anonymous administrator: nobody to warn,
+        but it is deleted where only a player may post (a floor, a count, the
+        night)."""
+        record = await self.adb.run(Database.active_game, chat_id, topic)
+        if record is None or record.status is not GameStatus.RUNNING:
+            return
+        if (
+            record.bot_rights.get("can_delete_messages")
+            and not public_view(state_of(record)).posting_free
+        ):
+            await self.show(record, chat_id, Op(Method.DELETE, message_id=message_id))
 
     async def private_text(self, user_id: int, text: str) -> str | None:
         """A mafioso's message at night goes to the family of their game."""

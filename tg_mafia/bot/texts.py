@@ -193,10 +193,21 @@ def lobby_closed(t: Translator, reason: str) -> str:
 # ----- night ---------------------------------------------------------------------
 
 
-def night_started(t: Translator, number: int) -> str:
-    return t.gettext(
-        "🌙 <b>Night {n}.</b> The city sleeps. The chat is closed until morning."
-    ).format(n=number)
+def night_started(t: Translator, number: int, mask: str = "chat") -> str:
+    """`mask`: what the masked night closes — the chat, the game's forum topic,
+    or nothing (the bot may not: it only warns)."""
+    if mask == "topic":
+        text = t.gettext(
+            "🌙 <b>Night {n}.</b> The city sleeps. This topic is closed until morning."
+        )
+    elif mask == "none":
+        text = t.gettext(
+            "🌙 <b>Night {n}.</b> The city sleeps. Nobody posts until morning: night moves "
+            "are made in private."
+        )
+    else:
+        text = t.gettext("🌙 <b>Night {n}.</b> The city sleeps. The chat is closed until morning.")
+    return text.format(n=number)
 
 
 def night_question(t: Translator, move: str, role: Role, number: int) -> str:
@@ -547,6 +558,8 @@ def eliminated(t: Translator, table: Table, player: str, cause: str, role: Role 
         return t.gettext("🚫 {player} is out: too many warnings.").format(player=who)
     if cause == "left":
         return t.gettext("🚪 {player} leaves the table.").format(player=who)
+    if cause == "departed":
+        return t.gettext("🚪 {player} left the group and is out of the game.").format(player=who)
     return t.gettext("⚰️ {player} is eliminated.").format(player=who)
 
 
@@ -644,7 +657,7 @@ def end_screen(
     for group in (Side.MAFIA, Side.TOWN, Side.MANIAC):
         if groups[group]:
             lines.append(f"<b>{titles[group]}</b> " + ", ".join(groups[group]))
-    lines.append(t.gettext("Well played. The chat is open again."))
+    lines.append(t.gettext("Well played."))
     return "\n".join(lines)
 
 

@@ -5,11 +5,11 @@ players, printed as the group and each private chat show it at the end, or
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from typing import Any
 
 from engine import SetupError
+from tg_mafia import virtual_time
 from tg_mafia.commands.table_args import add_option_argument, check_table, parse_options
 from tg_mafia.i18n import LANGUAGES
 
@@ -28,6 +28,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--private", action="store_true", help="also print every player's private chat with the bot"
     )
+    parser.add_argument("--forum", action="store_true", help="play in a topic of a forum group")
     parser.add_argument(
         "--watch",
         action="store_true",
@@ -46,9 +47,11 @@ def run(args: argparse.Namespace) -> int:
     # without a token must answer at once.
     from tg_mafia.playtest.demo import Demo
 
-    demo = Demo(args.variant, args.players, args.lang, options, args.seed)
+    demo = Demo(args.variant, args.players, args.lang, options, args.seed, forum=args.forum)
+    # On a virtual clock: every timer and rate limit as in a real group, and the
+    # whole game in a moment, the same at every run of a seed.
     if args.watch:
-        asyncio.run(demo.play(on_lines=lambda lines: print(*lines, sep="\n", flush=True)))
+        virtual_time.run(demo.play(on_lines=lambda lines: print(*lines, sep="\n", flush=True)))
     else:
-        print(asyncio.run(demo.play(show_private=args.private)))
+        print(virtual_time.run(demo.play(show_private=args.private)))
     return 0

@@ -17,7 +17,7 @@ from engine.options import OptionValue
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.playtest.autoplay import AutoPlayers
 from tg_mafia.playtest.cast import LINES, names
-from tg_mafia.playtest.harness import Harness, running_bot
+from tg_mafia.playtest.harness import BOT_RIGHTS, Harness, running_bot
 from tg_mafia.playtest.watch import Watch, replayed_reason
 from tg_mafia.storage import GameRecord
 from tg_mafia.storage.tx import SEED_BITS
@@ -48,7 +48,8 @@ class Demo:
         language: str,
         options: dict[str, OptionValue],
         seed: int,
-        speed: float = 50.0,
+        speed: float = 1.0,
+        forum: bool = False,
     ) -> None:
         self.variant = variant
         self.players = players
@@ -56,6 +57,7 @@ class Demo:
         self.options = options
         self.seed = seed
         self.speed = speed  # of the bot's and the sandbox's clocks; timers are fired by hand
+        self.forum = forum  # the game in a topic of a forum group
 
     async def play(self, show_private: bool = False, on_lines: Lines | None = None) -> str:
         """The final view of the chats; with `on_lines`, the game line by line as
@@ -73,6 +75,8 @@ class Demo:
                 language=self.language,
                 lobby_seed=deal_seed,
                 speed=self.speed,
+                forum=self.forum,
+                rights={**BOT_RIGHTS, "can_manage_topics": True} if self.forum else None,
             ) as h:
                 h.db.save_settings(
                     h.group.id,
@@ -81,7 +85,8 @@ class Demo:
                     options=self.options,
                     title="Demo",
                 )
-                game_id = await h.open_and_fill()
+                topic = h.sb.create_topic(h.group, "Mafia", by=h.admin) if self.forum else 0
+                game_id = await h.open_and_fill(topic=topic)
                 table = ThankfulPlayers(
                     h, scheduler, play_seed, chatter=0.02, lines=LINES[self.language]
                 )

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, make_url, text
+from telegram import Update
 
 from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service
 from tg_mafia.bot.callbacks import Kind, decode
@@ -76,14 +77,17 @@ class Harness:
     def private_texts(self, user: SimUser) -> list[str]:
         return [m.text or "" for m in user.view(user.private_chat)]
 
-    async def open_and_fill(self, players: list[SimUser] | None = None) -> int:
-        """/newgame by the admin, every player through the deep link, Start."""
-        self.admin.command(self.group, "newgame", mention=True)
+    async def open_and_fill(self, players: list[SimUser] | None = None, topic: int = 0) -> int:
+        """/newgame by the admin (in a forum `topic`, if given), every player
+        through the deep link."""
+        command = f"/newgame@{self.sb.bot_username}"
+        self.admin.send(self.group, command, **({"topic": topic} if topic else {}))
         await self.settle()
+        link = f"join_{self.group.id}_{topic}" if topic else f"join_{self.group.id}"
         for user in players if players is not None else self.users:
-            user.open_deep_link(self.sb.deep_link(f"join_{self.group.id}"))
+            user.open_deep_link(self.sb.deep_link(link))
             await self.settle()
-        record = self.db.active_game(self.group.id)
+        record = self.db.active_game(self.group.id, topic)
         assert record is not None
         return record.id
 
@@ -115,6 +119,8 @@ async def running_bot(
     names: list[str] | None = None,
     language: str = "en",
     lobby_seed: int | None = None,
+    supergroup: bool = True,
+    forum: bool = False,
 ) -> AsyncIterator[Harness]:
     sb = sb or Sandbox(speed=speed)
     if names:
@@ -127,6 +133,8 @@ async def running_bot(
         members=[*users, admin],
         owner=admin,
         bot_rights=BOT_RIGHTS if rights is None else rights,
+        supergroup=supergroup,
+        forum=forum,
     )
     with contextlib.ExitStack() as stack:
         url = database_url or stack.enter_context(scratch_database(tmp_path))
@@ -146,7 +154,8 @@ async def _running(app: Any, scheduler: Scheduler | None) -> AsyncIterator[Any]:
     async with app:
         await start_service(app, scheduler)
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0)
+        # Every kind of update, as `tg-mafia run` asks for (chat_member included).
+        await app.updater.start_polling(poll_interval=0, allowed_updates=Update.ALL_TYPES)
         await app.start()
         try:
             yield app

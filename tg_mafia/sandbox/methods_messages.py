@@ -143,8 +143,15 @@ class MessageMethods(MethodBase):
             chat.pinned.remove(message.message_id)
         chat.pinned.append(message.message_id)
         if chat.is_group:
-            # pinning leaves a service message in groups, as in the Telegram apps
-            self.sb.post(chat, self.world.bot.id, pinned_message_id=message.message_id)
+            # pinning leaves a service message in groups, as in the Telegram apps;
+            # in a forum, in the topic of the message pinned
+            self.sb.post(
+                chat,
+                self.world.bot.id,
+                pinned_message_id=message.message_id,
+                thread_id=message.thread_id if chat.is_forum else None,
+                is_topic_message=bool(chat.is_forum and message.thread_id),
+            )
         return True
 
     async def unpin_chat_message(self, p: dict[str, Any], ctx: CallContext) -> Any:

@@ -70,6 +70,16 @@ class Tx:
         row = self.session.exec(query).first()
         return game_record(row) if row else None
 
+    def active_games_in_chat(self, chat_id: int) -> list[GameRecord]:
+        """The chat's lobbies and running games, every forum topic's."""
+        rows = self.session.exec(
+            select(Game)
+            .where(Game.chat_id == chat_id, col(Game.status).in_(ACTIVE_STATUSES))
+            .order_by(col(Game.id))
+            .with_for_update()
+        ).all()
+        return [game_record(row) for row in rows]
+
     def game_of_user(self, user_id: int) -> GameRecord | None:
         """The lobby or running game the user sits at (one at most)."""
         row = self.session.exec(
@@ -307,6 +317,62 @@ class Tx:
             .execution_options(synchronize_session=False)
         )
 
+    def set_bot_rights(
+        self, record: GameRecord, rights: Mapping[str, bool], saved: Mapping[str, Any] | None
+    ) -> GameRecord:
+        """The bot's rights changed in the game's chat (and, when it may now
+        restrict members, the group's permissions as they are)."""
+        values: dict[str, Any] = {"bot_rights": dict(rights)}
+        if saved is not None:
+            values["saved_permissions"] = dict(saved)
+        return guarded_update(self.session, record.id, record.version, ACTIVE_STATUSES, values)
+
+    def move_chat(self, old: int, new: int) -> list[GameRecord]:
+        """The group became a supergroup: its games (all of them: the results
+        follow), settings and waiting calls move to the new id. The ids of its
+        living messages are forgotten: the next edit of each says it anew."""
+        self.session.exec(
+            update(Game)
+            .where(col(Game.chat_id) == old)
+            .values(chat_id=new)
+            .execution_options(synchronize_session=False)
+        )
+        for table in (PlayerResult, OutboxEntry):
+            self.session.exec(
+                update(table)
+                .where(col(table.chat_id) == old)
+                .values(chat_id=new)
+                .execution_options(synchronize_session=False)
+            )
+        self.session.exec(
+            delete(LivingMessage)
+            .where(col(LivingMessage.chat_id) == old)
+            .execution_options(synchronize_session=False)
+        )
+        settings = self.session.get(ChatSettings, old)
+        if settings is not None and self.session.get(ChatSettings, new) is None:
+            self.session.add(
+                ChatSettings(
+                    chat_id=new,
+                    language=settings.language,
+                    variant=settings.variant,
+                    options=dict(settings.options),
+                    title=settings.title,
+                    updated_at=utc_now(),
+                )
+            )
+            self.session.delete(settings)
+        self.session.flush()
+        return self.active_games_in_chat(new)
+
+    def drop_pending(self, chat_id: int) -> None:
+        """The chat's waiting calls can no longer be made (the bot was removed)."""
+        self.session.exec(
+            delete(OutboxEntry)
+            .where(col(OutboxEntry.chat_id) == chat_id)
+            .execution_options(synchronize_session=False)
+        )
+
     def move_deadline(self, game_id: int, timer_token: str, deadline: float) -> bool:
         """The stage's deadline, moved (its message reached the chat late): only while
         the game still runs that timer. No version bump: the game did not change."""
@@ -440,11 +506,12 @@ class Tx:
         self.session.flush()
 
     def pending(self, chat_id: int, limit: int = 50) -> list[OutboxRecord]:
-        """A chat's pending calls, oldest first."""
+        """A chat's pending calls: the game's own first, then the answers to
+        commands, then the rest; each kind in the order it was written."""
         rows = self.session.exec(
             select(OutboxEntry)
             .where(OutboxEntry.chat_id == chat_id)
-            .order_by(col(OutboxEntry.id))
+            .order_by(col(OutboxEntry.priority), col(OutboxEntry.id))
             .limit(limit)
         ).all()
         return [_outbox_record(row) for row in rows]

@@ -25,6 +25,10 @@ async def on_error(update: object, context: Context) -> None:
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     groups = filters.ChatType.GROUPS
     private = filters.ChatType.PRIVATE
+    # First (group -1), every command in a group is also a post: a player's
+    # command out of turn is deleted and warned like any post. The command
+    # itself is still answered by its own handler below.
+    app.add_handler(MessageHandler(groups & filters.COMMAND, game.on_group_post), group=-1)
     app.add_handler(CommandHandler("newgame", game.on_newgame, groups))
     app.add_handler(CommandHandler("host", game.on_host, groups))
     app.add_handler(CommandHandler("cancel", game.on_cancel, groups))
@@ -39,9 +43,15 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(settings.on_press, pattern=rf"^{Kind.SETTINGS.value}:"))
     app.add_handler(CallbackQueryHandler(game.on_button))
     app.add_handler(ChatMemberHandler(game.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(ChatMemberHandler(game.on_member_left, ChatMemberHandler.CHAT_MEMBER))
+    app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, game.on_member_left))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, game.on_migrated))
     app.add_handler(
         MessageHandler(
-            groups & filters.UpdateType.MESSAGE & ~filters.COMMAND & ~filters.StatusUpdate.ALL,
+            groups
+            & (filters.UpdateType.MESSAGE | filters.UpdateType.EDITED_MESSAGE)
+            & ~filters.COMMAND
+            & ~filters.StatusUpdate.ALL,
             game.on_group_post,
         )
     )

@@ -19,10 +19,12 @@ from tg_mafia.bot.handlers.common import (
     topic_of,
     user_translator,
 )
-from tg_mafia.bot.lobby import parse_join
+from tg_mafia.bot.lobby import RIGHTS, parse_join
 from tg_mafia.bot.rules_text import rules, safe_options
 from tg_mafia.i18n import resolve_language, translator
 from tg_mafia.storage import Database, GameRecord
+
+LEFT = ("left", "kicked")
 
 
 async def on_newgame(update: Update, context: Context) -> None:
@@ -35,7 +37,12 @@ async def on_newgame(update: Update, context: Context) -> None:
         await reply(context, update, text)
         return
     error = await service_of(context).lobbies.open(
-        chat.id, topic_of(message), chat.title or "", user.id, display_name(user)
+        chat.id,
+        topic_of(message),
+        chat.title or "",
+        user.id,
+        display_name(user),
+        forum=bool(chat.is_forum),
     )
     if error:
         await reply(context, update, error)
@@ -132,7 +139,12 @@ async def on_button(update: Update, context: Context) -> None:
     elif button.kind is Kind.NEW_GAME:
         # The end screen's button: a new lobby, as /newgame would open it.
         error = await service.lobbies.open(
-            record.chat_id, record.topic, chat.title or "", user_id, display_name(query.from_user)
+            record.chat_id,
+            record.topic,
+            chat.title or "",
+            user_id,
+            display_name(query.from_user),
+            forum=bool(chat.is_forum),
         )
         text = error or texts.popup(t, "ok")
     elif button.kind is Kind.LOBBY and len(button.args) == 1:
@@ -161,15 +173,58 @@ async def _rules_in_private(context: Context, record: GameRecord, user_id: int) 
 
 
 async def on_group_post(update: Update, context: Context) -> None:
-    message, chat = update.message, update.effective_chat
+    """A post, an edit, a command or a piece of media in a group: the game of
+    its topic judges it as a post (a command out of turn is a post out of
+    turn; an album is one post)."""
+    message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None:
         return
+    service = service_of(context)
     if message.sender_chat is not None or message.from_user is None:
-        return  # channels and anonymous administrators are never players
+        # A channel or an anonymous administrator: never a player, nobody to warn.
+        await service.foreign_post(chat.id, topic_of(message), message.message_id)
+        return
     text = message.text or message.caption or ""
-    await service_of(context).group_post(
-        chat.id, topic_of(message), message.from_user.id, message.message_id, text
+    await service.group_post(
+        chat.id,
+        topic_of(message),
+        message.from_user.id,
+        message.message_id,
+        text,
+        album=message.media_group_id,
     )
+
+
+async def on_member_left(update: Update, context: Context) -> None:
+    """A member left or was removed: the `chat_member` update, or the service
+    message (which an administrator bot gets without asking)."""
+    service = service_of(context)
+    change = update.chat_member
+    if change is not None:
+        if change.new_chat_member.status in LEFT:
+            await service.membership.member_left(change.chat.id, change.new_chat_member.user.id)
+        return
+    message = update.effective_message
+    if message is None or message.left_chat_member is None:
+        return
+    if message.left_chat_member.id == context.bot.id:
+        await service.membership.bot_removed(message.chat.id)
+    else:
+        await service.membership.member_left(message.chat.id, message.left_chat_member.id)
+
+
+async def on_migrated(update: Update, context: Context) -> None:
+    """The group became a supergroup: its games move to the new chat id."""
+    message = update.effective_message
+    if message is None:
+        return
+    if message.migrate_to_chat_id is not None:
+        old, new = message.chat.id, message.migrate_to_chat_id
+    elif message.migrate_from_chat_id is not None:
+        old, new = message.migrate_from_chat_id, message.chat.id
+    else:
+        return
+    await service_of(context).membership.migrated(old, new)
 
 
 async def on_private_text(update: Update, context: Context) -> None:
@@ -182,9 +237,23 @@ async def on_private_text(update: Update, context: Context) -> None:
 
 
 async def on_my_chat_member(update: Update, context: Context) -> None:
-    """A user unblocked the bot: their waiting messages go out."""
+    """The bot's own membership: a user blocked or unblocked it; a group
+    removed, added, promoted or demoted it."""
     change = update.my_chat_member
-    if change is None or change.chat.type != "private":
+    if change is None:
         return
-    if change.new_chat_member.status == "member":
-        service_of(context).reachable(change.chat.id)
+    service = service_of(context)
+    member = change.new_chat_member
+    if member.user.id != context.bot.id and change.chat.type != "private":
+        return  # about someone else: not an update Telegram sends about the bot
+    if change.chat.type == "private":
+        if member.status == "member":
+            service.reachable(change.chat.id)  # unblocked: their waiting messages go out
+        return
+    if member.status in LEFT:
+        await service.membership.bot_removed(change.chat.id)
+        return
+    rights = {r: bool(getattr(member, r, False)) for r in RIGHTS}
+    if member.status == "creator":
+        rights = dict.fromkeys(RIGHTS, True)
+    await service.membership.rights_changed(change.chat.id, rights)

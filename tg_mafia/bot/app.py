@@ -92,7 +92,12 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
         ),
     )
     app.bot_data["service"] = service
-    await set_commands(app)
+    service.leader.claim()  # refuses a second process on SQLite, a bad replica set-up
+
+    async def commands() -> None:
+        await set_commands(app)
+
+    service.on_lead = commands  # one-off work: the leader's
     resumed = await service.resume_all()
     if resumed:
         log.info("resumed %d unfinished games", resumed)

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
-from dataclasses import dataclass
+import os
+import socket
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import Bot
@@ -24,6 +26,7 @@ from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.gameview import game_view, state_of, table_of
 from tg_mafia.bot.keeper import TimerKeeper
+from tg_mafia.bot.leader import Replica, SoleLeader, leader_for
 from tg_mafia.bot.lobby import Lobbies, LobbyConfig
 from tg_mafia.bot.membership import Membership
 from tg_mafia.bot.ops import Method, Op, Priority
@@ -37,6 +40,11 @@ from tg_mafia.storage import Database, GameRecord, GameStatus
 
 log = logging.getLogger(__name__)
 
+
+def default_replica_id() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
 # The timer outcomes that only mean the game moved on meanwhile.
 QUIET_TIMER_ERRORS = frozenset({"stale_timer", "paused", "no_game", "no_timer"})
 
@@ -46,6 +54,7 @@ class ServiceConfig:
     lobby_seconds: int = 600
     bot_username: str = "tg_mafia_bot"
     lobby_seed: int | None = None  # a fixed deal (the demo's --seed); None: random
+    replica: Replica = field(default_factory=lambda: Replica(default_replica_id(), "polling"))
 
 
 class GameService:
@@ -57,6 +66,9 @@ class GameService:
         self.adb = AsyncDb(db)
         self.clock = clock
         self.config = config
+        self.leader = leader_for(db.engine, config.replica)
+        self.leading = False
+        self.on_lead: Callable[[], Awaitable[None]] | None = None  # one-off work of a new leader
         self.sender = Sender(
             bot, self.adb, clock, self._deadline_moved, self._unreachable, self._migrated
         )
@@ -78,12 +90,58 @@ class GameService:
     # ----- after every write ------------------------------------------------------------
 
     def _written(self, record: GameRecord, calls: int) -> None:
+        """After a write by this process. The leader sends and keeps the
+        timers; another process's write reaches it as a notification."""
+        if not self.leading:
+            return
         if calls:
             self.sender.wake()
+        self._arm(record)
+
+    def _arm(self, record: GameRecord) -> None:
         if record.status in (GameStatus.LOBBY, GameStatus.RUNNING):
             self.keeper.arm(record.id, record.stage_deadline, int(record.timer_token or 0))
         else:
             self.keeper.cancel(record.id)
+
+    # ----- leadership (leader.py) ----------------------------------------------------------
+
+    def _gained(self) -> None:
+        """This process leads: it sends the outbox, keeps every game's timer
+        (armed from the stored deadlines), and does the one-off work."""
+        self.leading = True
+        self._spawn(self._lead())
+
+    async def _lead(self) -> None:
+        await self._arm_all()
+        self.sender.start()
+        if self.on_lead is not None:
+            await self.on_lead()
+
+    async def _arm_all(self) -> None:
+        for record in await self.adb.run(Database.unfinished_games):
+            self._arm(record)
+
+    def _lost(self) -> None:
+        """Another process leads now: this one stops sending and timing."""
+        self.leading = False
+        for name in list(getattr(self.keeper.scheduler, "armed", {})):
+            self.keeper.scheduler.cancel(name)
+        self._spawn(self.sender.stop())
+
+    def _noted(self, payload: str) -> None:
+        """Another process wrote: calls to send, or a game's new deadline."""
+        if not self.leading:
+            return
+        if payload == "outbox":
+            self.sender.wake()
+        elif payload.startswith("game:"):
+            self._spawn(self._arm_one(int(payload.removeprefix("game:"))))
+
+    async def _arm_one(self, game_id: int) -> None:
+        record = await self.adb.run(Database.get_game, game_id)
+        if record is not None:
+            self._arm(record)
 
     def _deadline_moved(self, game_id: int, token: str, deadline: float) -> None:
         self.keeper.arm(game_id, deadline, int(token))
@@ -290,18 +348,22 @@ class GameService:
     # ----- life ------------------------------------------------------------------------------
 
     async def resume_all(self) -> int:
-        """Arms every unfinished game's timer again, and starts the sender:
-        the calls a crash left in the outbox go out as they were decided."""
-        records = await self.adb.run(Database.unfinished_games)
-        for record in records:
-            self.keeper.arm(record.id, record.stage_deadline, int(record.timer_token or 0))
-        self.sender.start()
-        return len(records)
+        """Joins the replicas: the leader (the only process, on SQLite) arms
+        every unfinished game's timer again and starts the sender, so the
+        calls a crash left in the outbox go out as they were decided."""
+        count = await self.adb.run(Database.count_unfinished)
+        if isinstance(self.leader, SoleLeader):
+            self.leading = True  # the only process: it leads from the start
+            await self._lead()
+        else:
+            self.leader.start(self._gained, self._lost, self._noted)
+        return count
 
     async def drain(self) -> None:
         await self.sender.drain()
 
     async def close(self) -> None:
+        self.leader.stop()
         await self.sender.stop()
         self.adb.close()
 

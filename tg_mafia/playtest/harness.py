@@ -66,8 +66,10 @@ class Harness:
         await self.service.sender.stop()
 
     async def crash(self) -> None:
-        """The process dies here: nothing more is sent, nothing is drained."""
+        """The process dies here: nothing more is sent, nothing is drained
+        (and its lock on the database file goes, as the kernel drops it)."""
         service = self.app.bot_data.pop("service")
+        service.leader.stop()
         await service.sender.stop()
         service.adb.close()
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import text, update
 from sqlmodel import Session, col
 
 from tg_mafia.storage.errors import GameNotFoundError, GameStatusError, StaleGameError
@@ -52,7 +52,16 @@ def guarded_update(
     session.expire_all()  # the UPDATE bypassed the identity map
     row = session.get(Game, game_id)
     assert row is not None
+    notify(session, f"game:{game_id}")
     return game_record(row)
+
+
+def notify(session: Session, payload: str) -> None:
+    """Tells the leading replica (PostgreSQL's LISTEN/NOTIFY, delivered at
+    commit, the same payload once per transaction); SQLite has one process."""
+    bind = session.get_bind()
+    if bind.dialect.name == "postgresql":
+        session.execute(text("SELECT pg_notify('tg_mafia', :payload)"), {"payload": payload})
 
 
 def check_seed(seed: int) -> None:

@@ -37,7 +37,14 @@ from tg_mafia.storage.records import (
     PlayerOutcome,
     Unset,
 )
-from tg_mafia.storage.rows import aware, check_seed, game_record, guarded_update, players_json
+from tg_mafia.storage.rows import (
+    aware,
+    check_seed,
+    game_record,
+    guarded_update,
+    notify,
+    players_json,
+)
 
 # Fields the engine rebuilds a game from: frozen once the game leaves the lobby.
 LOBBY_ONLY_FIELDS: Final = frozenset({"players", "variant", "language", "options", "seed"})
@@ -501,6 +508,7 @@ class Tx:
         self.session.add(
             OutboxEntry(chat_id=chat_id, game_id=game_id, priority=priority, op=op, created_at=now)
         )
+        notify(self.session, "outbox")
 
     def flush(self) -> None:
         self.session.flush()

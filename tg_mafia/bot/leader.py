@@ -1,0 +1,224 @@
+"""Who sends: one process at a time, the leader.
+
+Every process (a replica) takes updates and applies moves: a game's row is
+read FOR UPDATE, so moves of one game queue in the database whichever
+process takes them, and each writes its calls to the shared outbox. One
+process, the leader, makes the calls (so the per-group and per-bot budgets
+are one process's) and keeps the games' timers (so each fires once).
+
+- On SQLite there is one process: it holds a lock on the database file (a
+  second process is refused at start) and leads.
+- On PostgreSQL the leader holds a session advisory lock on a connection of
+  its own. The others try to take it every second: when the leader dies its
+  connection closes and the lock goes with it, so another process leads
+  within about a second. The leader also listens there: a move written by
+  another process notifies it (`pg_notify`), and it wakes its sender and
+  arms that game's timer at once. Every replica's lock connection carries
+  its name (`application_name`), so a replica can see who else runs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import hashlib
+import logging
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from sqlalchemy import Engine
+
+log = logging.getLogger(__name__)
+
+LEADER_LOCK: Final = 0x7467_6D61_6669_6C64  # "tgmafild": any constant shared by the replicas
+CHANNEL: Final = "tg_mafia"
+NAME_PREFIX: Final = "tg-mafia"
+POLL: Final = 1.0  # seconds between tries for the lock, and between checks of its connection
+
+
+class ReplicaConfigError(Exception):
+    """A start that would break the replicas already running: one line to print."""
+
+
+@dataclass(frozen=True)
+class Replica:
+    """How a process introduces itself to the others."""
+
+    id: str
+    mode: str  # polling, webhook
+    secret: str | None = None  # the webhook's secret token
+
+    def application_name(self) -> str:
+        digest = hashlib.sha256((self.secret or "").encode()).hexdigest()[:12]
+        secret = digest if self.secret else "-"
+        return f"{NAME_PREFIX}/{self.mode}/{secret}/{self.id}"[:63]
+
+
+class SoleLeader:
+    """SQLite: the one process, which holds the database file's lock."""
+
+    def __init__(self, database: str | None) -> None:
+        self.path = Path(database) if database and database != ":memory:" else None
+        self._file: Any = None
+
+    def claim(self) -> None:
+        """Refuses a second process on the same database file."""
+        if self.path is None:
+            return
+        lock = self.path.with_name(self.path.name + ".lock")
+        handle = lock.open("a+")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            other = handle.read().strip() or "?"
+            handle.close()
+            raise ReplicaConfigError(
+                f"another tg-mafia process (pid {other}) uses the database {self.path}: SQLite "
+                "takes one process; for several, use PostgreSQL (DATABASE_URL)"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        self._file = handle
+
+    def stop(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class PostgresLeader:
+    """PostgreSQL: the advisory lock, taken and watched on a connection of its
+    own, in a thread (the waits are the database's, not the event loop's)."""
+
+    def __init__(self, engine: Engine, replica: Replica) -> None:
+        self.engine = engine
+        self.replica = replica
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.leading = False
+
+    def claim(self) -> None:
+        """Refuses a start that would break the replicas already running."""
+        check_replicas(self.engine, self.replica)
+
+    def start(
+        self,
+        gained: Callable[[], None],
+        lost: Callable[[], None],
+        note: Callable[[str], None],
+    ) -> None:
+        loop = asyncio.get_running_loop()
+
+        def soon(call: Callable[..., None], *args: Any) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed: shutting down
+                loop.call_soon_threadsafe(call, *args)
+
+        self._thread = threading.Thread(
+            target=self._run,
+            args=(lambda: soon(gained), lambda: soon(lost), lambda p: soon(note, p)),
+            name="tg-mafia-leader",
+            daemon=True,
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(
+        self, gained: Callable[[], None], lost: Callable[[], None], note: Callable[[str], None]
+    ) -> None:
+        while not self._stop.is_set():
+            try:
+                self._session(gained, note)
+            except Exception as error:
+                log.warning("leadership: the lock connection failed: %s", error)
+            if self.leading:
+                self.leading = False
+                lost()
+            self._stop.wait(POLL)
+
+    def _session(self, gained: Callable[[], None], note: Callable[[str], None]) -> None:
+        raw = self.engine.raw_connection()
+        try:
+            connection: Any = raw.driver_connection
+            connection.autocommit = True
+            connection.execute(
+                "SELECT set_config('application_name', %s, false)",
+                (self.replica.application_name(),),
+            )
+            while not self._stop.is_set() and not self.leading:
+                row = connection.execute("SELECT pg_try_advisory_lock(%s)", (LEADER_LOCK,))
+                if row.fetchone()[0]:
+                    connection.execute(f"LISTEN {CHANNEL}")
+                    self.leading = True
+                    log.info("leadership: %s leads", self.replica.id)
+                    gained()
+                    break
+                self._stop.wait(POLL)
+            while not self._stop.is_set():
+                for notice in connection.notifies(timeout=POLL, stop_after=64):
+                    note(notice.payload)
+                connection.execute("SELECT 1")  # a broken connection raises here
+        finally:
+            with contextlib.suppress(Exception):
+                raw.invalidate()  # never back to the pool: the lock must go with it
+
+
+def live_replicas(engine: Engine) -> list[tuple[str, str, str]]:
+    """(mode, secret digest, id) of every replica whose lock connection is open."""
+    raw = engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        cursor.execute(
+            "SELECT application_name FROM pg_stat_activity WHERE application_name LIKE %s",
+            (f"{NAME_PREFIX}/%",),
+        )
+        names = [row[0] for row in cursor.fetchall()]
+    finally:
+        raw.close()
+    found = []
+    for name in names:
+        parts = name.split("/", 3)
+        if len(parts) == 4:
+            found.append((parts[1], parts[2], parts[3]))
+    return found
+
+
+def check_replicas(engine: Engine, replica: Replica) -> None:
+    """Several processes share the bot only in webhook mode, with one shared
+    secret; polling is one process's."""
+    others = [r for r in live_replicas(engine) if r[2] != replica.id]
+    if not others:
+        return
+    ids = ", ".join(r[2] for r in others)
+    if replica.mode == "polling" or any(r[0] == "polling" for r in others):
+        raise ReplicaConfigError(
+            f"another tg-mafia process runs on this database ({ids}): long polling takes one "
+            "process; run every replica in webhook mode (WEBHOOK_URL) behind a load balancer"
+        )
+    if replica.secret is None:
+        raise ReplicaConfigError(
+            f"other replicas run on this database ({ids}): set the same WEBHOOK_SECRET for "
+            "all of them (each start would otherwise pick its own, and Telegram keeps one)"
+        )
+    mine = Replica("", "", replica.secret).application_name().split("/")[2]
+    if any(r[1] != mine for r in others):
+        raise ReplicaConfigError(
+            f"other replicas run on this database ({ids}) with another WEBHOOK_SECRET: "
+            "give every replica the same one"
+        )
+
+
+def leader_for(engine: Engine, replica: Replica) -> SoleLeader | PostgresLeader:
+    if engine.dialect.name == "sqlite":
+        return SoleLeader(engine.url.database)
+    return PostgresLeader(engine, replica)

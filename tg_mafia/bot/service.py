@@ -19,6 +19,7 @@ from tg_mafia.bot import screens, texts
 from tg_mafia.bot.callbacks import STEPPED, Button, Kind
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
+from tg_mafia.bot.draining import Draining
 from tg_mafia.bot.gameview import game_view, state_of, table_of
 from tg_mafia.bot.keeper import TimerKeeper
 from tg_mafia.bot.lobby import Lobbies, LobbyConfig
@@ -42,6 +43,7 @@ class ServiceConfig:
     lobby_seconds: int = 600
     bot_username: str = "tg_mafia_bot"
     lobby_seed: int | None = None  # a fixed deal (the demo's --seed); None: random
+    drain_seconds: float = 1800.0  # how long a drain lets running games finish
 
 
 class GameService:
@@ -65,6 +67,7 @@ class GameService:
             self._written,
         )
         self.unreachable: set[int] = set()
+        self.draining = Draining(clock, config.drain_seconds)
 
     # ----- after every write ------------------------------------------------------------
 
@@ -75,6 +78,7 @@ class GameService:
             self.keeper.arm(record.id, record.stage_deadline, int(record.timer_token or 0))
         else:
             self.keeper.cancel(record.id)
+            self.draining.game_changed()
 
     def _deadline_moved(self, game_id: int, token: str, deadline: float) -> None:
         self.keeper.arm(game_id, deadline, int(token))
@@ -103,6 +107,8 @@ class GameService:
         if record is None:
             return
         if record.status is GameStatus.LOBBY:
+            if self.draining.active:
+                return  # no game starts now: the lobby's timer fires again at the next start
             await self.lobbies.timeout(game_id)
             return
         outcome = await self.runner.act(game_id, Timeout("clock", timer_id))
@@ -245,6 +251,12 @@ class GameService:
 
     async def drain(self) -> None:
         await self.sender.drain()
+
+    async def own_running_games(self) -> int:
+        """The running games a drain waits for: with one process, every running game in
+        the database. (With several replicas, the games this replica holds a lease on.)"""
+        records = await self.adb.run(Database.unfinished_games)
+        return sum(1 for record in records if record.status is GameStatus.RUNNING)
 
     async def close(self) -> None:
         await self.sender.stop()

@@ -53,7 +53,7 @@ class Snapshot:
 
     games: Mapping[tuple[str, str], int] = field(default_factory=dict)  # (variant, stage)
     outbox_calls: int = 0
-    outbox_oldest_seconds: float | None = None  # None: the outbox is empty
+    outbox_oldest_seconds: float | None = None  # None: nothing waits (blocked users aside)
     timers_pending: int = 0
 
     @property
@@ -103,7 +103,8 @@ class BotMetrics:
         )
         self.outbox_oldest = Gauge(
             "tg_mafia_outbox_oldest_seconds",
-            "How long the oldest call in the outbox has waited (0: the outbox is empty).",
+            "How long the oldest call in the outbox has waited (0: none waits), leaving out "
+            "the calls to users who blocked the bot, which wait for them.",
             registry=own,
         )
         self.timers_pending = Gauge(

@@ -16,11 +16,12 @@ from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import running_bot
 from tg_mafia.bot.app import scrape_metrics
 from tg_mafia.bot.metered import api_method
+from tg_mafia.bot.status import read_snapshot
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.metrics import BotMetrics, Snapshot, api_result
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.sandbox.faults import Fault
-from tg_mafia.storage import GameStatus
+from tg_mafia.storage import GameStatus, open_database
 
 Samples = list[tuple[str, dict[str, str], float]]
 
@@ -173,3 +174,16 @@ async def test_calls_that_get_no_answer_count_as_network(tmp_path: Path) -> None
         samples = parse(await scrape_metrics(h.app))
     assert total(samples, "tg_mafia_api_calls_total", method="sendMessage", result="network") == 1
     assert total(samples, "tg_mafia_api_calls_total", method="sendMessage", result="ok") >= 1
+
+
+def test_the_oldest_call_leaves_out_users_who_blocked_the_bot(tmp_path: Path) -> None:
+    with open_database(f"sqlite:///{tmp_path / 'x.db'}") as db:
+        with db.transaction() as tx:
+            tx.enqueue(-100, {"m": "send", "text": "a"}, now=150.0)
+            tx.enqueue(7, {"m": "send", "text": "b"}, now=50.0)  # to a user who blocked us
+            tx.enqueue(-100, {"m": "send", "text": "c"}, now=160.0)
+        assert read_snapshot(db, 200.0, parked={7}) == Snapshot({}, 3, 50.0, 0)
+        assert read_snapshot(db, 200.0).outbox_oldest_seconds == 150.0
+        with db.transaction() as tx:
+            tx.done([e.id for e in tx.pending(-100)])
+        assert read_snapshot(db, 200.0, parked={7}) == Snapshot({}, 1, None, 0)

@@ -167,7 +167,8 @@ async def scrape_metrics(app: App) -> bytes:
     snapshot: Snapshot | None = None
     if service is not None:
         try:
-            snapshot = await service.adb.run(read_snapshot, service.clock.now())
+            parked = frozenset(service.sender.parked)
+            snapshot = await service.adb.run(read_snapshot, service.clock.now(), parked)
         except Exception as error:  # counted as a database error; the rest still shows
             log.warning("metrics: cannot read the database: %r", error)
     draining = service is not None and service.draining.active

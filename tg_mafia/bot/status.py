@@ -5,7 +5,7 @@ and stage, the outbox, the timers), read for each scrape of /metrics and for the
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
 from html import escape
 
@@ -17,8 +17,10 @@ from tg_mafia.storage import Database, GameStatus
 MAX_ERROR_TEXT = 300
 
 
-def read_snapshot(db: Database, now: float) -> Snapshot:
-    """In the database's worker thread: `now` is the bot clock's time (the outbox's)."""
+def read_snapshot(db: Database, now: float, parked: Collection[int] = ()) -> Snapshot:
+    """In the database's worker thread: `now` is the bot clock's time (the outbox's).
+    The oldest call's age leaves out the `parked` chats (users who blocked the bot: their
+    calls wait for them, as long as it takes)."""
     games: Counter[tuple[str, str]] = Counter()
     timers = 0
     for record in db.unfinished_games():
@@ -28,8 +30,10 @@ def read_snapshot(db: Database, now: float) -> Snapshot:
             stage = str((record.state or {}).get("stage", "unknown"))
         games[record.variant, stage] += 1
         timers += record.stage_deadline is not None
-    calls, oldest = db.backlog()
-    age = max(0.0, now - oldest) if oldest is not None else None
+    with db.transaction() as tx:
+        calls, _ = tx.backlog()
+        waiting = [since for chat, _, _, since in tx.pending_chats() if chat not in parked]
+    age = max(0.0, now - min(waiting)) if waiting else None
     return Snapshot(dict(games), calls, age, timers)
 
 

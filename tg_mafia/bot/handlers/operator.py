@@ -28,7 +28,8 @@ async def on_status(update: Update, context: Context) -> None:
     service = service_of(context)
     metrics: BotMetrics = context.bot_data["metrics"]
     errors: RecentErrors | None = context.bot_data.get("errors")
-    snapshot = await service.adb.run(read_snapshot, service.clock.now())
+    parked = frozenset(service.sender.parked)
+    snapshot = await service.adb.run(read_snapshot, service.clock.now(), parked)
     text = status_text(
         user_translator(update.effective_user),
         version=metrics.version,

@@ -5,7 +5,7 @@ hand), to its last day: one mafioso left, the vote about to decide. The real com
 takes the game over, as after a deploy. SIGTERM: a new lobby is refused, the game is
 played to its end, and the process exits by itself. A second SIGTERM exits at once;
 at the limit (DRAIN_SECONDS) the process exits too; either way the game stays in the
-database and resumes at the next start."""
+database and resumes at the next start. The owner's /drain does what SIGTERM does."""
 
 from __future__ import annotations
 
@@ -266,20 +266,23 @@ async def test_a_second_sigterm_exits_at_once_and_the_game_resumes(
             again.proc.kill()
 
 
-async def test_at_the_drain_limit_the_game_stays_for_the_next_start(
+async def test_the_owners_drain_exits_at_the_limit_and_the_game_stays(
     table: Table, tmp_path: Path
 ) -> None:
-    bot = await launch(table, tmp_path, "limit", DRAIN_SECONDS="2")
+    owner = table.h.users[0]  # a player, who started the bot through the lobby's link
+    bot = await launch(table, tmp_path, "limit", DRAIN_SECONDS="2", OWNER_ID=str(owner.id))
     try:
         began = time.monotonic()
-        bot.term()
+        owner.command(owner.private_chat, "drain")
         assert await bot.exited(20) == 0, bot.output()
         assert 2 <= time.monotonic() - began < 15
     finally:
         if bot.proc.returncode is None:
             bot.proc.kill()
+    assert "draining (the owner's /drain)" in bot.output()
     assert (
         "drain limit reached with 1 games running: they stay in the database and resume "
         "at the next start" in bot.output()
     )
+    assert any("Draining from now on" in text for text in table.h.private_texts(owner))
     assert table.game().status is GameStatus.RUNNING

@@ -259,6 +259,7 @@ async def test_a_second_sigterm_exits_at_once_and_the_game_resumes(
     try:
         assert "resumed 1 unfinished games" in again.output()
         again.term()
+        await again.until({"draining": True})  # two signals at once would count as one
         again.term()
         assert await again.exited(15) == 0, again.output()
     finally:

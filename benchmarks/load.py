@@ -11,6 +11,11 @@ and the simulated players live in the same process, so it is an upper
 bound). The sandbox's bot-wide limit (30 messages a second, Telegram's cap
 per token) is lifted: it would only measure Telegram, not the bot.
 
+The bot's own /metrics are read as an operator's Prometheus would: after each
+round's moves are made (before the round settles) and at the end; the summary
+gives the highest outbox backlog and oldest-call age seen, the Bot API calls by
+result, the updates the histogram counted, and how long a scrape took.
+
     .venv/bin/python benchmarks/load.py [--games 1000] [--players 7] [--speed 200]
 """
 
@@ -35,10 +40,73 @@ from engine import GameState  # noqa: E402
 from engine.simulation import random_action  # noqa: E402
 from tests.bot.autoplay import AutoPlayers  # noqa: E402
 from tests.bot.harness import BOT_RIGHTS, Harness  # noqa: E402
-from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service  # noqa: E402
+from tg_mafia.bot.app import (  # noqa: E402
+    BotOptions,
+    build_application,
+    scrape_metrics,
+    start_service,
+    stop_service,
+)
+from tg_mafia.bot.metered import MeteredRequest  # noqa: E402
 from tg_mafia.bot.timers import ManualScheduler  # noqa: E402
+from tg_mafia.metrics import BotMetrics  # noqa: E402
 from tg_mafia.sandbox import Limits, Sandbox  # noqa: E402
 from tg_mafia.storage import GameStatus, open_database  # noqa: E402
+
+
+class MetricsReader:
+    """Reads the bot's /metrics text as Prometheus would, and keeps the peaks."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.scrapes: list[float] = []
+        self.peak: dict[str, float] = {}
+        self.last: list[tuple[str, dict[str, str], float]] = []
+
+    async def read(self) -> None:
+        from prometheus_client.parser import text_string_to_metric_families
+
+        began = time.perf_counter()
+        text = (await scrape_metrics(self.app)).decode()
+        self.scrapes.append(time.perf_counter() - began)
+        self.last = [
+            (s.name, dict(s.labels), s.value)
+            for family in text_string_to_metric_families(text)
+            for s in family.samples
+        ]
+        for name in (
+            "tg_mafia_outbox_calls",
+            "tg_mafia_outbox_oldest_seconds",
+            "tg_mafia_updates_waiting",
+            "tg_mafia_timers_pending",
+        ):
+            self.peak[name] = max(self.peak.get(name, 0.0), self.total(name))
+
+    def total(self, name: str, **labels: str) -> float:
+        return sum(v for n, given, v in self.last if n == name and labels.items() <= given.items())
+
+    def summary(self) -> dict[str, Any]:
+        calls: dict[str, int] = {}
+        refused: dict[str, int] = {}
+        for name, labels, value in self.last:
+            if name == "tg_mafia_api_calls_total" and labels["method"] != "getUpdates":
+                calls[labels["result"]] = calls.get(labels["result"], 0) + int(value)
+                if labels["result"] == "4xx":
+                    refused[labels["method"]] = int(value)
+        return {
+            "scrapes": len(self.scrapes),
+            "scrape_ms_max": max(self.scrapes) * 1000,
+            "scrape_ms_median": statistics.median(self.scrapes) * 1000,
+            "outbox_peak": int(self.peak["tg_mafia_outbox_calls"]),
+            "oldest_peak_s": self.peak["tg_mafia_outbox_oldest_seconds"],
+            "waiting_peak": int(self.peak["tg_mafia_updates_waiting"]),
+            "timers_peak": int(self.peak["tg_mafia_timers_pending"]),
+            "api_calls": calls,
+            "api_4xx": refused,
+            "updates_metric": int(self.total("tg_mafia_update_seconds_count")),
+            "update_errors": int(self.total("tg_mafia_update_errors_total")),
+            "db_errors": int(self.total("tg_mafia_database_errors_total")),
+        }
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -51,9 +119,14 @@ async def run(games: int, players: int, speed: float, variant: str) -> dict[str,
     timings: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         db = open_database(f"sqlite:///{Path(tmp) / 'bot.db'}")
-        app = build_application(
-            sb.application_builder(), db, BotOptions(speed=speed, lobby_seconds=10**6)
+        metrics = BotMetrics("load")
+        builder = (
+            sb.application_builder()
+            .request(MeteredRequest(sb.request(), metrics.api_call))
+            .get_updates_request(MeteredRequest(sb.request(), metrics.api_call))
         )
+        app = build_application(builder, db, BotOptions(speed=speed, lobby_seconds=10**6), metrics)
+        reader = MetricsReader(app)
         process = app.process_update
 
         async def timed(update: object) -> None:
@@ -107,8 +180,10 @@ async def run(games: int, players: int, speed: float, variant: str) -> dict[str,
                     moves += 1
                     still.append((h, p, game_id))
                 live = still
+                await reader.read()  # mid-round: the moves are in, their sends under way
                 await tables[0][0].settle(timeout=600)
             wall = time.perf_counter() - began
+            await reader.read()
             await app.updater.stop()
             await app.stop()
             await stop_service(app)
@@ -127,6 +202,7 @@ async def run(games: int, players: int, speed: float, variant: str) -> dict[str,
         "setup_s": setup,
         "wall_s": wall,
         "count_429": sb.log.count_429(),
+        **reader.summary(),
     }
 
 
@@ -144,7 +220,7 @@ def main() -> None:
     result = asyncio.run(run(args.games, args.players, args.speed, args.variant))
     print(f"# {platform.machine()}, Python {platform.python_version()}")
     for key, value in result.items():
-        print(f"{key:>12}: {value:.1f}" if isinstance(value, float) else f"{key:>12}: {value}")
+        print(f"{key:>15}: {value:.1f}" if isinstance(value, float) else f"{key:>15}: {value}")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "play",
     "i18n",
     "healthcheck",
+    "backup",
 )
 
 

@@ -8,8 +8,10 @@ its own error so the caller can say how to get one.
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
+import socket
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -25,6 +27,8 @@ WEBHOOK_PORTS: Final = (443, 80, 88, 8443)
 # tg_mafia.storage.DEFAULT_DATABASE_URL, repeated: importing storage (alembic) takes seconds.
 DEFAULT_DATABASE_URL: Final = "sqlite:///tg_mafia.db"
 DEFAULT_WEBHOOK_LISTEN: Final = "127.0.0.1:8080"
+# How long a drain (SIGTERM, the owner's /drain) lets running games finish before exiting.
+DEFAULT_DRAIN_SECONDS: Final = 1800
 
 # Setting name -> environment variable. A flag of the same setting wins over its variable.
 ENV_VARS: Final = {
@@ -37,12 +41,17 @@ ENV_VARS: Final = {
     "listen": "WEBHOOK_LISTEN",
     "secret_token": "WEBHOOK_SECRET",
     "health_listen": "HEALTH_LISTEN",
+    "replica_id": "REPLICA_ID",
+    "owner_id": "OWNER_ID",
+    "drain_seconds": "DRAIN_SECONDS",
 }
 
 # BotFather's tokens are "<bot id>:<35 url-safe characters>"; allow some slack around that.
 TOKEN_PATTERN: Final = re.compile(r"\d{1,20}:[A-Za-z0-9_-]{20,100}")
 # Telegram's rule for setWebhook's secret_token.
 SECRET_PATTERN: Final = re.compile(r"[A-Za-z0-9_-]{1,256}")
+# A replica's name, a label on every metric: a host name, a pod name, "<host>-<pid>".
+REPLICA_PATTERN: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
 
 
 class ConfigError(ValueError):
@@ -84,6 +93,9 @@ class Settings:
     log_level: str = "INFO"
     webhook: Webhook | None = None  # None: long polling
     health_listen: Address | None = None  # None: no health endpoint
+    replica_id: str = "local"  # load_settings' default: "<hostname>-<pid>"
+    owner_id: int | None = None  # the operator's Telegram user id: /status and /drain
+    drain_seconds: int = DEFAULT_DRAIN_SECONDS
     from_flags: frozenset[str] = frozenset()  # settings given by a flag, not a variable
 
     def name_of(self, name: str) -> str:
@@ -150,6 +162,24 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
         )
     base_url = bot_api_base_url(name_of("base_url"), pick("base_url") or DEFAULT_BASE_URL)
     health = pick("health_listen")
+    replica = pick("replica_id") or default_replica_id()
+    if not REPLICA_PATTERN.fullmatch(replica):
+        raise ConfigError(
+            f"{name_of('replica_id')} must be 1-64 characters among A-Z, a-z, 0-9, . _ : - "
+            f"(starting with a letter or digit), not {replica!r}"
+        )
+    owner = pick("owner_id")
+    if owner is not None and not (owner.isdigit() and 0 < int(owner) < 2**63):
+        raise ConfigError(
+            f"{name_of('owner_id')} must be your numeric Telegram user id (e.g. 123456789), "
+            f"not {owner!r}"
+        )
+    drain = pick("drain_seconds")
+    if drain is not None and not (drain.isdigit() and int(drain) <= 7 * 86400):
+        raise ConfigError(
+            f"{name_of('drain_seconds')} must be a number of seconds from 0 to 604800, "
+            f"not {drain!r}"
+        )
     return Settings(
         token=token,
         database_url=pick("database_url") or DEFAULT_DATABASE_URL,
@@ -160,8 +190,17 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
         health_listen=(
             parse_address(name_of("health_listen"), health, "127.0.0.1") if health else None
         ),
+        replica_id=replica,
+        owner_id=int(owner) if owner is not None else None,
+        drain_seconds=int(drain) if drain is not None else DEFAULT_DRAIN_SECONDS,
         from_flags=from_flags,
     )
+
+
+def default_replica_id() -> str:
+    """`<hostname>-<pid>`: unique among the processes of one database, and readable."""
+    host = re.sub(r"[^A-Za-z0-9._-]", "-", socket.gethostname())[:48].strip(".-_") or "host"
+    return f"{host}-{os.getpid()}"
 
 
 def _webhook(

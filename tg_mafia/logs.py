@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import sys
+from collections import deque
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Final, TextIO
@@ -57,6 +58,22 @@ class JsonFormatter(logging.Formatter):
         if record.stack_info:
             entry["stack"] = self.formatStack(record.stack_info)
         return json.dumps(entry, ensure_ascii=False)
+
+
+class RecentErrors(logging.Handler):
+    """Keeps the last few errors logged (redacted), for the owner's /status."""
+
+    def __init__(self, secrets: Iterable[str], keep: int = 5) -> None:
+        super().__init__(logging.ERROR)
+        self.addFilter(RedactingFilter(secrets))
+        self.records: deque[tuple[float, str, str]] = deque(maxlen=keep)  # time, logger, text
+
+    def emit(self, record: logging.LogRecord) -> None:
+        lines = record.getMessage().strip().splitlines() or [""]
+        text = lines[0]
+        if record.exc_text:  # the traceback, redacted by the filter: its last line
+            text += f" ({record.exc_text.strip().splitlines()[-1]})"
+        self.records.append((record.created, record.name, text))
 
 
 def make_handler(

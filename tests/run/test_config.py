@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
 
+from tg_mafia.cli import build_parser
 from tg_mafia.config import (
     DEFAULT_BASE_URL,
     ENV_VARS,
@@ -90,6 +92,10 @@ BAD_VALUES = [
     ("secret_token", "no spaces"),
     ("health_listen", "host:http"),
     ("token", "abc"),
+    ("replica_id", "two words"),
+    ("owner_id", "@me"),
+    ("drain_seconds", "-5"),
+    ("drain_seconds", "1e3"),
 ]
 WEBHOOK = {"webhook_url": "https://x.org/h"}
 
@@ -194,3 +200,28 @@ def test_addresses() -> None:
     for bad in ("9000", "host:0", "host:70000", ":80"):
         with pytest.raises(ConfigError):
             parse_address("X", bad, None)
+
+
+def test_operating_settings() -> None:
+    settings = load_settings({}, {"TELEGRAM_BOT_TOKEN": TOKEN})
+    assert re.fullmatch(r"[A-Za-z0-9._-]+-\d+", settings.replica_id)
+    assert settings.replica_id.endswith(f"-{os.getpid()}")
+    assert settings.owner_id is None and settings.drain_seconds == 1800
+    env = {"TELEGRAM_BOT_TOKEN": TOKEN, "OWNER_ID": "123456789", "DRAIN_SECONDS": "0"}
+    settings = load_settings({"replica_id": "pod-7.eu"}, env)
+    assert (settings.replica_id, settings.owner_id, settings.drain_seconds) == (
+        "pod-7.eu",
+        123456789,
+        0,
+    )
+
+
+def test_every_setting_is_a_flag_of_run() -> None:
+    flags = ["--token", TOKEN]
+    for name in ENV_VARS:
+        if name != "token":
+            flags += ["--" + name.replace("_", "-"), "x"]
+    args = build_parser().parse_args(["run", *flags])
+    assert {name: getattr(args, name) for name in ENV_VARS} == {
+        name: TOKEN if name == "token" else "x" for name in ENV_VARS
+    }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import socket
 
+import httpx
 import pytest
 
 from tg_mafia.commands import healthcheck
@@ -71,3 +72,42 @@ def test_default_url() -> None:
     assert healthcheck.default_url({"HEALTH_LISTEN": "8081"}) == "http://127.0.0.1:8081/healthz"
     assert healthcheck.default_url({"HEALTH_LISTEN": "[::]:9"}) == "http://127.0.0.1:9/healthz"
     assert healthcheck.default_url({"HEALTH_LISTEN": "[::1]:9"}) == "http://[::1]:9/healthz"
+
+
+async def test_metrics_and_the_drain_on_the_health_listener() -> None:
+    draining = [False]
+
+    async def probe() -> int:
+        return 2
+
+    async def scrape() -> bytes:
+        return b"# HELP x y\n# TYPE x gauge\nx 1.0\n"
+
+    server = HealthServer(Address("127.0.0.1", free_port()), probe, scrape, lambda: draining[0])
+    await server.start()
+    base = f"http://127.0.0.1:{server.port}"
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get(f"{base}/metrics")
+            assert response.status_code == 200 and response.text.endswith("x 1.0\n")
+            assert response.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8"
+            assert (await client.get(f"{base}/healthz")).json() == {"ok": True, "games": 2}
+            draining[0] = True
+            body = (await client.get(f"{base}/healthz")).json()
+            assert body == {"ok": True, "games": 2, "draining": True}
+    finally:
+        await server.stop()
+
+
+async def test_no_metrics_without_a_scrape() -> None:
+    async def probe() -> int:
+        return 0
+
+    server = HealthServer(Address("127.0.0.1", free_port()), probe)
+    await server.start()
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get(f"http://127.0.0.1:{server.port}/metrics")
+            assert response.status_code == 404
+    finally:
+        await server.stop()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from tg_mafia.cli import main
 from tg_mafia.config import ENV_VARS
@@ -93,6 +94,19 @@ async def health(port: int) -> tuple[int, dict[str, object]]:
         return response.status_code, response.json()
 
 
+async def metrics(port: int) -> list[tuple[str, dict[str, str], float]]:
+    """GET /metrics, read with prometheus_client's own parser."""
+    async with httpx.AsyncClient() as client:
+        response = await client.get(f"http://127.0.0.1:{port}/metrics", timeout=5)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain; version=0.0.4")
+    return [
+        (sample.name, dict(sample.labels), sample.value)
+        for family in text_string_to_metric_families(response.text)
+        for sample in family.samples
+    ]
+
+
 async def until_healthy(bot: Bot, port: int, timeout: float = 15.0) -> dict[str, object]:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -121,6 +135,12 @@ async def test_long_polling(world: World, tmp_path: Path) -> None:
         assert await until_healthy(bot, port) == {"ok": True, "games": 0}
         await answers_start(world, world.users[1])
         assert world.sb.log.calls("getUpdates")
+        samples = await metrics(port)
+        (replica,) = {labels["replica"] for _, labels, _ in samples}
+        assert replica.endswith(f"-{bot.proc.pid}")  # the default: <hostname>-<pid>
+        sent = [v for n, labels, v in samples if n == "tg_mafia_api_calls_total"
+                and labels["method"] == "sendMessage" and labels["result"] == "ok"]  # fmt: skip
+        assert sent == [1.0]  # the greeting
     finally:
         assert await bot.stop() == 0, bot.output()
     output = bot.output()

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlmodel import SQLModel
 
 from tg_mafia.storage import (
@@ -24,6 +25,9 @@ from tg_mafia.storage import (
     open_database,
 )
 from tg_mafia.storage.database import alembic_config
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 OUR_TABLES = {
     "chat_settings",
@@ -318,3 +322,133 @@ def test_database_from_a_newer_release_is_refused(database_url: str) -> None:
         engine.dispose()
     with pytest.raises(DatabaseConfigError, match="0099"):
         open_database(database_url)
+
+
+# ----- a real game in progress, from each revision to the head, then played to its end ------
+
+# The revisions a database can be upgraded from, each with a test below that writes a game
+# in progress as that revision stored it. A new revision adds its predecessor here.
+UPGRADED_FROM = ("0001", "0002")
+
+
+def test_every_upgrade_step_is_tested_with_a_game_in_progress() -> None:
+    scripts = ScriptDirectory.from_config(alembic_config())
+    older = {script.revision for script in scripts.walk_revisions()} - {head_revision()}
+    assert set(UPGRADED_FROM) == older, (
+        "add the new head's predecessor to UPGRADED_FROM, with the way it stored a game"
+    )
+
+
+@pytest.mark.parametrize("revision", UPGRADED_FROM)
+async def test_a_game_in_progress_goes_on_after_the_upgrade_from(
+    revision: str, database_url: str, tmp_path: Path
+) -> None:
+    """A club game in the middle of its second day, stored by revision `revision`; the bot
+    of this release migrates the database at its start, resumes the game from its stored
+    state and deadline, and the players finish it."""
+    from engine import GameState
+    from engine.simulation import random_action
+    from tests.bot.autoplay import AutoPlayers
+    from tests.bot.harness import running_bot
+    from tg_mafia.bot.timers import ManualScheduler
+    from tg_mafia.sandbox import Sandbox
+
+    sb = Sandbox()
+    scheduler = ManualScheduler()
+    played = f"sqlite:///{tmp_path / 'played.db'}"
+    async with running_bot(tmp_path, 9, sb=sb, database_url=played, scheduler=scheduler) as h:
+        h.db.save_settings(h.group.id, variant="club", language="fr")
+        game_id = await h.open_and_fill()
+        await h.press_start()
+        players = AutoPlayers(h, scheduler, seed=int(revision))
+        for _ in range(30):
+            await h.settle()
+            record = h.db.get_game(game_id)
+            assert record is not None and record.status is GameStatus.RUNNING
+            state = GameState.from_dict(record.state or {})
+            await players.perform(record, state, random_action(state, players.rng))
+        await h.settle()  # nothing left in the outbox, which the old revisions did not have
+        record = h.db.get_game(game_id)
+        actions = h.db.actions(game_id)
+        assert record is not None and record.status is GameStatus.RUNNING
+        users, admin, group = h.users, h.admin, h.group
+
+    engine = create_database_engine(database_url)
+    try:
+        migrate(engine, revision)
+        with engine.begin() as connection:
+            _store_as_before_0003(connection, record, [(a.seq, dict(a.action)) for a in actions])
+    finally:
+        engine.dispose()
+
+    scheduler = ManualScheduler()
+    async with running_bot(
+        tmp_path, 0, sb=sb, database_url=database_url, scheduler=scheduler
+    ) as h2:
+        assert current_revision(h2.db.engine) == head_revision()
+        h2.users, h2.admin, h2.group = users, admin, group
+        resumed = h2.db.get_game(game_id)
+        assert resumed is not None
+        assert (resumed.state, resumed.version, resumed.stage_deadline) == (
+            record.state,
+            record.version,
+            record.stage_deadline,
+        )
+        assert (resumed.title, resumed.bot_rights) == (record.title, record.bot_rights)
+        assert all(h2.db.game_of_user(p.user_id) == resumed for p in record.players)
+        assert f"game-{game_id}" in scheduler.armed  # its timer, from the stored deadline
+        ended = await AutoPlayers(h2, scheduler, seed=7).play(game_id)
+        assert ended.status is GameStatus.ENDED and ended.winner
+        assert h2.db.chat_stats(group.id).games_played == 1  # the results table (0002)
+
+
+def _store_as_before_0003(
+    connection: sa.Connection, record: Any, actions: list[tuple[int, dict[str, Any]]]
+) -> None:
+    """The game as revisions 0001 and 0002 stored it: the title, the bot's rights and the
+    opener's name in the catch-all `messages` column; no seats, no outbox."""
+    now = datetime(2025, 1, 1, tzinfo=UTC)
+    connection.execute(
+        SETTINGS_0001.insert().values(
+            chat_id=record.chat_id,
+            language=record.language,
+            variant=record.variant,
+            options={},
+            title=record.title,
+            updated_at=now,
+        )
+    )
+    connection.execute(
+        GAME_0001.insert().values(
+            id=record.id,
+            chat_id=record.chat_id,
+            status="running",
+            variant=record.variant,
+            language=record.language,
+            options=dict(record.options),
+            seed=record.seed,
+            host_user_id=record.host_user_id,
+            opened_by=record.opened_by,
+            players=[{"user_id": p.user_id, "name": p.name} for p in record.players],
+            state=record.state,
+            version=record.version,
+            stage_deadline=record.stage_deadline,
+            timer_token=record.timer_token,
+            saved_permissions=record.saved_permissions,
+            messages={
+                "title": record.title,
+                "rights": record.bot_rights,
+                "opener_name": record.opener_name,
+            },
+            created_at=now,
+            updated_at=now,
+            ended_at=None,
+        )
+    )
+    connection.execute(
+        ACTION_0001.insert(),
+        [
+            {"game_id": record.id, "seq": seq, "action": action, "created_at": now}
+            for seq, action in actions
+        ],
+    )

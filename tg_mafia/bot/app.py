@@ -14,8 +14,11 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 from tg_mafia.bot import handlers
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.service import GameService, ServiceConfig
+from tg_mafia.bot.status import read_snapshot
 from tg_mafia.bot.timers import JobQueueScheduler, LoopScheduler, Scheduler
 from tg_mafia.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
+from tg_mafia.logs import RecentErrors
+from tg_mafia.metrics import BotMetrics, Snapshot
 from tg_mafia.storage import Database
 from tg_mafia.virtual_time import current_time_source
 
@@ -30,6 +33,9 @@ class BotOptions:
     lobby_seconds: int = 600
     rate_limiter: bool = True  # PTB's AIORateLimiter, on real time (off when speed > 1)
     lobby_seed: int | None = None  # the demo: a seeded deal, to replay a game; None: random
+    replica_id: str = "local"  # this process's name on its metrics
+    owner_id: int | None = None  # the operator: /status and /drain in private
+    drain_seconds: float = 1800.0  # how long a drain lets running games finish
 
 
 COMMANDS = (
@@ -43,9 +49,27 @@ COMMANDS = (
 )
 
 
+class MeteredApplication(Application[Any, Any, Any, Any, Any, Any]):
+    """PTB's Application, timing each update it handles (bot_data["metrics"])."""
+
+    async def process_update(self, update: object) -> None:
+        began = time.perf_counter()
+        try:
+            await super().process_update(update)
+        finally:
+            metrics: BotMetrics | None = self.bot_data.get("metrics")
+            if metrics is not None:
+                metrics.update_handled(update, time.perf_counter() - began)
+
+
 def build_application(
-    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any], db: Database, options: BotOptions
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any],
+    db: Database,
+    options: BotOptions,
+    metrics: BotMetrics | None = None,
 ) -> App:
+    """The bot's Application. `metrics` counts its Bot API calls only when the builder's
+    requests were wrapped with it (`MeteredRequest`); it is made here when not given."""
     if options.rate_limiter and options.speed == 1.0:
         # The bot's ceiling on all its calls (30 a second). The per-chat budgets
         # (a group's 20 a minute, a private chat's one a second) and the waiting
@@ -60,9 +84,11 @@ def build_application(
     # Updates are handled concurrently; each game's are applied one at a time, in order,
     # under the game's lock (runner.py).
     builder = builder.concurrent_updates(64)
+    builder = builder.application_class(MeteredApplication)
     app: App = builder.post_init(_post_init).post_shutdown(_post_shutdown).build()
     app.bot_data["db"] = db
     app.bot_data["options"] = options
+    app.bot_data["metrics"] = metrics or BotMetrics(options.replica_id)
     handlers.register(app)
     return app
 
@@ -89,9 +115,15 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
             lobby_seconds=options.lobby_seconds,
             bot_username=app.bot.username,
             lobby_seed=options.lobby_seed,
+            drain_seconds=options.drain_seconds,
         ),
     )
     app.bot_data["service"] = service
+    metrics: BotMetrics = app.bot_data["metrics"]
+    metrics.watch(service.db.engine)
+    errors = RecentErrors([app.bot.token])
+    logging.getLogger().addHandler(errors)
+    app.bot_data["errors"] = errors
     service.leader.claim()  # refuses a second process on SQLite, a bad replica set-up
 
     async def commands() -> None:
@@ -118,11 +150,35 @@ async def set_commands(app: App) -> None:
             log.warning("could not set the %s command list: %s", language, error)
 
 
-async def stop_service(app: App) -> None:
+async def stop_service(app: App, *, flush: bool = True) -> None:
+    """Stops the game service; with `flush`, once the outbox has sent what it can (what
+    it holds otherwise waits, durable, for the next start)."""
     service: GameService | None = app.bot_data.pop("service", None)
     if service is not None:
-        await service.drain()
+        if flush:
+            await service.drain()
         await service.close()
+        metrics: BotMetrics = app.bot_data["metrics"]
+        metrics.unwatch(service.db.engine)
+    errors: RecentErrors | None = app.bot_data.pop("errors", None)
+    if errors is not None:
+        logging.getLogger().removeHandler(errors)
+
+
+async def scrape_metrics(app: App) -> bytes:
+    """/metrics: the gauges read now (the database's in its worker thread), then the text."""
+    metrics: BotMetrics = app.bot_data["metrics"]
+    service: GameService | None = app.bot_data.get("service")
+    snapshot: Snapshot | None = None
+    if service is not None:
+        try:
+            parked = frozenset(service.sender.parked)
+            snapshot = await service.adb.run(read_snapshot, service.clock.now(), parked)
+        except Exception as error:  # counted as a database error; the rest still shows
+            log.warning("metrics: cannot read the database: %r", error)
+    draining = service is not None and service.draining.active
+    metrics.observe(snapshot, app.update_queue.qsize(), draining)
+    return metrics.exposition()
 
 
 async def _post_init(app: App) -> None:

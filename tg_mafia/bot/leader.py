@@ -108,6 +108,10 @@ class PostgresLeader:
         """Refuses a start that would break the replicas already running."""
         check_replicas(self.engine, self.replica)
 
+    def peers(self) -> int:
+        """How many other replicas run now."""
+        return sum(1 for r in live_replicas(self.engine) if r[2] != self.replica.id)
+
     def start(
         self,
         gained: Callable[[], None],

@@ -24,9 +24,10 @@ from tg_mafia.bot.albums import Albums
 from tg_mafia.bot.callbacks import STEPPED, Button, Kind
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
+from tg_mafia.bot.draining import Draining
 from tg_mafia.bot.gameview import game_view, state_of, table_of
 from tg_mafia.bot.keeper import TimerKeeper
-from tg_mafia.bot.leader import Replica, SoleLeader, leader_for
+from tg_mafia.bot.leader import PostgresLeader, Replica, SoleLeader, leader_for
 from tg_mafia.bot.lobby import Lobbies, LobbyConfig
 from tg_mafia.bot.membership import Membership
 from tg_mafia.bot.ops import Method, Op, Priority
@@ -55,6 +56,7 @@ class ServiceConfig:
     bot_username: str = "tg_mafia_bot"
     lobby_seed: int | None = None  # a fixed deal (the demo's --seed); None: random
     replica: Replica = field(default_factory=lambda: Replica(default_replica_id(), "polling"))
+    drain_seconds: float = 1800.0  # how long a drain lets running games finish
 
 
 class GameService:
@@ -86,6 +88,7 @@ class GameService:
         self.unreachable: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()  # work started by a callback, kept alive
         self.albums = Albums()
+        self.draining = Draining(clock, config.drain_seconds)
 
     # ----- after every write ------------------------------------------------------------
 
@@ -103,6 +106,7 @@ class GameService:
             self.keeper.arm(record.id, record.stage_deadline, int(record.timer_token or 0))
         else:
             self.keeper.cancel(record.id)
+            self.draining.game_changed()
 
     # ----- leadership (leader.py) ----------------------------------------------------------
 
@@ -179,6 +183,8 @@ class GameService:
         if record is None:
             return
         if record.status is GameStatus.LOBBY:
+            if self.draining.active:
+                return  # no game starts now: the lobby's timer fires again at the next start
             await self.lobbies.timeout(game_id)
             return
         outcome = await self.runner.act(game_id, Timeout("clock", timer_id))
@@ -361,6 +367,18 @@ class GameService:
 
     async def drain(self) -> None:
         await self.sender.drain()
+
+    async def own_running_games(self) -> int:
+        """The running games a drain waits for: with one process, every running game in
+        the database. Replicas own no game: while another replica runs, it takes the
+        lead (the sending and the timers) when this one exits, so none waits."""
+        leader = self.leader
+        if isinstance(leader, PostgresLeader):
+            peers = await asyncio.get_running_loop().run_in_executor(None, leader.peers)
+            if peers:
+                return 0
+        records = await self.adb.run(Database.unfinished_games)
+        return sum(1 for record in records if record.status is GameStatus.RUNNING)
 
     async def close(self) -> None:
         self.leader.stop()

@@ -1,8 +1,13 @@
-"""`tg-mafia run`: the bot, by long polling or behind a webhook, until SIGINT or SIGTERM.
+"""`tg-mafia run`: the bot, by long polling or behind a webhook, until a signal.
 
-Exit codes: 0 stopped by a signal; 2 a configuration error (no or bad token, a bad setting,
-bad database, address in use, webhook refused), printed as one line on stderr, secrets
-redacted; 1 anything else (Telegram unreachable at start, a crash), logged.
+SIGTERM drains (the deploy procedure, docs/operations.md): no new games, the running games
+go on until they end or DRAIN_SECONDS pass, the outbox keeps sending, then the bot exits;
+the owner's /drain does the same. A second SIGTERM, or SIGINT (Ctrl-C), stops at once:
+games still running, and calls still in the outbox, wait in the database for the next start.
+
+Exit codes: 0 stopped by a signal or drained; 2 a configuration error (no or bad token, a
+bad setting, bad database, address in use, webhook refused), printed as one line on stderr,
+secrets redacted; 1 anything else (Telegram unreachable at start, a crash), logged.
 
 The order of the start: every setting is checked without I/O, then the listen addresses are
 tried, then the database is opened (created and migrated), and only then is Telegram asked.
@@ -37,6 +42,7 @@ from tg_mafia.redaction import Redactor
 # so that `tg-mafia run` without a token answers at once.
 if TYPE_CHECKING:
     from tg_mafia.bot.app import App
+    from tg_mafia.bot.service import GameService
     from tg_mafia.health import HealthServer
     from tg_mafia.storage import Database
 
@@ -64,7 +70,8 @@ def register(subparsers: Any) -> None:
         "run",
         help="run the bot (long polling, or a webhook with --webhook-url)",
         description=(
-            "Run the bot until Ctrl-C or SIGTERM. Every flag has an environment variable; "
+            "Run the bot until Ctrl-C (stops at once) or SIGTERM (drains: no new games, "
+            "exits once the running games end). Every flag has an environment variable; "
             "a flag wins over its variable. Long polling unless a webhook URL is given."
         ),
     )
@@ -92,7 +99,17 @@ def register(subparsers: Any) -> None:
     )
     add(
         "--health-listen",
-        help="HOST:PORT or PORT for GET /healthz (env HEALTH_LISTEN; default: off)",
+        help="HOST:PORT or PORT for GET /healthz and /metrics (env HEALTH_LISTEN; default: off)",
+    )
+    add(
+        "--replica-id",
+        help="this process's name on its metrics (env REPLICA_ID; default <hostname>-<pid>)",
+    )
+    add("--owner-id", help="the operator's Telegram user id: /status and /drain (env OWNER_ID)")
+    add(
+        "--drain-seconds",
+        help="how long a drain (SIGTERM, /drain) lets running games finish before exiting "
+        "(env DRAIN_SECONDS; default 1800)",
     )
     parser.set_defaults(func=run)
 
@@ -159,27 +176,81 @@ def _cannot_listen(name: str, address: Address, error: OSError) -> str:
 
 async def serve(settings: Settings, db: Database) -> int:
     from telegram.ext import ApplicationBuilder
+    from telegram.request import HTTPXRequest
 
     from tg_mafia.bot.app import BotOptions, build_application
+    from tg_mafia.bot.metered import MeteredRequest
+    from tg_mafia.metrics import BotMetrics
 
-    builder = ApplicationBuilder().token(settings.token).base_url(settings.base_url)
-    app = build_application(builder, db, BotOptions())
-    stop = asyncio.Event()
+    metrics = BotMetrics(settings.replica_id)
+    builder = (
+        ApplicationBuilder()
+        .token(settings.token)
+        .base_url(settings.base_url)
+        # PTB's default connection pools (256 for calls, 1 for getUpdates), each call counted.
+        .request(MeteredRequest(HTTPXRequest(connection_pool_size=256), metrics.api_call))
+        .get_updates_request(MeteredRequest(HTTPXRequest(), metrics.api_call))
+    )
+    options = BotOptions(
+        replica_id=settings.replica_id,
+        owner_id=settings.owner_id,
+        drain_seconds=settings.drain_seconds,
+    )
+    app = build_application(builder, db, options, metrics)
+    now = asyncio.Event()  # stop without waiting: SIGINT, or a second SIGTERM
+    terms = 0
+
+    def stop_now() -> None:
+        log.info("stopping now: games still running resume at the next start")
+        now.set()
+
+    def on_sigterm() -> None:
+        nonlocal terms
+        terms += 1
+        service: GameService | None = app.bot_data.get("service")
+        if terms > 1 or service is None:
+            stop_now()
+        elif not service.draining.begin("SIGTERM"):
+            log.info("draining already; a second SIGTERM stops at once")
+
     loop = asyncio.get_running_loop()
     # Signals reach the main thread only; elsewhere (embedded, tests) cancelling stops us.
-    signals = (signal.SIGINT, signal.SIGTERM) if _in_main_thread() else ()
-    for sig in signals:
-        loop.add_signal_handler(sig, stop.set)
+    handlers = {signal.SIGINT: stop_now, signal.SIGTERM: on_sigterm} if _in_main_thread() else {}
+    for sig, handler in handlers.items():
+        loop.add_signal_handler(sig, handler)
     health = _health_server(settings, app, db)
     try:
         await _start(settings, app, health)
-        await stop.wait()
+        await _until_drained(app, now)
         log.info("stopping")
         return 0
     finally:
-        for sig in signals:
+        for sig in handlers:
             loop.remove_signal_handler(sig)
-        await _stop(app, health)
+        await _stop(app, health, flush=not now.is_set())
+
+
+async def _until_drained(app: App, now: asyncio.Event) -> None:
+    """Until a drain (SIGTERM or the owner's /drain) has let the games end or reached its
+    limit, or until `now` is set."""
+    service: GameService = app.bot_data["service"]
+    drained = asyncio.ensure_future(service.draining.finished(service.own_running_games))
+    stopped = asyncio.ensure_future(now.wait())
+    try:
+        await asyncio.wait({drained, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (drained, stopped):
+            task.cancel()
+    if drained.done() and not drained.cancelled():
+        left = drained.result()
+        if left:
+            log.warning(
+                "drain limit reached with %d games running: they stay in the database and "
+                "resume at the next start",
+                left,
+            )
+        else:
+            log.info("drained: no game running")
 
 
 def _in_main_thread() -> bool:
@@ -189,6 +260,7 @@ def _in_main_thread() -> bool:
 def _health_server(settings: Settings, app: App, db: Database) -> HealthServer | None:
     if settings.health_listen is None:
         return None
+    from tg_mafia.bot.app import scrape_metrics
     from tg_mafia.health import HealthServer, NotReadyError
 
     async def probe() -> int:
@@ -196,7 +268,14 @@ def _health_server(settings: Settings, app: App, db: Database) -> HealthServer |
             raise NotReadyError("starting or stopping")
         return len(db.unfinished_games())
 
-    return HealthServer(settings.health_listen, probe)
+    def draining() -> bool:
+        service: GameService | None = app.bot_data.get("service")
+        return service is not None and service.draining.active
+
+    async def scrape() -> bytes:
+        return await scrape_metrics(app)
+
+    return HealthServer(settings.health_listen, probe, scrape, draining)
 
 
 async def _start(settings: Settings, app: App, health: HealthServer | None) -> None:
@@ -269,7 +348,7 @@ async def _start(settings: Settings, app: App, health: HealthServer | None) -> N
         log.info("health check on http://%s/healthz", health.address)
 
 
-async def _stop(app: App, health: HealthServer | None) -> None:
+async def _stop(app: App, health: HealthServer | None, *, flush: bool) -> None:
     from tg_mafia.bot.app import stop_service
 
     if health is not None:
@@ -278,6 +357,6 @@ async def _stop(app: App, health: HealthServer | None) -> None:
         await app.updater.stop()
     if app.running:
         await app.stop()
-    await stop_service(app)
+    await stop_service(app, flush=flush)
     with contextlib.suppress(RuntimeError):  # never initialized: nothing to shut down
         await app.shutdown()

@@ -16,8 +16,10 @@ from telegram import Update
 
 from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service
 from tg_mafia.bot.callbacks import Kind, decode
+from tg_mafia.bot.metered import MeteredRequest
 from tg_mafia.bot.service import GameService
 from tg_mafia.bot.timers import Scheduler
+from tg_mafia.metrics import BotMetrics
 from tg_mafia.sandbox import Sandbox, SimUser
 from tg_mafia.sandbox.state import Chat
 from tg_mafia.storage import Database, open_database
@@ -123,6 +125,8 @@ async def running_bot(
     lobby_seed: int | None = None,
     supergroup: bool = True,
     forum: bool = False,
+    owner_id: int | None = None,
+    drain_seconds: float = 1800.0,
 ) -> AsyncIterator[Harness]:
     sb = sb or Sandbox(speed=speed)
     if names:
@@ -142,11 +146,20 @@ async def running_bot(
         url = database_url or stack.enter_context(scratch_database(tmp_path))
         db = open_database(url)
         stack.callback(db.close)
-        app = build_application(
-            sb.application_builder(),
-            db,
-            BotOptions(speed=speed, lobby_seconds=lobby_seconds, lobby_seed=lobby_seed),
+        metrics = BotMetrics("sandbox")
+        builder = (
+            sb.application_builder()
+            .request(MeteredRequest(sb.request(), metrics.api_call))
+            .get_updates_request(MeteredRequest(sb.request(), metrics.api_call))
         )
+        options = BotOptions(
+            speed=speed,
+            lobby_seconds=lobby_seconds,
+            lobby_seed=lobby_seed,
+            owner_id=owner_id,
+            drain_seconds=drain_seconds,
+        )
+        app = build_application(builder, db, options, metrics)
         async with _running(app, scheduler) as started:
             yield Harness(sb, started, db, group, users, admin)
 

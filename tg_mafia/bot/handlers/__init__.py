@@ -14,12 +14,13 @@ from telegram.ext import (
 )
 
 from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.handlers import game, info, settings
+from tg_mafia.bot.handlers import game, info, operator, settings
 from tg_mafia.bot.handlers.common import Context, log
 
 
 async def on_error(update: object, context: Context) -> None:
     log.error("an update could not be handled", exc_info=context.error)
+    context.bot_data["metrics"].update_errors.inc()
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -37,6 +38,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("rules", info.on_rules))
     app.add_handler(CommandHandler("stats", info.on_stats))
     app.add_handler(CommandHandler("settings", settings.on_settings))
+    operator.register(app, app.bot_data["options"].owner_id)
     app.add_handler(
         CommandHandler(["newgame", "host", "cancel"], info.on_group_command_in_private, private)
     )

@@ -21,7 +21,7 @@ from tg_mafia.bot.handlers.common import (
 )
 from tg_mafia.bot.lobby import RIGHTS, parse_join
 from tg_mafia.bot.rules_text import rules, safe_options
-from tg_mafia.i18n import resolve_language, translator
+from tg_mafia.i18n import Translator, resolve_language, translator
 from tg_mafia.storage import Database, GameRecord
 
 LEFT = ("left", "kicked")
@@ -36,7 +36,11 @@ async def on_newgame(update: Update, context: Context) -> None:
         text = t.gettext("Anonymous administrators cannot play: post as yourself to open a lobby.")
         await reply(context, update, text)
         return
-    error = await service_of(context).lobbies.open(
+    service = service_of(context)
+    if service.draining.active:
+        await reply(context, update, _restarting(await group_translator(context, chat.id)))
+        return
+    error = await service.lobbies.open(
         chat.id,
         topic_of(message),
         chat.title or "",
@@ -134,7 +138,12 @@ async def on_button(update: Update, context: Context) -> None:
         await answer_query(query, texts.popup(t, "stale"))
         return
     user_id = query.from_user.id
-    if button.kind is Kind.LOBBY and button.args == ("rules",):
+    starting = button.kind is Kind.NEW_GAME or (
+        button.kind is Kind.LOBBY and button.args == ("start",)
+    )
+    if starting and service.draining.active:
+        text = _restarting(t)
+    elif button.kind is Kind.LOBBY and button.args == ("rules",):
         text = await _rules_in_private(context, record, user_id)
     elif button.kind is Kind.NEW_GAME:
         # The end screen's button: a new lobby, as /newgame would open it.
@@ -153,6 +162,14 @@ async def on_button(update: Update, context: Context) -> None:
     else:
         text = await service.press(record, user_id, button)
     await answer_query(query, text)
+
+
+def _restarting(t: Translator) -> str:
+    """While the bot drains for a deploy, no game opens or starts."""
+    return t.gettext(
+        "The bot restarts soon for an update: no new game can start now. "
+        "Try again in a few minutes."
+    )
 
 
 def _elsewhere(record: GameRecord, chat_id: int, user_id: int) -> bool:

@@ -226,3 +226,52 @@ async def test_a_webhook_telegram_refuses(
         "Bad webhook: an https url must be provided for webhook"
     ]
     assert world.sb.webhook is None
+
+
+@pytest.mark.usefixtures("in_process")
+async def test_polling_is_refused_while_a_webhook_is_set(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Replicas in webhook mode run on this webhook: polling would delete it and take
+    # their updates.
+    await world.sb.start_webhook("http://127.0.0.1:9/replicas", "shared-secret")
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", world.sb.token)
+    monkeypatch.setenv("TELEGRAM_BASE_URL", world.http.base_url)
+    assert await run_in_thread() == 2
+    _, err = capsys.readouterr()
+    (line,) = bot_lines(err)
+    assert line.startswith("tg-mafia run: a webhook is set (http://127.0.0.1:9/replicas)")
+    assert "--take-over" in line
+    assert world.sb.webhook is not None  # untouched
+    assert not world.sb.log.calls("deleteWebhook")
+
+
+async def test_take_over_deletes_the_webhook_and_polls(world: World, tmp_path: Path) -> None:
+    await world.sb.start_webhook("http://127.0.0.1:9/replicas", "shared-secret")
+    bot = await launch(world, tmp_path, "--take-over")
+    try:
+        await answers_start(world, world.users[1])
+        assert world.sb.webhook is None
+    finally:
+        assert await bot.stop() == 0, bot.output()
+
+
+@pytest.mark.usefixtures("in_process")
+async def test_a_second_process_on_one_sqlite_file_is_refused(
+    world: World, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = await launch(world, tmp_path)
+    try:
+        await answers_start(world, world.users[1])
+        argv = ["--token", world.sb.token, "--base-url", world.http.base_url]
+        argv += ["--database-url", f"sqlite:///{tmp_path / 'bot.db'}"]
+        assert await run_in_thread(*argv) == 2
+        _, err = capsys.readouterr()
+        assert bot_lines(err) == [
+            f"tg-mafia run: another tg-mafia process (pid {first.proc.pid}) uses the database "
+            f"{tmp_path / 'bot.db'}: SQLite takes one process; for several, use PostgreSQL "
+            "(DATABASE_URL)"
+        ]
+        await answers_start(world, world.users[2])  # the first one still serves
+    finally:
+        assert await first.stop() == 0, first.output()

@@ -13,6 +13,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 from tg_mafia.bot import handlers
 from tg_mafia.bot.clock import BotClock
+from tg_mafia.bot.leader import Replica
 from tg_mafia.bot.service import GameService, ServiceConfig
 from tg_mafia.bot.status import read_snapshot
 from tg_mafia.bot.timers import JobQueueScheduler, LoopScheduler, Scheduler
@@ -36,6 +37,8 @@ class BotOptions:
     replica_id: str = "local"  # this process's name on its metrics
     owner_id: int | None = None  # the operator: /status and /drain in private
     drain_seconds: float = 1800.0  # how long a drain lets running games finish
+    mode: str = "polling"  # or webhook: several replicas may share a database (leader.py)
+    webhook_secret: str | None = None  # as set by the operator; None when made up at start
 
 
 COMMANDS = (
@@ -116,6 +119,7 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
             bot_username=app.bot.username,
             lobby_seed=options.lobby_seed,
             drain_seconds=options.drain_seconds,
+            replica=Replica(options.replica_id, options.mode, options.webhook_secret),
         ),
     )
     app.bot_data["service"] = service

@@ -165,8 +165,15 @@ def floor_given(scene: Scene, event: ev.FloorGiven) -> None:
 
 
 def post_deleted(scene: Scene, event: ev.PostDeleted) -> None:
-    if scene.post_message_id is not None and scene.game.can_delete:
-        scene.group(Op(Method.DELETE, message_id=scene.post_message_id))
+    if scene.post_message_id is not None:
+        scene.out.extend(deletion(scene.game, scene.post_message_id))
+
+
+def deletion(game: GameView, message_id: int) -> list[Outgoing]:
+    """A player's post taken down (when the bot may delete)."""
+    if not game.can_delete:
+        return []
+    return [Outgoing(game.chat_id, Op(Method.DELETE, message_id=message_id), topic=game.topic)]
 
 
 def warned(scene: Scene, event: ev.Warned) -> None:

@@ -57,6 +57,16 @@ def results(record: GameRecord, state: GameState) -> tuple[str, list[PlayerOutco
     return state.winner.value, outcomes
 
 
+# An album's fate, stored with the game as a "living message" of chat 0 whose value
+# is not a message id but the fate: kept, or deleted.
+ALBUM_KEPT = 1
+ALBUM_DELETED = 2
+
+
+def album_key(album: str) -> str:
+    return f"album:{album}"[:64]
+
+
 def stand_in(action: dict[str, Any], language: str) -> str:
     """What a post or a family message becomes once the game is over: the
     text is not kept, but the replay must stay the same, so a post that
@@ -81,11 +91,20 @@ class Runner:
     # ----- moves -----------------------------------------------------------------------
 
     async def act(
-        self, game_id: int, action: Action, *, post_message_id: int | None = None
+        self,
+        game_id: int,
+        action: Action,
+        *,
+        post_message_id: int | None = None,
+        album: str | None = None,
     ) -> Outcome:
+        """Applies the move in one transaction with its messages. A post that
+        belongs to an album (`album`: its media group) is judged once for the
+        whole album, whichever process takes each part: the album's fate is
+        stored with the game, and the later parts follow it."""
         async with self.locks.hold(("game", game_id)):
             outcome = await self.db.run(
-                self._act, game_id, action, post_message_id, self.clock.now()
+                self._act, game_id, action, post_message_id, album, self.clock.now()
             )
         if outcome.error is None and outcome.record is not None:
             self.after_write(outcome.record, outcome.calls)
@@ -97,6 +116,7 @@ class Runner:
         game_id: int,
         action: Action,
         post_message_id: int | None,
+        album: str | None,
         now: float,
     ) -> Outcome:
         with db.transaction() as tx:
@@ -104,6 +124,8 @@ class Runner:
             if record is None or record.status is not GameStatus.RUNNING:
                 return Outcome("no_game", record)
             before = state_of(record)
+            if album is not None and (fate := tx.living_id(game_id, 0, album_key(album))):
+                return self._follow_album(tx, record, fate, post_message_id, now)
             try:
                 after, events = apply(before, action)
             except IllegalAction as error:
@@ -124,9 +146,24 @@ class Runner:
                 final=final,
             )
             calls = enqueue(tx, written, outgoing, now)
+            if album is not None:
+                deleted = after.deleted > before.deleted
+                tx.set_living(
+                    game_id, 0, album_key(album), ALBUM_DELETED if deleted else ALBUM_KEPT
+                )
             if final is not None:
                 forget_texts(tx, written)
             return Outcome(None, written, after, calls)
+
+    def _follow_album(
+        self, tx: Tx, record: GameRecord, fate: int, message_id: int | None, now: float
+    ) -> Outcome:
+        """A later part of an album already judged: deleted with it, never warned again."""
+        calls = 0
+        if fate == ALBUM_DELETED and message_id is not None:
+            delete = presenter.deletion(game_view(record, self.clock.speed), message_id)
+            calls = enqueue(tx, record, delete, now)
+        return Outcome("album_judged", record, state_of(record), calls)
 
     def _deadline(
         self,

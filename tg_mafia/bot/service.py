@@ -20,7 +20,6 @@ from telegram.error import TelegramError
 from engine import HOST, GameState, IllegalAction, apply, public_view
 from engine.actions import MafiaChat, Nominate, Say, Timeout
 from tg_mafia.bot import screens, texts
-from tg_mafia.bot.albums import Albums
 from tg_mafia.bot.callbacks import STEPPED, Button, Kind
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
@@ -87,7 +86,6 @@ class GameService:
         self.membership = Membership(bot, self.adb, clock, self.runner, self.lobbies, self._written)
         self.unreachable: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()  # work started by a callback, kept alive
-        self.albums = Albums()
         self.draining = Draining(clock, config.drain_seconds)
 
     # ----- after every write ------------------------------------------------------------
@@ -296,20 +294,13 @@ class GameService:
         record = await self.adb.run(Database.active_game, chat_id, topic)
         if record is None or record.status is not GameStatus.RUNNING:
             return
-        if album is not None and self.albums.seen(album):
-            if self.albums.deleted(album) and record.bot_rights.get("can_delete_messages"):
-                await self.show(record, chat_id, Op(Method.DELETE, message_id=message_id))
-            return
         if record.host_user_id == user_id:
             actor = HOST
         elif record.seat_of(user_id) is not None:
             actor = str(user_id)
         else:
             return  # spectators are not the game's business
-        outcome = await self.act(record.id, Say(actor, text), post_message_id=message_id)
-        if album is not None:
-            deleted = outcome.state is not None and outcome.state.deleted > state_of(record).deleted
-            self.albums.remember(album, deleted)
+        await self.runner.act(record.id, Say(actor, text), post_message_id=message_id, album=album)
 
     async def foreign_post(self, chat_id: int, topic: int, message_id: int) -> None:
         """A post as a channel or as an anonymous administrator: nobody to warn,

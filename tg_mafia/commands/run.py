@@ -111,6 +111,12 @@ def register(subparsers: Any) -> None:
         help="how long a drain (SIGTERM, /drain) lets running games finish before exiting "
         "(env DRAIN_SECONDS; default 1800)",
     )
+    add(
+        "--take-over",
+        action="store_true",
+        help="long polling even though a webhook is set: delete it (the replicas running in "
+        "webhook mode then get no more updates)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -134,7 +140,9 @@ def run(args: argparse.Namespace) -> int:
         except (StartError, DatabaseConfigError) as error:
             return _refuse(error, redact)
         try:
-            return asyncio.run(serve(settings, db))
+            return asyncio.run(
+                serve(settings, db, take_over=bool(getattr(args, "take_over", False)))
+            )
         except StartError as error:
             return _refuse(error, redact)
         except KeyboardInterrupt:  # Ctrl-C before the signal handlers were in place
@@ -174,7 +182,7 @@ def _cannot_listen(name: str, address: Address, error: OSError) -> str:
     return f"cannot listen on {address} ({name}): {error.strerror or error}"
 
 
-async def serve(settings: Settings, db: Database) -> int:
+async def serve(settings: Settings, db: Database, *, take_over: bool = False) -> int:
     from telegram.ext import ApplicationBuilder
     from telegram.request import HTTPXRequest
 
@@ -195,6 +203,8 @@ async def serve(settings: Settings, db: Database) -> int:
         replica_id=settings.replica_id,
         owner_id=settings.owner_id,
         drain_seconds=settings.drain_seconds,
+        mode="polling" if settings.webhook is None else "webhook",
+        webhook_secret=_shared_secret(settings),
     )
     app = build_application(builder, db, options, metrics)
     now = asyncio.Event()  # stop without waiting: SIGINT, or a second SIGTERM
@@ -220,7 +230,7 @@ async def serve(settings: Settings, db: Database) -> int:
         loop.add_signal_handler(sig, handler)
     health = _health_server(settings, app, db)
     try:
-        await _start(settings, app, health)
+        await _start(settings, app, health, take_over=take_over)
         await _until_drained(app, now)
         log.info("stopping")
         return 0
@@ -253,6 +263,14 @@ async def _until_drained(app: App, now: asyncio.Event) -> None:
             log.info("drained: no game running")
 
 
+def _shared_secret(settings: Settings) -> str | None:
+    """The webhook secret the replicas must agree on: None when made up at this start."""
+    webhook = settings.webhook
+    if webhook is None or webhook.secret_generated:
+        return None
+    return webhook.secret_token
+
+
 def _in_main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
@@ -278,7 +296,9 @@ def _health_server(settings: Settings, app: App, db: Database) -> HealthServer |
     return HealthServer(settings.health_listen, probe, scrape, draining)
 
 
-async def _start(settings: Settings, app: App, health: HealthServer | None) -> None:
+async def _start(
+    settings: Settings, app: App, health: HealthServer | None, *, take_over: bool = False
+) -> None:
     # The same steps as Application.run_polling/run_webhook, by hand: each failure gets its
     # own line, the health listener shares the loop, and the game service drains its outbox
     # while the bot can still send.
@@ -302,7 +322,12 @@ async def _start(settings: Settings, app: App, health: HealthServer | None) -> N
         ) from error
     except NetworkError as error:
         raise StartError(f"cannot reach the Bot API at {settings.base_url}: {error}", 1) from error
-    await start_service(app)
+    from tg_mafia.bot.leader import ReplicaConfigError
+
+    try:
+        await start_service(app)
+    except ReplicaConfigError as error:
+        raise StartError(str(error)) from error
     updater = app.updater
     assert updater is not None  # build_application keeps PTB's default Updater
     webhook = settings.webhook
@@ -310,6 +335,8 @@ async def _start(settings: Settings, app: App, health: HealthServer | None) -> N
     # raised error becomes our one line, so its log is wanted only when debugging.
     ptb_start_level = logging.NOTSET if settings.log_level == "DEBUG" else logging.CRITICAL
     if webhook is None:
+        if not take_over:
+            await _refuse_polling_over_a_webhook(app, settings)
         with quieted(["telegram.ext"], ptb_start_level):
             await updater.start_polling(allowed_updates=Update.ALL_TYPES)
         log.info("running as @%s by long polling", app.bot.username)
@@ -346,6 +373,23 @@ async def _start(settings: Settings, app: App, health: HealthServer | None) -> N
     await app.start()
     if health is not None:
         log.info("health check on http://%s/healthz", health.address)
+
+
+async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:
+    """Long polling deletes the webhook: the replicas behind it would get no more updates.
+    It is done only when asked (--take-over)."""
+    from telegram.error import TelegramError
+
+    try:
+        info = await app.bot.get_webhook_info()
+    except TelegramError as error:
+        raise StartError(f"cannot ask Telegram for the webhook: {error}", 1) from error
+    if info.url:
+        raise StartError(
+            f"a webhook is set ({info.url}): replicas in webhook mode may be running on it, and "
+            "long polling would take their updates; stop them and pass --take-over, or run "
+            "this one with WEBHOOK_URL too"
+        )
 
 
 async def _stop(app: App, health: HealthServer | None, *, flush: bool) -> None:

@@ -342,19 +342,23 @@ async def _start(
         log.info("running as @%s by long polling", app.bot.username)
     else:
         refused = f"Telegram refused the webhook {webhook.url}"
+        from tg_mafia.webhook import WebhookListener
+
+        listener = WebhookListener(
+            webhook.listen, webhook.path, app.bot, app.update_queue, webhook.secret_token
+        )
         try:
-            with quieted(["telegram.ext"], ptb_start_level):
-                await updater.start_webhook(
-                    listen=webhook.listen.host,
-                    port=webhook.listen.port,
-                    url_path=webhook.path,
-                    webhook_url=webhook.url,
-                    secret_token=webhook.secret_token,
-                    allowed_updates=Update.ALL_TYPES,
-                )
+            listener.start()
         except OSError as error:
             name = settings.name_of("listen")
             raise StartError(_cannot_listen(name, webhook.listen, error)) from error
+        app.bot_data["webhook_listener"] = listener
+        try:
+            await app.bot.set_webhook(
+                webhook.url,
+                secret_token=webhook.secret_token,
+                allowed_updates=Update.ALL_TYPES,
+            )
         except BadRequest as error:  # PTB makes it a NetworkError: it must come first
             raise StartError(f"{refused}: {error}") from error
         except NetworkError as error:
@@ -397,6 +401,9 @@ async def _stop(app: App, health: HealthServer | None, *, flush: bool) -> None:
 
     if health is not None:
         await health.stop()
+    listener = app.bot_data.pop("webhook_listener", None)
+    if listener is not None:
+        await listener.stop()
     if app.updater is not None and app.updater.running:
         await app.updater.stop()
     if app.running:

@@ -1,0 +1,120 @@
+"""The webhook listener: Telegram's POSTs of updates, checked before they cost anything.
+
+PTB's own listener reads any body whole before it looks at the secret, and answers 500 to
+malformed JSON. This one, in order:
+
+- a wrong path or method is 404/405; a missing or wrong secret header is 403, answered
+  from the headers alone (the body is never read);
+- a body announced over MAX_BODY is refused (400) before it is read; a chunked body that
+  grows past it closes the connection; a body that trickles in slower than BODY_TIMEOUT
+  closes it too;
+- malformed JSON, or JSON that is not an update, is 400 (Telegram would retry a 5xx
+  forever); a good update is queued for the bot and answered 200.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+from http import HTTPStatus
+from typing import Any, Final
+
+from telegram import Bot, Update
+from tornado.httpserver import HTTPServer
+from tornado.web import Application, RequestHandler, stream_request_body
+
+from tg_mafia.config import Address
+
+log = logging.getLogger(__name__)
+
+SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
+MAX_BODY: Final = 1024 * 1024  # an update is a few KB; Telegram's largest are far below this
+BODY_TIMEOUT: Final = 10.0  # seconds for the whole body once the headers are in
+IDLE_TIMEOUT: Final = 60.0  # a kept-alive connection with nothing on it
+MAX_HEADERS: Final = 16 * 1024
+
+
+@stream_request_body
+class _UpdateHandler(RequestHandler):
+    SUPPORTED_METHODS = ("POST",)
+
+    bot: Bot
+    queue: asyncio.Queue[object]
+    secret: str
+
+    def initialize(self, bot: Bot, queue: asyncio.Queue[object], secret: str) -> None:
+        self.bot = bot
+        self.queue = queue
+        self.secret = secret
+        self.chunks: list[bytes] = []
+        self.size = 0
+
+    def prepare(self) -> None:
+        given = self.request.headers.get(SECRET_HEADER, "")
+        if not hmac.compare_digest(given.encode(), self.secret.encode()):
+            self._refuse(HTTPStatus.FORBIDDEN)
+            return
+        self._connection().set_max_body_size(MAX_BODY)
+
+    def data_received(self, chunk: bytes) -> None:
+        self.size += len(chunk)
+        if self.size > MAX_BODY:  # a chunked body: no length announced
+            self._refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+            return
+        self.chunks.append(chunk)
+
+    async def post(self) -> None:
+        try:
+            data = json.loads(b"".join(self.chunks))
+            update = Update.de_json(data, self.bot) if isinstance(data, dict) else None
+        except (ValueError, TypeError, KeyError) as error:
+            log.warning("webhook: a body that is not an update (%s)", type(error).__name__)
+            update = None
+        if update is None:
+            self._refuse(HTTPStatus.BAD_REQUEST)
+            return
+        await self.queue.put(update)
+        self.set_status(HTTPStatus.OK)
+        self.finish()
+
+    def _refuse(self, status: HTTPStatus) -> None:
+        self.set_status(status)
+        self.set_header("Connection", "close")
+        self.finish()
+        self._connection().close()
+
+    def _connection(self) -> Any:
+        # tornado types it as the HTTPConnection interface; it is an HTTP1Connection.
+        return self.request.connection
+
+    def log_exception(self, *args: Any) -> None:
+        # The body limit and a client gone mid-body end up here: not the bot's errors.
+        log.warning("webhook: a request was dropped: %s", args[1] if len(args) > 1 else "?")
+
+
+class WebhookListener:
+    def __init__(
+        self, address: Address, path: str, bot: Bot, queue: asyncio.Queue[object], secret: str
+    ) -> None:
+        self.address = address
+        app = Application(
+            [(path, _UpdateHandler, {"bot": bot, "queue": queue, "secret": secret})],
+            log_function=lambda handler: None,  # the bot logs what matters, not each POST
+        )
+        self._server = HTTPServer(
+            app,
+            max_body_size=MAX_BODY,
+            body_timeout=BODY_TIMEOUT,
+            idle_connection_timeout=IDLE_TIMEOUT,
+            max_header_size=MAX_HEADERS,
+        )
+
+    def start(self) -> None:
+        """Binds the address (an OSError when it is taken)."""
+        self._server.listen(self.address.port, address=self.address.host)
+
+    async def stop(self) -> None:
+        self._server.stop()
+        await self._server.close_all_connections()

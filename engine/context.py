@@ -27,6 +27,7 @@ class Entry(StrEnum):
     END_FLOOR = "end_floor"  # the floor holder is done
     VOTING = "voting"  # after the speeches: the nominees stand
     DAWN = "dawn"  # every night move is in: resolve the night
+    FAREWELL = "farewell"  # sport: the next farewell; after the last, the speeches or the night
 
 
 Flow = Mapping[Entry, Callable[["Ctx"], None]]

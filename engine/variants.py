@@ -95,9 +95,12 @@ class Variant:
     def deck(self, players: int, options: Mapping[str, OptionValue]) -> Counter[Role]:
         """The roles dealt for this many players."""
         if not self.min_players <= players <= self.max_players:
-            raise SetupError(
-                f"{self.name} needs {self.min_players} to {self.max_players} players, not {players}"
+            wanted = (
+                f"exactly {self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
             )
+            raise SetupError(f"{self.name} needs {wanted} players, not {players}")
         deck = self.special_roles(players, options)
         mafia = self.mafia_count(players)
         boss = self.boss_role()

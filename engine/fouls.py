@@ -35,11 +35,13 @@ def foul(ctx: Ctx, player: str, reason: str) -> None:
         remove(ctx, player)
 
 
-def remove(ctx: Ctx, player: str) -> None:
+def remove(ctx: Ctx, player: str, cause: Cause = Cause.FOULS) -> None:
+    """The player is out at once, with no farewell (`cause` FOULS: not by
+    the vote), and a vote is cancelled."""
     state = ctx.state
     stage = state.stage
     was_speaker = state.speaker == player
-    eliminate(ctx, player, Cause.FOULS)
+    eliminate(ctx, player, cause)
     state.silenced = tuple(p for p in state.silenced if p != player)
     if check_win(ctx, at_dawn=False):
         return

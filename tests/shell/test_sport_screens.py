@@ -264,3 +264,18 @@ def test_the_sheriff_learns_on_the_zero_night_that_the_judge_saw_them() -> None:
     to_sheriff = [o.op.text or "" for o in out if o.chat_id == int(seat(4))]
     assert any("Zero night: the judge has seen you, Sheriff" in text for text in to_sheriff)
     assert not any("judge" in (op.text or "") for op in group(out))
+
+
+def test_the_end_screen_repeats_the_best_move_before_its_goodbye() -> None:
+    state = night_two_kill(start(), seat(3))
+    state, _, _ = play(state, Best(seat(3), (seat(2), seat(8))))
+    events: list[Event] = []
+    before = state
+    while state.winner is None:  # nobody leaves any more: a draw at dawn 5
+        before = state
+        state, events = apply(state, CLOCK)
+    ops = group(render(state, events, before))
+    (end,) = [op.text or "" for op in ops if "Well played" in (op.text or "")]
+    lines = end.splitlines()
+    best = lines.index("🎯 Best move of 3 · P3: 2 · P2, 8 · P8")
+    assert lines[best + 1] == "Well played. The chat is open again."

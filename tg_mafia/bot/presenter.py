@@ -300,10 +300,12 @@ def game_ended(scene: Scene, event: ev.GameEnded) -> None:
     for key in (screens.FLOOR, screens.COUNT, screens.BOARD, screens.LIFT):
         scene.group(Op(Method.CLEAR, key=key))
     again = callback(texts.button(scene.t, "new_game"), scene.any_step(Kind.NEW_GAME))
-    text = texts.end_screen(scene.t, scene.table, event.winner, event.roles, set(state.dead))
+    notes: tuple[str, ...] = ()
     if state.best_mover is not None and state.best_move:
-        made = sport_texts.best_move_made(scene.t, scene.table, state.best_mover, state.best_move)
-        text += "\n" + made
+        notes = (
+            sport_texts.best_move_made(scene.t, scene.table, state.best_mover, state.best_move),
+        )
+    text = texts.end_screen(scene.t, scene.table, event.winner, event.roles, set(state.dead), notes)
     scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again)))
     scene.group(Op(Method.PERMISSIONS, permissions={}, final=True))
     if scene.game.host_id is not None:

@@ -673,8 +673,14 @@ def winner_line(t: Translator, side: Side) -> str:
 
 
 def end_screen(
-    t: Translator, table: Table, side: Side, roles: tuple[tuple[str, Role], ...], dead: set[str]
+    t: Translator,
+    table: Table,
+    side: Side,
+    roles: tuple[tuple[str, Role], ...],
+    dead: set[str],
+    notes: tuple[str, ...] = (),
 ) -> str:
+    """The winner, every role by side, and `notes` (sport's best move) before the goodbye."""
     groups: dict[Side, list[str]] = {Side.MAFIA: [], Side.TOWN: [], Side.MANIAC: []}
     for player, role in roles:
         mark = " ☠" if player in dead else ""
@@ -688,6 +694,7 @@ def end_screen(
     for group in (Side.MAFIA, Side.TOWN, Side.MANIAC):
         if groups[group]:
             lines.append(f"<b>{titles[group]}</b> " + ", ".join(groups[group]))
+    lines.extend(notes)
     lines.append(t.gettext("Well played. The chat is open again."))
     return "\n".join(lines)
 

@@ -12,6 +12,7 @@ from engine.actions import Action, Best, Hand, NightChoice, Nominate, Pass, Say,
 from engine.errors import SetupError
 from engine.events import Event
 from engine.variants import NightMove
+from tg_mafia.cli import main
 
 SEATS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
 ROLES = {
@@ -201,3 +202,19 @@ def test_a_state_saved_before_sport_still_loads() -> None:
     ):
         del data[name]
     assert GameState.from_dict(data).to_dict() == state.to_dict()
+
+
+def test_simulate_reports_the_draw_and_sport_s_moments(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "--players", "10", "--games", "40", "--no-progress"]
+    assert main([*args, "--variant", "sport", "--chatter", "0.05"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "sport, 10 players, 40 games (seeds 0..39)"
+    for label in ("town", "mafia", "draw", "games with a lift", "with a best move", "a removal"):
+        assert any(label in line for line in lines), label
+    assert (
+        main(["simulate", "--players", "9", "--games", "5", "--no-progress", "--variant", "club"])
+        == 0
+    )
+    club = capsys.readouterr().out
+    assert "draw" not in club and "lift" not in club and "best move" not in club
+    assert main([*args, "--variant", "sport", "--chatter", "1"]) == 2

@@ -108,14 +108,22 @@ def next_floor(ctx: Ctx) -> None:
         give_floor(ctx, player, Stage.SPEECH, ctx.option_int("speech_seconds"))
 
 
-def give_floor(
+def take_floor(
     ctx: Ctx, player: str, stage: Stage, seconds: int, mode: FloorMode = FloorMode.NORMAL
 ) -> None:
+    """The floor is `player`'s from now (the event that says so is the caller's)."""
     state = ctx.state
     state.speaker = player
     state.floor_mode = mode
     state.nominated_this_floor = False
     ctx.enter(stage, seconds)
+
+
+def give_floor(
+    ctx: Ctx, player: str, stage: Stage, seconds: int, mode: FloorMode = FloorMode.NORMAL
+) -> None:
+    state = ctx.state
+    take_floor(ctx, player, stage, seconds, mode)
     ctx.emit(
         FloorGiven(
             audience=PUBLIC,

@@ -21,7 +21,7 @@ from engine.events import (
     private,
 )
 from engine.moves import Move
-from engine.state import Cause, FloorMode, Stage
+from engine.state import Cause, Stage
 
 BEST_MOVE_MOST = 3  # names in a best move
 BEST_MOVE_LOST_AFTER = 2  # this many out by day 1's vote: no best move
@@ -72,10 +72,7 @@ def next_farewell(ctx: Ctx) -> None:
         return
     holder, state.farewells = state.farewells[0], state.farewells[1:]
     seconds = ctx.option_int("speech_seconds")
-    state.speaker = holder
-    state.floor_mode = FloorMode.NORMAL
-    state.nominated_this_floor = False
-    ctx.enter(Stage.FAREWELL, seconds)
+    day.take_floor(ctx, holder, Stage.FAREWELL, seconds)
     best = may_make_best_move(ctx, holder)
     ctx.emit(
         FarewellGiven(

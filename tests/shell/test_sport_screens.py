@@ -9,7 +9,7 @@ from engine import GameState, Role, Side, apply, new_game
 from engine.actions import Action, Best, Hand, NightChoice, Nominate, Pass, Say, Timeout
 from engine.events import Event
 from engine.variants import NightMove
-from tg_mafia.bot import presenter, screens, sport_texts, stats_text, texts
+from tg_mafia.bot import presenter, rules_text, screens, sport_texts, stats_text, texts
 from tg_mafia.bot.callbacks import Button, Kind, decode
 from tg_mafia.bot.ops import Method, Op
 from tg_mafia.bot.presses import picked, selection_arg, to_action
@@ -279,3 +279,26 @@ def test_the_end_screen_repeats_the_best_move_before_its_goodbye() -> None:
     lines = end.splitlines()
     best = lines.index("🎯 Best move of 3 · P3: 2 · P2, 8 · P8")
     assert lines[best + 1] == "Well played. The chat is open again."
+
+
+def test_rules_explain_sport_and_its_fouls_at_each_limit() -> None:
+    t = translator("en")
+    text = rules_text.rules(t, "sport", rules_text.safe_options("sport", {}))
+    assert text.startswith("📖 <b>Sport Mafia (FIIM)</b> · exactly 10 players")
+    for line in (
+        "each later day at the first living seat after the one that opened the day before",
+        "Farewell minute (60 s)",
+        "Best move: the player killed on night 2",
+        "the lift vote: if more than half of the living raise a hand, they all leave",
+        "The third foul makes the player's next speech silent",
+        "At 4 fouls the player is removed at once",
+        "with nobody leaving the table: a draw",
+    ):
+        assert line in text, line
+    assert "deciding" not in text and "town player killed last night" not in text
+    three = rules_text.rules(t, "sport", rules_text.safe_options("sport", {"warnings_limit": 3}))
+    assert "At 3 fouls" in three and "third foul makes" not in three
+    none = rules_text.rules(t, "sport", rules_text.safe_options("sport", {"warnings_limit": 0}))
+    assert "Fouls never remove a player." in none and "third foul makes" in none
+    moscow = rules_text.rules(t, "moscow", rules_text.safe_options("moscow", {}))
+    assert "lift" not in moscow and "foul" not in moscow and "7 to 15 players" in moscow

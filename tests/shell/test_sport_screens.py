@@ -289,6 +289,7 @@ def test_rules_explain_sport_and_its_fouls_at_each_limit() -> None:
         "each later day at the first living seat after the one that opened the day before",
         "Farewell minute (60 s)",
         "Best move: the player killed on night 2",
+        "Night 1 is the zero night",
         "the lift vote: if more than half of the living raise a hand, they all leave",
         "The third foul makes the player's next speech silent",
         "At 4 fouls the player is removed at once",

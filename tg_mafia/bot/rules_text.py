@@ -99,6 +99,13 @@ def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
     lines = []
     if variant.quiet_first_night:
         lines.append(t.gettext("Night 1: no kill and no check; the mafia meet."))
+    if variant.sheriff_seen_first_night:
+        lines.append(
+            t.gettext(
+                "Night 1 is the zero night: the mafia agree on their plan, and the judge sees "
+                "the sheriff, whose checks begin on night 2."
+            )
+        )
     else:
         lines.append(t.gettext("Every night has a kill, night 1 included."))
     shots = {

@@ -113,6 +113,16 @@ class Decide(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Best(Action):
+    """sport: the best move, one to three players named during the farewell
+    of the player killed on night 2."""
+
+    verb: ClassVar[str] = "best"
+    refused: ClassVar[str] = "no_best_move"
+    targets: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class HostWarn(Action):
     verb: ClassVar[str] = "warn"
     target: str
@@ -173,6 +183,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Hand,
     Lower,
     Decide,
+    Best,
     HostWarn,
     HostPause,
     HostResume,

@@ -22,11 +22,12 @@ class Entry(StrEnum):
 
     NIGHT = "night"  # night falls
     DAY = "day"  # the day after dawn (or the first day)
-    END_DAY = "end_day"  # the day's voting is over: the block ends, night falls
+    END_DAY = "end_day"  # the voting is over: (sport) the farewells, the block ends, night falls
     NEXT_FLOOR = "next_floor"  # the next speaker, or the vote after the last
     END_FLOOR = "end_floor"  # the floor holder is done
     VOTING = "voting"  # after the speeches: the nominees stand
     DAWN = "dawn"  # every night move is in: resolve the night
+    FAREWELL = "farewell"  # sport: the next farewell; after the last, the speeches or the night
 
 
 Flow = Mapping[Entry, Callable[["Ctx"], None]]

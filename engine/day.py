@@ -1,5 +1,6 @@
-"""The day: the floor (introductions, speeches, nominations) for moscow and
-club, free discussion for classic and party, and the way into the night."""
+"""The day: the floor (introductions, speeches, nominations) for moscow,
+club and sport, free discussion for classic and party, and the way into the
+night."""
 
 from __future__ import annotations
 
@@ -11,25 +12,53 @@ from engine.context import Ctx, Entry
 from engine.errors import IllegalAction
 from engine.events import PUBLIC, FloorGiven, Nominated
 from engine.moves import Move
-from engine.state import FLOOR_STAGES, Phase, Stage
-from engine.variants import DayMode
+from engine.state import FLOOR_STAGES, FloorMode, Phase, Stage
+from engine.variants import DayMode, Rotation
+
+SHORT_SPEECH_TABLE = 4  # sport: a silent speech with this many alive or fewer is a short one
 
 
 def start_day(ctx: Ctx) -> None:
-    """The day after the morning announcement (or moscow's first day)."""
+    """The day after the morning announcement (or moscow's first day): in
+    sport the night's victim first holds the farewell floor."""
     state = ctx.state
     state.phase = Phase.DAY
     state.nominees = ()
     state.candidates = ()
     state.ballots = {}
-    if ctx.variant.day_mode is DayMode.SPEECHES:
-        seats = len(state.seats)
-        first = (state.day - 1) % seats
-        state.speaking_order = state.seats[first:] + state.seats[:first]
-        state.floor_index = -1
-        next_floor(ctx)
-    else:
+    if ctx.variant.day_mode is not DayMode.SPEECHES:
         openvote.start_discussion(ctx)
+        return
+    state.speaking_order = ()  # set when the speeches begin
+    state.floor_index = -1
+    if state.farewells:
+        ctx.go(Entry.FAREWELL)
+    else:
+        begin_speeches(ctx)
+
+
+def begin_speeches(ctx: Ctx) -> None:
+    state = ctx.state
+    state.speaking_order = speaking_order(ctx)
+    state.opener = state.speaking_order[0]  # sport's rotation starts after this seat tomorrow
+    state.floor_index = -1
+    next_floor(ctx)
+
+
+def speaking_order(ctx: Ctx) -> tuple[str, ...]:
+    """Every seat, from the one that opens the day. moscow and club: day N
+    opens at seat N (the dead are skipped as the floor goes round). sport:
+    day 1 at seat 1, each later day at the first seat after yesterday's
+    opener whose player is alive now."""
+    state = ctx.state
+    seats = state.seats
+    if ctx.variant.rotation is Rotation.AFTER_OPENER:
+        start = 0 if state.opener is None else seats.index(state.opener) + 1
+        after = [seats[i % len(seats)] for i in range(start, start + len(seats))]
+        first = seats.index(next(p for p in after if state.is_alive(p)))
+    else:
+        first = (state.day - 1) % len(seats)
+    return seats[first:] + seats[:first]
 
 
 def is_intro_day(ctx: Ctx) -> bool:
@@ -66,19 +95,43 @@ def next_floor(ctx: Ctx) -> None:
         ctx.go(Entry.END_DAY if is_intro_day(ctx) else Entry.VOTING)
         return
     state.floor_index = index
-    stage = Stage.INTRO if is_intro_day(ctx) else Stage.SPEECH
-    seconds = ctx.option_int("intro_seconds" if stage is Stage.INTRO else "speech_seconds")
-    give_floor(ctx, order[index], stage, seconds)
+    player = order[index]
+    if is_intro_day(ctx):
+        give_floor(ctx, player, Stage.INTRO, ctx.option_int("intro_seconds"))
+    elif player in state.silenced:
+        # sport's third foul: this speech is silent, once (short at a small table).
+        state.silenced = tuple(p for p in state.silenced if p != player)
+        small = len(state.alive) <= SHORT_SPEECH_TABLE
+        mode = FloorMode.SHORT if small else FloorMode.SILENT
+        give_floor(ctx, player, Stage.SPEECH, ctx.option_int("last_word_seconds"), mode)
+    else:
+        give_floor(ctx, player, Stage.SPEECH, ctx.option_int("speech_seconds"))
 
 
-def give_floor(ctx: Ctx, player: str, stage: Stage, seconds: int) -> None:
+def take_floor(
+    ctx: Ctx, player: str, stage: Stage, seconds: int, mode: FloorMode = FloorMode.NORMAL
+) -> None:
+    """The floor is `player`'s from now (the event that says so is the caller's)."""
     state = ctx.state
     state.speaker = player
+    state.floor_mode = mode
     state.nominated_this_floor = False
     ctx.enter(stage, seconds)
+
+
+def give_floor(
+    ctx: Ctx, player: str, stage: Stage, seconds: int, mode: FloorMode = FloorMode.NORMAL
+) -> None:
+    state = ctx.state
+    take_floor(ctx, player, stage, seconds, mode)
     ctx.emit(
         FloorGiven(
-            audience=PUBLIC, player=player, stage=stage.value, seconds=seconds, day=state.day
+            audience=PUBLIC,
+            player=player,
+            stage=stage.value,
+            seconds=seconds,
+            day=state.day,
+            mode=mode.value,
         )
     )
 
@@ -88,6 +141,7 @@ def end_day(ctx: Ctx) -> None:
     state = ctx.state
     state.blocked = ()
     state.speaker = None
+    state.floor_mode = FloorMode.NORMAL
     state.decider = None
     state.last_words = ()
     ctx.go(Entry.NIGHT)
@@ -115,6 +169,8 @@ def check_nominate(ctx: Ctx, action: Nominate) -> None:
     state = ctx.state
     if state.stage is not Stage.SPEECH or state.speaker != action.actor:
         raise IllegalAction("not_your_floor", "only the speaker nominates, during a speech")
+    if state.vote_cancelled:
+        raise IllegalAction("vote_cancelled", "a removal by fouls cancelled today's vote")
     if state.nominated_this_floor:
         raise IllegalAction("already_nominated", "one nomination per speech")
     if action.target == action.actor:

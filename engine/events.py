@@ -92,6 +92,14 @@ class FamilyMet(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SheriffSeen(Event):
+    """sport, the zero night: the sheriff wakes and the judge sees them."""
+
+    kind: ClassVar[str] = "sheriff_seen"
+    player: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NightPrompt(Event):
     kind: ClassVar[str] = "night_prompt"
     player: str
@@ -160,6 +168,7 @@ class FloorGiven(Event):
     stage: str  # intro, speech, last_word
     seconds: int
     day: int
+    mode: str = "normal"  # normal, silent, short, respeech (state.FloorMode)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -179,6 +188,28 @@ class Warned(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Fouled(Event):
+    """sport: a foul, and what it does at the third and at the limit."""
+
+    kind: ClassVar[str] = "fouled"
+    player: str
+    count: int
+    limit: int  # 0: fouls never remove
+    reason: str  # night, during_vote, out_of_turn, silent, host, ...
+    effect: str  # "", silenced (the next speech), removed
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VoteCancelled(Event):
+    """sport: a removal by fouls cancels a vote: the running one (`now`),
+    the day's (`today`) or the next day's (`next_day`)."""
+
+    kind: ClassVar[str] = "vote_cancelled"
+    player: str
+    when: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Nominated(Event):
     kind: ClassVar[str] = "nominated"
     player: str
@@ -192,7 +223,7 @@ class Nominated(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NoVote(Event):
     kind: ClassVar[str] = "no_vote"
-    # no_nominee, single_first_day, single, no_decider, no_decision
+    # no_nominee, single_first_day, single, no_decider, no_decision, cancelled (sport)
     reason: str
     target: str | None = None
     candidates: Seats = ()
@@ -202,7 +233,7 @@ class NoVote(Event):
 class VoteStarted(Event):
     kind: ClassVar[str] = "vote_started"
     candidates: Seats
-    round: str  # first, revote, repeat
+    round: str  # first, revote, repeat, tied (sport: after the re-speeches)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -236,8 +267,9 @@ class CountEnded(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class VoteResult(Event):
     """How a vote ended. `outcome`: eliminated, revote, last_words, decide,
-    nobody (moscow and club); eliminated, no_majority, tie, nobody (classic,
-    party); decided (the deciding vote)."""
+    nobody (moscow and club); eliminated, respeeches, lift, table_split
+    (sport: every living player tied twice, nobody leaves); eliminated,
+    no_majority, tie, nobody (classic, party); decided (the deciding vote)."""
 
     kind: ClassVar[str] = "vote_result"
     outcome: str
@@ -274,6 +306,69 @@ class Eliminated(Event):
     player: str
     cause: str  # vote, warnings, left
     role: Role | None  # shown in the group, where the variant shows it
+
+
+# ----- sport: the farewell, the best move, the lift vote ---------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FarewellGiven(Event):
+    """The farewell floor of a player who has just left the table."""
+
+    kind: ClassVar[str] = "farewell_given"
+    player: str
+    seconds: int
+    day: int
+    best_move: bool  # the holder may make the best move during it
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BestMoveAsked(Event):
+    """To the farewell holder: name up to `most` of these players."""
+
+    kind: ClassVar[str] = "best_move_asked"
+    player: str
+    choices: Seats
+    most: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BestMoveMade(Event):
+    kind: ClassVar[str] = "best_move_made"
+    player: str
+    targets: Seats
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BestMoveLapsed(Event):
+    """To the holder: the farewell ended with no best move."""
+
+    kind: ClassVar[str] = "best_move_lapsed"
+    player: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LiftStarted(Event):
+    kind: ClassVar[str] = "lift_started"
+    candidates: Seats  # the players tied twice
+    living: int  # more than half of them must raise a hand
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LiftHandChanged(Event):
+    kind: ClassVar[str] = "lift_hand_changed"
+    player: str
+    up: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LiftEnded(Event):
+    kind: ClassVar[str] = "lift_ended"
+    candidates: Seats
+    voters: Seats  # whose hands were up
+    living: int
+    leave: bool  # more than half: every candidate leaves
 
 
 # ----- free talk and open votes --------------------------------------------------
@@ -337,9 +432,17 @@ class ConfirmRequested(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Drawn(Event):
+    """sport: nights and days in a row with nobody leaving the table."""
+
+    kind: ClassVar[str] = "drawn"
+    nights: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameEnded(Event):
     kind: ClassVar[str] = "game_ended"
-    winner: Side
+    winner: Side  # Side.DRAW: nobody won
     roles: RoleList
     winners: Seats
 

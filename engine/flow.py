@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from engine import day, handvote, night, openvote
+from engine import day, farewell, handvote, lift, night, openvote
 from engine.actions import Action
 from engine.context import Ctx, Entry, Flow
 from engine.moves import Move
@@ -30,6 +30,8 @@ def end_floor(ctx: Ctx) -> None:
     """The floor holder is done (pass, thanks, timeout, host skip, or out)."""
     if ctx.state.stage is Stage.LAST_WORD:
         handvote.next_last_word(ctx)
+    elif ctx.state.stage is Stage.FAREWELL:
+        farewell.end_farewell(ctx)
     else:
         day.next_floor(ctx)
 
@@ -39,7 +41,10 @@ STAGES: Mapping[Stage, StageRule] = MappingProxyType(
     {
         Stage.NIGHT: StageRule(night.MOVES, ("night_seconds",), night.dawn),
         Stage.INTRO: FLOOR,
-        Stage.SPEECH: StageRule((day.PASS, day.NOMINATE), ("speech_seconds",), end_floor),
+        # A silent or short speech (sport's third foul) is timed by last_word_seconds.
+        Stage.SPEECH: StageRule(
+            (day.PASS, day.NOMINATE), ("speech_seconds", "last_word_seconds"), end_floor
+        ),
         Stage.LAST_WORD: StageRule((day.PASS,), ("last_word_seconds",), end_floor),
         Stage.VOTE: StageRule(
             (handvote.HAND, handvote.LOWER, handvote.LEAVE),
@@ -55,6 +60,8 @@ STAGES: Mapping[Stage, StageRule] = MappingProxyType(
         Stage.BALLOT: StageRule(
             (openvote.VOTE, openvote.UNVOTE), ("ballot_seconds",), openvote.timeout
         ),
+        Stage.FAREWELL: StageRule((day.PASS, farewell.BEST), ("speech_seconds",), end_floor),
+        Stage.LIFT: StageRule((lift.HAND, lift.LOWER), ("vote_count_seconds",), lift.end_lift),
         Stage.CONFIRM: StageRule((), (), None),
         Stage.ENDED: StageRule((), (), None),
     }
@@ -64,10 +71,11 @@ ENTRIES: Flow = MappingProxyType(
     {
         Entry.NIGHT: night.start_night,
         Entry.DAY: day.start_day,
-        Entry.END_DAY: day.end_day,
+        Entry.END_DAY: farewell.close_day,
         Entry.NEXT_FLOOR: day.next_floor,
         Entry.END_FLOOR: end_floor,
         Entry.VOTING: handvote.open_voting,
         Entry.DAWN: night.dawn,
+        Entry.FAREWELL: farewell.next_farewell,
     }
 )

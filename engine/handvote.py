@@ -1,11 +1,13 @@
-"""The hand-raise vote of moscow and club: a count per candidate, silent
-voters added to the last one, ties, last words and the deciding vote."""
+"""The hand-raise vote of moscow, club and sport: a count per candidate,
+silent voters added to the last one, ties, last words and the deciding vote
+(sport's ties go to re-speeches and the lift: engine/lift.py)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
 
+from engine import lift
 from engine.actions import Action, Decide, Hand, Leave, Lower
 from engine.context import Ctx, Entry
 from engine.day import give_floor, may_speak
@@ -24,12 +26,19 @@ from engine.events import (
 )
 from engine.lifecycle import check_win, eliminate
 from engine.moves import Move
-from engine.state import Cause, GameState, Stage, VoteRound
+from engine.state import Cause, FloorMode, GameState, Stage, VoteRound
+from engine.variants import TieMode
 
 
 def open_voting(ctx: Ctx) -> None:
-    """After the speeches: the nominees who are still alive stand."""
+    """After the speeches: the nominees who are still alive stand (unless
+    a removal by fouls cancelled this vote: sport)."""
     state = ctx.state
+    if state.vote_cancelled:
+        state.vote_cancelled = False
+        ctx.emit(NoVote(audience=PUBLIC, reason="cancelled"))
+        ctx.go(Entry.END_DAY)
+        return
     nominees = tuple(p for p in state.nominees if state.is_alive(p))
     start_round(ctx, nominees, VoteRound.FIRST)
 
@@ -213,6 +222,17 @@ def _resolve(ctx: Ctx, silent: tuple[str, ...]) -> None:
     if len(leaders) == 1:
         result("eliminated", leaders[0])
         _eliminate_and_close(ctx, leaders[0], Cause.VOTE)
+    elif ctx.variant.tie_mode is TieMode.LIFT:
+        outcome = lift.after_tie(ctx, leaders)
+        result(outcome)
+        if outcome == "respeeches":
+            state.candidates = leaders
+            state.last_words = leaders
+            next_last_word(ctx)
+        elif outcome == "lift":
+            lift.start_lift(ctx, leaders)
+        else:
+            ctx.go(Entry.END_DAY)
     elif len(state.candidates) > 2:
         # Decision: a new vote among more than two that ties between exactly
         # two goes on as a vote between those two; tied among more, nobody.
@@ -232,16 +252,19 @@ def _resolve(ctx: Ctx, silent: tuple[str, ...]) -> None:
 
 
 def next_last_word(ctx: Ctx) -> None:
-    """The next tied candidate who may speak has a last word; after the
-    last, the vote is repeated. A blocked candidate has none (club)."""
+    """The next tied candidate who may speak has a last word (sport: a
+    re-speech); after the last, the vote is repeated. A blocked candidate
+    has none (club)."""
     state = ctx.state
+    respeech = ctx.variant.tie_mode is TieMode.LIFT
     queue = tuple(p for p in state.last_words if may_speak(ctx, p))
     if not queue:
         state.last_words = ()
-        start_round(ctx, state.candidates, VoteRound.REPEAT)
+        start_round(ctx, state.candidates, VoteRound.TIED if respeech else VoteRound.REPEAT)
         return
     state.last_words = queue[1:]
-    give_floor(ctx, queue[0], Stage.LAST_WORD, ctx.option_int("last_word_seconds"))
+    mode = FloorMode.RESPEECH if respeech else FloorMode.NORMAL
+    give_floor(ctx, queue[0], Stage.LAST_WORD, ctx.option_int("last_word_seconds"), mode)
 
 
 def decider_for(ctx: Ctx) -> str | None:

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from engine.context import Ctx
-from engine.events import HOST_ONLY, PUBLIC, ConfirmRequested, Eliminated, GameEnded, PlayerResult
+from engine.events import (
+    HOST_ONLY,
+    PUBLIC,
+    ConfirmRequested,
+    Drawn,
+    Eliminated,
+    GameEnded,
+    PlayerResult,
+)
 from engine.events import private as private_to
 from engine.roles import Role, Side
 from engine.state import Cause, Phase, Stage
-from engine.variants import LivingCount
+from engine.variants import LivingCount, departure_time
 
 
 def reveals_on_death(ctx: Ctx) -> bool:
@@ -19,14 +27,15 @@ def mark_dead(ctx: Ctx, player: str, cause: Cause) -> Role | None:
     state = ctx.state
     # `dead` and `revealed` are shared with earlier states: replaced, never changed.
     state.dead = {**state.dead, player: cause}
+    state.last_departure = departure_time(state.phase is Phase.NIGHT, state.night, state.day)
     if cause is not Cause.KILLED:
         state.eliminated = (*state.eliminated, player)
     state.hands = state.hands - {player}
     state.ballots.pop(player, None)
     # Votes for a player who is out no longer count (classic, party).
     state.ballots = {v: t for v, t in state.ballots.items() if t != player}
-    # No role is shown for a player out by warnings or gone from the group.
-    if reveals_on_death(ctx) and cause not in (Cause.WARNINGS, Cause.DEPARTED):
+    # No role is shown for a player out by warnings or fouls, or gone from the group.
+    if reveals_on_death(ctx) and cause not in (Cause.WARNINGS, Cause.FOULS, Cause.DEPARTED):
         state.revealed = {**state.revealed, player: state.roles[player]}
         return state.roles[player]
     return None
@@ -35,6 +44,8 @@ def mark_dead(ctx: Ctx, player: str, cause: Cause) -> Role | None:
 def eliminate(ctx: Ctx, player: str, cause: Cause) -> None:
     role = mark_dead(ctx, player, cause)
     ctx.emit(Eliminated(audience=PUBLIC, player=player, cause=cause.value, role=role))
+    if cause is Cause.VOTE and ctx.variant.has_farewells:
+        ctx.state.farewells = (*ctx.state.farewells, player)
 
 
 def living_count(ctx: Ctx) -> LivingCount:
@@ -54,10 +65,15 @@ def living_count(ctx: Ctx) -> LivingCount:
 
 
 def check_win(ctx: Ctx, at_dawn: bool) -> bool:
-    """Ends the game (or asks the human host to confirm) when a side has won."""
-    if ctx.state.is_over:
+    """Ends the game (or asks the human host to confirm) when a side has won,
+    or, at a dawn, when the game is drawn."""
+    state = ctx.state
+    if state.is_over:
         return True
     side = ctx.variant.winner(living_count(ctx), at_dawn)
+    if side is None and at_dawn and ctx.variant.is_draw(state.night, state.last_departure):
+        side = Side.DRAW
+        ctx.emit(Drawn(audience=PUBLIC, nights=ctx.variant.calm_nights_to_draw))
     if side is None:
         return False
     if ctx.state.human_host:
@@ -78,6 +94,7 @@ def end_game(ctx: Ctx, side: Side) -> None:
     state.speaker = None
     state.nominees = ()
     state.candidates = ()
+    state.farewells = ()  # sport: a won or drawn game ends at once, with no farewell
     state.revealed = dict(state.roles)
     roles = tuple((p, state.roles[p]) for p in state.seats)
     winners = tuple(p for p in state.seats if state.roles[p].side is side)

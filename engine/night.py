@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from engine import farewell
 from engine.actions import Action, MafiaChat, NightChoice, Plan
 from engine.context import Ctx, Entry
 from engine.errors import IllegalAction
@@ -21,6 +22,7 @@ from engine.events import (
     NightStarted,
     PlanSet,
     PlayerBlocked,
+    SheriffSeen,
     private,
 )
 from engine.lifecycle import check_win, mark_dead
@@ -52,6 +54,10 @@ def start_night(ctx: Ctx) -> None:
                 plan=ctx.variant.has_plan,
             )
         )
+        if ctx.variant.sheriff_seen_first_night:
+            for sheriff in state.alive:
+                if state.roles[sheriff] is Role.SHERIFF:
+                    ctx.emit(SheriffSeen(audience=private(sheriff), player=sheriff))
     for player in state.alive:
         for move in ctx.variant.night_moves(state.roles[player], state.night):
             ctx.emit(
@@ -276,6 +282,7 @@ def dawn(ctx: Ctx) -> None:
     state.learned_all = learned_all
     state.blocked = (block,) if block else ()
     state.night_victims = tuple(v for v in victims if state.roles[v].side is Side.TOWN)
+    farewell.at_dawn(ctx, tuple(victims))
     state.eliminated = ()
     shown = []
     for victim in victims:

@@ -11,7 +11,7 @@ from engine.errors import SetupError
 OptionValue = bool | int | str
 Options = Mapping[str, OptionValue]
 
-ALL_VARIANTS = frozenset({"classic", "moscow", "party", "club"})
+ALL_VARIANTS = frozenset({"classic", "moscow", "party", "club", "sport"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +91,12 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     _spec("day_seconds", {"classic", "party"}, 180, 60, 1200, classic=300),
     _spec("ballot_seconds", {"party"}, 60, 15, 300),
     _spec("intro_seconds", {"moscow"}, 15, 5, 60),
-    _spec("speech_seconds", {"moscow", "club"}, 60, 15, 180),
-    _spec("last_word_seconds", {"moscow", "club"}, 30, 10, 120),
-    _spec("vote_count_seconds", {"moscow", "club"}, 6, 3, 30),
-    _spec("thanks_rule", {"moscow"}, False),
+    _spec("speech_seconds", {"moscow", "club", "sport"}, 60, 15, 180),
+    _spec("last_word_seconds", {"moscow", "club", "sport"}, 30, 10, 120),
+    _spec("vote_count_seconds", {"moscow", "club", "sport"}, 6, 3, 30),
+    _spec("thanks_rule", {"moscow", "sport"}, False, sport=True),
     _spec("maniac", {"moscow"}, True),
-    _spec("warnings_limit", {"moscow", "club"}, 3, 0, 5),
+    _spec("warnings_limit", {"moscow", "club", "sport"}, 3, 0, 5, sport=4),
 )
 SPECS_BY_NAME = {spec.name: spec for spec in OPTION_SPECS}
 

@@ -3,17 +3,17 @@ word that ends a floor."""
 
 from __future__ import annotations
 
-from engine import handvote, night
+from engine import fouls, handvote, night
 from engine.actions import HOST, Depart, Say
 from engine.context import Ctx, Entry
 from engine.errors import IllegalAction
 from engine.events import PUBLIC, PostDeleted, Warned
 from engine.lifecycle import check_win, eliminate
-from engine.state import FLOOR_STAGES, Cause, Stage
+from engine.state import FLOOR_STAGES, Cause, FloorMode, Stage
 from engine.thanks import says_thanks
 
 FREE_STAGES = frozenset({Stage.DISCUSSION, Stage.BALLOT, Stage.CONFIRM, Stage.ENDED})
-VOTE_STAGES = frozenset({Stage.VOTE, Stage.DECIDE})
+VOTE_STAGES = frozenset({Stage.VOTE, Stage.DECIDE, Stage.LIFT})
 
 
 def say(ctx: Ctx, action: Say) -> None:
@@ -25,14 +25,17 @@ def say(ctx: Ctx, action: Say) -> None:
         raise IllegalAction("not_a_player", f"{player} is not in this game")
     if state.stage in (Stage.CONFIRM, Stage.ENDED):
         return
+    # The floor holder speaks (a sport farewell's holder although dead), unless
+    # the floor is silent.
+    holds_floor = state.stage in FLOOR_STAGES and state.speaker == player
+    if holds_floor and state.floor_mode is not FloorMode.SILENT:
+        if state.options.get("thanks_rule") and says_thanks(action.text, state.language):
+            ctx.go(Entry.END_FLOOR)
+        return
     if not state.is_alive(player):
         _delete(ctx, player, "dead")
         return
     if state.stage in FREE_STAGES and not state.is_blocked(player):
-        return
-    if state.stage in FLOOR_STAGES and state.speaker == player:
-        if state.options.get("thanks_rule") and says_thanks(action.text, state.language):
-            ctx.go(Entry.END_FLOOR)
         return
     reason = _why_out_of_turn(ctx, player)
     _delete(ctx, player, reason)
@@ -41,9 +44,11 @@ def say(ctx: Ctx, action: Say) -> None:
 
 
 def _why_out_of_turn(ctx: Ctx, player: str) -> str:
-    """What a warning says: at night, during a vote, after one's own floor,
-    blocked for the day, or on someone else's floor."""
+    """What a warning says: on one's own silent floor, at night, during a
+    vote, after one's own floor, blocked for the day, or on someone else's floor."""
     state = ctx.state
+    if state.speaker == player and state.stage in FLOOR_STAGES:
+        return "silent"
     if state.stage is Stage.NIGHT:
         return "night"
     if state.stage in VOTE_STAGES:
@@ -62,6 +67,9 @@ def _delete(ctx: Ctx, player: str, reason: str) -> None:
 
 
 def warn(ctx: Ctx, player: str, reason: str) -> None:
+    if ctx.variant.has_fouls:
+        fouls.foul(ctx, player, reason)
+        return
     state = ctx.state
     count = state.warnings.get(player, 0) + 1
     state.warnings[player] = count
@@ -80,7 +88,10 @@ def depart(ctx: Ctx, action: Depart) -> None:
         raise IllegalAction("game_over", "the game is over")
     if not state.is_alive(action.actor):
         raise IllegalAction("dead", f"{action.actor} is out of the game already")
-    remove(ctx, action.actor, Cause.DEPARTED)
+    if ctx.variant.has_fouls:
+        fouls.remove(ctx, action.actor, Cause.DEPARTED)  # sport: as a removal, the vote falls
+    else:
+        remove(ctx, action.actor, Cause.DEPARTED)
 
 
 def remove(ctx: Ctx, player: str, cause: Cause) -> None:

@@ -9,6 +9,8 @@ class Side(StrEnum):
     TOWN = "town"
     MAFIA = "mafia"
     MANIAC = "maniac"
+    # Not a side anyone plays for: the result of a `sport` game nobody won.
+    DRAW = "draw"
 
 
 class Role(StrEnum):

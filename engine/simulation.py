@@ -10,10 +10,11 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from engine import handvote, night, openvote
+from engine import farewell, handvote, night, openvote
 from engine.actions import (
     HOST,
     Action,
+    Best,
     Decide,
     Hand,
     HostConfirm,
@@ -53,13 +54,18 @@ def random_action(state: GameState, rng: random.Random, chatter: float = 0.0) ->
         roll = rng.random()
         if roll < 0.05:
             return _timeout(state)
-        if stage is Stage.SPEECH and not state.nominated_this_floor and roll < 0.45:
+        if farewell.may_make_best_move(ctx, state.speaker) and roll < 0.7:
+            return _best_move(ctx, rng, state.speaker)
+        nominations_open = not state.nominated_this_floor and not state.vote_cancelled
+        if stage is Stage.SPEECH and nominations_open and roll < 0.45:
             targets = [t for t in state.alive if t != state.speaker and t not in state.nominees]
             if targets:
                 return Nominate(state.speaker, rng.choice(targets))
         return Pass(state.speaker)
     if stage is Stage.VOTE:
         return _hands(ctx, rng) or _timeout(state)
+    if stage is Stage.LIFT:
+        return _lift_hands(ctx, rng) or _timeout(state)
     if stage is Stage.DECIDE and state.decider is not None:
         if rng.random() < 0.8:
             return Decide(state.decider, rng.choice(state.candidates))
@@ -113,6 +119,24 @@ def _hands(ctx: Ctx, rng: random.Random) -> Action | None:
     if not eligible or rng.random() < 0.35:
         return None
     return Hand(rng.choice(eligible))
+
+
+def _lift_hands(ctx: Ctx, rng: random.Random) -> Action | None:
+    """sport's lift vote: about half of the lifts pass under random play."""
+    state = ctx.state
+    if state.hands and rng.random() < 0.05:
+        return Lower(rng.choice(sorted(state.hands)))
+    eligible = [p for p in state.alive if p not in state.hands]
+    if not eligible or rng.random() < 0.15:
+        return None
+    return Hand(rng.choice(eligible))
+
+
+def _best_move(ctx: Ctx, rng: random.Random, player: str) -> Best:
+    """One to three living players, in seat order (as the shell sends them)."""
+    living = ctx.state.alive
+    picked = set(rng.sample(living, rng.randint(1, min(farewell.BEST_MOVE_MOST, len(living)))))
+    return Best(player, tuple(p for p in living if p in picked))
 
 
 def _open_vote(ctx: Ctx, rng: random.Random) -> Action | None:

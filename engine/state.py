@@ -31,23 +31,36 @@ class Stage(StrEnum):
     DECIDE = "decide"
     DISCUSSION = "discussion"
     BALLOT = "ballot"
+    FAREWELL = "farewell"  # sport: the floor of a player who has just left
+    LIFT = "lift"  # sport: "who is for all of them leaving the table?"
     CONFIRM = "confirm"
     ENDED = "ended"
 
 
-FLOOR_STAGES = frozenset({Stage.INTRO, Stage.SPEECH, Stage.LAST_WORD})
+FLOOR_STAGES = frozenset({Stage.INTRO, Stage.SPEECH, Stage.LAST_WORD, Stage.FAREWELL})
+
+
+class FloorMode(StrEnum):
+    """How the floor holder may use it (sport's fouls and re-speeches)."""
+
+    NORMAL = "normal"
+    SILENT = "silent"  # third foul: nominate or pass; any post is deleted
+    SHORT = "short"  # third foul with three or four alive: a shorter speech
+    RESPEECH = "respeech"  # sport: a tied candidate's 30 seconds before the revote
 
 
 class VoteRound(StrEnum):
     FIRST = "first"  # the nominees
     REVOTE = "revote"  # more than two tied leaders, among themselves
     REPEAT = "repeat"  # two tied candidates, after their last words
+    TIED = "tied"  # sport: the tied, after their re-speeches
 
 
 class Cause(StrEnum):
     KILLED = "killed"
     VOTE = "vote"
     WARNINGS = "warnings"
+    FOULS = "fouls"  # sport: removed at the fouls limit, without a farewell
     LEFT = "left"  # left the table (moscow's "leaving beautifully")
     DEPARTED = "departed"  # left the group, or was removed from it
 
@@ -89,8 +102,18 @@ class GameState:
     speaking_order: tuple[str, ...] = ()
     floor_index: int = -1  # position of the speaker in speaking_order
     speaker: str | None = None
+    floor_mode: FloorMode = FloorMode.NORMAL
     nominated_this_floor: bool = False
     nominees: tuple[str, ...] = ()
+    opener: str | None = None  # who opened the last day's speeches (sport's rotation)
+    # sport: farewells still to give (the night's victim, then the eliminated).
+    farewells: tuple[str, ...] = ()
+    silenced: tuple[str, ...] = ()  # third foul: their next speech is silent
+    vote_cancelled: bool = False  # a removal by fouls: the next vote is not held
+    best_mover: str | None = None  # the night-2 victim with a best move
+    best_move: tuple[str, ...] = ()  # the players it named
+    last_lift: int | None = None  # hands up in the last finished lift vote
+    last_departure: int = 0  # variants.departure_time of the last one out (the draw)
     # The hand-raise vote.
     candidates: tuple[str, ...] = ()
     vote_round: VoteRound = VoteRound.FIRST
@@ -195,8 +218,18 @@ class GameState:
         state.speaking_order = tuple(data["speaking_order"])
         state.floor_index = data["floor_index"]
         state.speaker = data["speaker"]
+        state.floor_mode = FloorMode(data.get("floor_mode", FloorMode.NORMAL))
         state.nominated_this_floor = data["nominated_this_floor"]
         state.nominees = tuple(data["nominees"])
+        # Saved before sport: these fields keep their defaults.
+        state.opener = data.get("opener")
+        state.farewells = tuple(data.get("farewells", ()))
+        state.silenced = tuple(data.get("silenced", ()))
+        state.vote_cancelled = data.get("vote_cancelled", False)
+        state.best_mover = data.get("best_mover")
+        state.best_move = tuple(data.get("best_move", ()))
+        state.last_lift = data.get("last_lift")
+        state.last_departure = data.get("last_departure", 0)
         state.candidates = tuple(data["candidates"])
         state.vote_round = VoteRound(data["vote_round"])
         state.count_index = data["count_index"]

@@ -1,4 +1,4 @@
-"""The four rule variants as registered objects (RULES.md): role tables as
+"""The five rule variants as registered objects (RULES.md): role tables as
 data, and the few hooks where the variants differ."""
 
 from __future__ import annotations
@@ -23,6 +23,20 @@ class ShotMode(StrEnum):
     MOST_CHOSEN = "most_chosen"  # a tie kills nobody
     MOST_CHOSEN_BOSS_BREAKS = "most_chosen_boss_breaks"  # classic's Godfather
     UNANIMOUS = "unanimous"  # moscow, club: any split or abstention misses
+
+
+class Rotation(StrEnum):
+    """Who opens a day's speeches."""
+
+    BY_DAY = "by_day"  # moscow, club: day N opens at seat N
+    AFTER_OPENER = "after_opener"  # sport: the seat after yesterday's opener
+
+
+class TieMode(StrEnum):
+    """What a tied hand-raise vote leads to."""
+
+    DECIDER = "decider"  # moscow, club: last words, a repeat, the deciding vote
+    LIFT = "lift"  # sport: re-speeches, revotes among the tied, the lift vote
 
 
 class NightMove(StrEnum):
@@ -59,6 +73,16 @@ class Variant:
     has_thanks_word: bool = False
     first_speech_day: int = 1
     parity_only_at_dawn: bool = False  # classic
+    rotation: Rotation = Rotation.BY_DAY
+    tie_mode: TieMode = TieMode.DECIDER
+    # sport: a farewell floor for the night's victim and the eliminated; the
+    # best move of the night-2 victim; fouls (the third silences, the limit
+    # removes and cancels a vote); the judge sees the sheriff on night 1.
+    has_farewells: bool = False
+    has_best_move: bool = False
+    has_fouls: bool = False
+    sheriff_seen_first_night: bool = False
+    calm_nights_to_draw: int = 0  # 0: no draw
 
     def __init__(self) -> None:
         # night_moves is asked for every living player at every night step:
@@ -71,9 +95,12 @@ class Variant:
     def deck(self, players: int, options: Mapping[str, OptionValue]) -> Counter[Role]:
         """The roles dealt for this many players."""
         if not self.min_players <= players <= self.max_players:
-            raise SetupError(
-                f"{self.name} needs {self.min_players} to {self.max_players} players, not {players}"
+            wanted = (
+                f"exactly {self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
             )
+            raise SetupError(f"{self.name} needs {wanted} players, not {players}")
         deck = self.special_roles(players, options)
         mafia = self.mafia_count(players)
         boss = self.boss_role()
@@ -122,6 +149,22 @@ class Variant:
 
     def winner(self, living: LivingCount, at_dawn: bool) -> Side | None:
         raise NotImplementedError
+
+    def is_draw(self, night: int, last_departure: int) -> bool:
+        """At the dawn of `night`: whether enough nights with action in a row,
+        and the days between them, passed with nobody leaving the table.
+        `last_departure` is `departure_time` of the last one to leave (0: none)."""
+        if not self.calm_nights_to_draw:
+            return False
+        first_counted = 2 if self.quiet_first_night else 1
+        first_calm = max(first_counted, last_departure // 2 + 1)
+        return night - first_calm + 1 >= self.calm_nights_to_draw
+
+
+def departure_time(night_phase: bool, night: int, day: int) -> int:
+    """Nights and days on one line, for a variant whose night N comes before
+    its day N: night N is 2N, day N is 2N + 1."""
+    return 2 * night if night_phase else 2 * day + 1
 
 
 class Classic(Variant):
@@ -243,7 +286,40 @@ class Club(Variant):
         return None
 
 
-_BY_NAME = {v.name: v for v in (Classic(), Moscow(), Party(), Club())}
+class Sport(Variant):
+    """FIIM's tournament game: ten players, seven red against three black."""
+
+    name = "sport"
+    min_players, max_players = 10, 10
+    has_warnings = True
+    has_plan = True
+    has_thanks_word = True
+    rotation = Rotation.AFTER_OPENER
+    tie_mode = TieMode.LIFT
+    has_farewells = True
+    has_best_move = True
+    has_fouls = True
+    sheriff_seen_first_night = True
+    calm_nights_to_draw = 3
+
+    def mafia_count(self, players: int) -> int:
+        return 3
+
+    def boss_role(self) -> Role | None:
+        return Role.DON
+
+    def special_roles(self, players: int, options: Mapping[str, OptionValue]) -> Counter[Role]:
+        return Counter({Role.SHERIFF: 1})
+
+    def winner(self, living: LivingCount, at_dawn: bool) -> Side | None:
+        if living.mafia == 0:
+            return Side.TOWN
+        if living.mafia >= living.town:
+            return Side.MAFIA
+        return None
+
+
+_BY_NAME = {v.name: v for v in (Classic(), Moscow(), Party(), Club(), Sport())}
 VARIANTS: Mapping[str, Variant] = MappingProxyType(_BY_NAME)
 
 

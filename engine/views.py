@@ -33,7 +33,8 @@ class PublicView:
     announced: tuple[str, ...]
     eliminated: tuple[str, ...]
     missed: bool
-    speaker: str | None
+    speaker: str | None  # a farewell's holder too, although dead
+    floor_mode: str  # normal, silent, short, respeech
     next_speaker: str | None  # after this speech or introduction
     nominees: tuple[str, ...]
     candidates: tuple[str, ...]
@@ -45,6 +46,13 @@ class PublicView:
     ballots_cast: int  # party: how many have voted, not for whom
     decider: str | None
     posting_free: bool  # anyone may post now (free talk, the ballot, the end)
+    # sport
+    farewells: tuple[str, ...]  # still to give, after the one being given
+    silenced: tuple[str, ...]  # their next speech is silent (third foul)
+    vote_cancelled: bool  # a removal by fouls: the next vote is not held
+    best_mover: str | None  # the night-2 victim with a best move
+    best_move: tuple[str, ...]  # the players it named
+    last_lift: int | None  # hands up in the last finished lift vote
     human_host: bool
     winner: Side | None
     pending_winner: Side | None  # won, waiting for the human host's confirmation
@@ -99,6 +107,7 @@ def public_view(state: GameState) -> PublicView:
         eliminated=state.eliminated,
         missed=state.missed,
         speaker=state.speaker,
+        floor_mode=state.floor_mode.value,
         next_speaker=day.next_speaker(ctx),
         nominees=state.nominees,
         candidates=state.candidates,
@@ -110,6 +119,12 @@ def public_view(state: GameState) -> PublicView:
         ballots_cast=0 if live else len(state.ballots),
         decider=state.decider,
         posting_free=state.stage in FREE_STAGES,
+        farewells=state.farewells,
+        silenced=state.silenced,
+        vote_cancelled=state.vote_cancelled,
+        best_mover=state.best_mover,
+        best_move=state.best_move,
+        last_lift=state.last_lift,
         human_host=state.human_host,
         winner=state.winner,
         pending_winner=state.pending_winner,

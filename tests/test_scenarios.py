@@ -1,5 +1,6 @@
-"""Every rule scenario passes: the shared ones (the copies in tests/scenarios_shared,
-and the originals in ../shared/scenarios when that folder is there) and the project's
+"""Every rule scenario passes: the shared ones (the copies in tests/scenarios_shared
+and its sport/ subfolder, and the originals in ../shared/scenarios when that folder is
+there) and the project's
 own (tests/scenarios); every file of tests/scenarios_bad is unreadable; and the runner
 and its CLI can fail, with the documented codes."""
 
@@ -14,9 +15,10 @@ from tg_mafia.cli import main
 from tg_mafia.scenario import ScenarioError, load_scenario, run_scenario
 
 REPO = Path(__file__).parents[1]
-# Only the files directly in it: its sport/ subfolder joins when the sport variant is built.
 SHARED_DIR = REPO.parent / "shared" / "scenarios"
 SHIPPED_DIR = REPO / "tests" / "scenarios_shared"
+# Each shared folder and its shipped copy: the four variants', and sport's.
+SHARED_PAIRS = ((SHARED_DIR, SHIPPED_DIR), (SHARED_DIR / "sport", SHIPPED_DIR / "sport"))
 OWN_DIR = REPO / "tests" / "scenarios"
 BAD_DIR = REPO / "tests" / "scenarios_bad"
 
@@ -48,25 +50,26 @@ def _need_shared() -> None:
     pytest.skip(message)
 
 
-@pytest.mark.parametrize("path", _files(SHIPPED_DIR))
+@pytest.mark.parametrize("path", [p for _, shipped in SHARED_PAIRS for p in _files(shipped)])
 def test_shipped_shared_scenario(path: Path | str) -> None:
     _run(path, SHIPPED_DIR)
 
 
-@pytest.mark.parametrize("path", _files(SHARED_DIR))
+@pytest.mark.parametrize("path", [p for shared, _ in SHARED_PAIRS for p in _files(shared)])
 def test_shared_scenario(path: Path | str) -> None:
     _need_shared()
     _run(path, SHARED_DIR)
 
 
-def test_the_shipped_copies_are_the_shared_files() -> None:
+@pytest.mark.parametrize(("shared_dir", "shipped_dir"), SHARED_PAIRS, ids=["four", "sport"])
+def test_the_shipped_copies_are_the_shared_files(shared_dir: Path, shipped_dir: Path) -> None:
     _need_shared()
-    shared = {path.name: path.read_bytes() for path in SHARED_DIR.glob("*.yaml")}
-    shipped = {path.name: path.read_bytes() for path in SHIPPED_DIR.glob("*.yaml")}
+    shared = {path.name: path.read_bytes() for path in shared_dir.glob("*.yaml")}
+    shipped = {path.name: path.read_bytes() for path in shipped_dir.glob("*.yaml")}
     stale = sorted(name for name in shared if shipped.get(name) != shared[name])
     extra = sorted(set(shipped) - set(shared))
     assert not stale and not extra, (
-        f"tests/scenarios_shared differs from {SHARED_DIR}: refresh {stale}, remove {extra} "
+        f"{shipped_dir} differs from {shared_dir}: refresh {stale}, remove {extra} "
         "(see tests/scenarios_shared/README.md)"
     )
 
@@ -87,6 +90,7 @@ def test_bad_scenario_is_unreadable(path: Path | str) -> None:
 
 def test_the_folders_are_not_empty() -> None:
     assert len(list(SHIPPED_DIR.glob("*.yaml"))) >= 8
+    assert len(list((SHIPPED_DIR / "sport").glob("*.yaml"))) >= 6
     assert len(list(OWN_DIR.glob("*.yaml"))) >= 60
     assert len(list(BAD_DIR.glob("*.yaml"))) >= 1
 

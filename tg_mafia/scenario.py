@@ -17,6 +17,7 @@ import yaml
 from engine.actions import (
     HOST,
     Action,
+    Best,
     Decide,
     Depart,
     Hand,
@@ -49,6 +50,7 @@ VARIANT_ROLES: Mapping[str, frozenset[str]] = {
     "moscow": frozenset({"citizen", "mafia", "don", "sheriff", "maniac"}),
     "party": frozenset({"citizen", "mafia", "police", "doctor"}),
     "club": frozenset({"citizen", "mafia", "don", "sheriff", "doctor", "escort"}),
+    "sport": frozenset({"citizen", "mafia", "don", "sheriff"}),
 }
 EXPECT_KEYS = frozenset(
     {
@@ -68,9 +70,11 @@ EXPECT_KEYS = frozenset(
         "revealed",
         "deleted",
         "winner",
+        "best_move",
+        "lift",
     }
 )
-SET_KEYS = frozenset({"alive", "dead", "announced", "eliminated", "blocked"})
+SET_KEYS = frozenset({"alive", "dead", "announced", "eliminated", "blocked", "best_move"})
 
 
 class ScenarioError(Exception):
@@ -283,10 +287,10 @@ def parse_act(text: str, players: tuple[str, ...], number: int) -> Action:
         return Vote(actor, _target(args, players, number, text))
     if verb == "decide":
         return Decide(actor, _target(args, players, number, text))
-    if verb == "plan":
+    if verb in ("plan", "best"):
         for name in args:
             _target([name], players, number, text)
-        return Plan(actor, tuple(args))
+        return Plan(actor, tuple(args)) if verb == "plan" else Best(actor, tuple(args))
     raise ScenarioError(f"{text!r}: unknown verb {verb!r}", number)
 
 
@@ -305,7 +309,7 @@ def observe(state: GameState, key: str) -> Any:
     if key == "speaker":
         return state.speaker
     if key == "candidates":
-        if state.stage in (Stage.VOTE, Stage.LAST_WORD, Stage.DECIDE):
+        if state.stage in (Stage.VOTE, Stage.LAST_WORD, Stage.DECIDE, Stage.LIFT):
             return list(state.candidates)
         return list(state.nominees)
     if key == "alive":
@@ -332,6 +336,10 @@ def observe(state: GameState, key: str) -> Any:
         return state.deleted
     if key == "winner":
         return state.winner.value if state.winner else None
+    if key == "best_move":
+        return list(state.best_move)
+    if key == "lift":
+        return state.last_lift
     raise KeyError(key)
 
 

@@ -65,7 +65,9 @@ async def host_press(h: Harness, record: GameRecord, verb: str) -> str:
     return h.private_texts(h.admin)[-1]
 
 
-@pytest.mark.parametrize(("variant", "size", "seed"), [("club", 9, 1), ("classic", 7, 2)])
+@pytest.mark.parametrize(
+    ("variant", "size", "seed"), [("club", 9, 1), ("classic", 7, 2), ("sport", 10, 3)]
+)
 async def test_a_whole_game_with_a_human_host(
     tmp_path: Path, variant: str, size: int, seed: int
 ) -> None:

@@ -29,7 +29,8 @@ async def command(h: Harness, name: str, args: str = "") -> str:
 
 
 @pytest.mark.parametrize(
-    ("variant", "language"), [("classic", "fr"), ("moscow", "ru"), ("party", "ro"), ("club", "vi")]
+    ("variant", "language"),
+    [("classic", "fr"), ("moscow", "ru"), ("party", "ro"), ("club", "vi"), ("sport", "ru")],
 )
 async def test_rules_in_the_group_follow_its_variant_language_and_options(
     tmp_path: Path, variant: str, language: str
@@ -55,6 +56,7 @@ def test_the_rules_cover_roles_phases_moves_votes_wins_and_options() -> None:
     party = rules(t, "party", resolve_options("party", {}))
     assert "Every night has a kill" in party and "ballot for 60 s" in party
     assert len(rules(t, "classic", resolve_options("classic", {"host": "human"}))) < 4096
+    assert len(rules(t, "sport", resolve_options("sport", {"host": "human"}))) < 4096
 
 
 async def test_rules_in_private_take_an_optional_variant(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
 from tg_mafia.storage import GameStatus
 
-CASES = [("classic", 8), ("moscow", 11), ("party", 9), ("club", 10)]
+CASES = [("classic", 8), ("moscow", 11), ("party", 9), ("club", 10), ("sport", 10)]
 
 
 @pytest.mark.parametrize(("variant", "size"), CASES)
@@ -52,13 +52,16 @@ async def test_a_whole_game(tmp_path: Path, variant: str, size: int, seed: int) 
         )
         for user in h.users:
             assert any(
-                "so did you" in m or "you lost this time" in m or "last one standing" in m
+                "so did you" in m
+                or "you lost this time" in m
+                or "last one standing" in m
+                or "nobody won" in m
                 for m in h.private_texts(user)
             )
         assert h.sb.log.count_429() == 0
         # The group chat is open again, as it was before the game.
         assert h.sb.world.resolve_chat(h.group.id).permissions.get("can_send_messages")
-        if variant in ("moscow", "club"):
+        if variant in ("moscow", "club", "sport"):
             _no_role_named_before_the_end(h, t)
 
 
@@ -71,7 +74,7 @@ def _side(value: str):  # type: ignore[no-untyped-def]
 def _no_role_named_before_the_end(h, t) -> None:  # type: ignore[no-untyped-def]
     words = {texts.role_name(t, r) for r in Role} - {texts.role_name(t, Role.CITIZEN)}
     messages = h.group_texts()
-    end = next(i for i, m in enumerate(messages) if "wins!" in m)
+    end = next(i for i, m in enumerate(messages) if "wins!" in m or "A draw" in m)
     for message in messages[:end]:
         for word in words:
             assert word not in message, f"{word!r} named in the group: {message!r}"
@@ -83,6 +86,7 @@ LANGUAGE_CASES = [
     ("party", 9, "ro"),
     ("club", 10, "vi"),
     ("moscow", 9, "en"),
+    *(("sport", 10, language) for language in ("ru", "fr", "ro", "vi", "en")),
 ]
 
 

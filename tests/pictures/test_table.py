@@ -68,9 +68,10 @@ def each_seat_shown(picture: Picture, table: TableSnapshot, language: str) -> No
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("variant", ["classic", "moscow", "party", "club"])
+@pytest.mark.parametrize("variant", ["classic", "moscow", "party", "club", "sport"])
 def test_every_language_and_variant(language: str, variant: str) -> None:
-    table = snapshot(variant, find_variant(variant).min_players + 3)
+    rules = find_variant(variant)
+    table = snapshot(variant, min(rules.min_players + 3, rules.max_players))
     picture = render_table(table, translator(language))
     image = checks.sound(picture)
     assert image.size == (SIZE, SIZE)
@@ -153,6 +154,10 @@ def test_fates_and_their_night_or_day() -> None:
 def test_a_draw() -> None:
     picture = render_table(snapshot("classic", 8, winner=None), translator("ru"))
     assert [item.text for item in picture.of_kind("winner")] == ["Ничья"]
+    # sport's draw: the engine's Side.DRAW, drawn the same way.
+    drawn = render_table(snapshot("sport", 10, winner=Side.DRAW), translator("ru"))
+    assert [item.text for item in drawn.of_kind("winner")] == ["Ничья"]
+    assert drawn.png == render_table(snapshot("sport", 10, winner=None), translator("ru")).png
 
 
 def test_the_same_snapshot_gives_the_same_picture() -> None:

@@ -8,6 +8,7 @@ and its action log."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import os
 import random
@@ -32,6 +33,7 @@ from engine import (
 )
 from engine import events as ev
 from engine.actions import (
+    Best,
     Decide,
     Hand,
     HostConfirm,
@@ -62,7 +64,9 @@ SIZES = {
     "moscow": (7, 9, 11, 15),
     "party": (8, 11, 12, 18),
     "club": (7, 9, 10, 16),
+    "sport": (10,),
 }
+NEVER_REVEALED = frozenset({"moscow", "sport"})  # roles are shown only at the end
 
 
 def setups(variant: str, size: int) -> list[GameSetup]:
@@ -146,7 +150,7 @@ def check_public_secrecy(state: GameState, events: list[Event], reveal_allowed: 
     ("variant", "size"), [(v, n) for v, sizes in sorted(SIZES.items()) for n in sizes]
 )
 def test_random_games_hold_every_property(variant: str, size: int) -> None:
-    reveal_allowed = variant != "moscow"
+    reveal_allowed = variant not in NEVER_REVEALED
     for setup in setups(variant, size):
         rng = random.Random(setup.seed * 7919 + 1)
         state = setup.start()
@@ -173,6 +177,7 @@ def test_random_games_hold_every_property(variant: str, size: int) -> None:
             state, events = apply(state, action)
             log.append(action)
             check_public_secrecy(state, events, reveal_allowed)
+            check_sport_floor(state, events)
         assert state.winner is not None
         if setup.seed % 4:
             continue
@@ -183,6 +188,18 @@ def test_random_games_hold_every_property(variant: str, size: int) -> None:
         assert GameState.from_dict(json.loads(json.dumps(state.to_dict()))).to_dict() == (
             state.to_dict()
         )
+
+
+def check_sport_floor(state: GameState, events: list[Event]) -> None:
+    """A farewell is held by a player who has left; at most one dies a
+    night; a draw ends a game only at a dawn."""
+    if state.stage is Stage.FAREWELL:
+        assert state.speaker in state.dead, "a farewell held by a living player"
+    for event in events:
+        if isinstance(event, ev.DayStarted):
+            assert len(event.victims) <= (1 if state.variant == "sport" else 2)
+        if isinstance(event, ev.Drawn):
+            assert any(isinstance(e, ev.DayStarted) for e in events), "a draw away from dawn"
 
 
 def every_action(state: GameState) -> list[Action]:
@@ -200,6 +217,13 @@ def every_action(state: GameState) -> list[Action]:
             out.append(HostWarn(actor, target))
             out += [NightChoice(actor, move, target) for move in NightMove]
         out += [NightChoice(actor, move, None) for move in NightMove]
+        if state.variant == "sport":
+            # The best move in seat order, as listed (the rules take any order).
+            out += [
+                Best(actor, targets)
+                for size in range(1, 4)
+                for targets in itertools.combinations(state.seats, size)
+            ]
     return out
 
 
@@ -217,7 +241,8 @@ def test_legal_actions_are_exactly_the_accepted_ones(variant: str) -> None:
     kinds, every accepted one is listed (the Don's list is listed one name
     at a time, as the shell offers it, so it is checked one way only)."""
     for seed in range(40):
-        size = SIZES[variant][seed % 2]  # the two smallest tables: the space is squared
+        sizes = SIZES[variant][:2]  # the two smallest tables: the space is squared
+        size = sizes[seed % len(sizes)]
         options = {"host": "human"} if seed % 3 == 0 else {}
         setup = GameSetup(variant, tuple(f"p{i}" for i in range(size)), options, seed=seed)
         record = play_random_game(setup, random.Random(seed))
@@ -276,9 +301,13 @@ def test_events_of_a_night_never_go_public() -> None:
         ev.DecideAsked,
         ev.PlayerResult,
         ev.ConfirmRequested,
+        ev.SheriffSeen,
+        ev.BestMoveAsked,
+        ev.BestMoveLapsed,
     )
     for variant in SIZES:
-        setup = GameSetup(variant, tuple(f"p{i}" for i in range(9)), seed=5)
+        size = max(9, find_variant(variant).min_players)
+        setup = GameSetup(variant, tuple(f"p{i}" for i in range(size)), seed=5)
         state = setup.start()
         rng = random.Random(5)
         while state.stage is not Stage.ENDED:

@@ -38,11 +38,12 @@ def test_every_kind_of_event_has_a_renderer() -> None:
     assert kinds == set(presenter.RENDERERS)
 
 
-@pytest.mark.parametrize("variant", ["classic", "moscow", "party", "club"])
+@pytest.mark.parametrize("variant", ["classic", "moscow", "party", "club", "sport"])
 def test_private_events_never_reach_the_group(variant: str) -> None:
+    size = 10 if variant in ("party", "sport") else 9
     for seed in range(6):
         options = {"host": "human"} if seed % 2 else {}
-        setup = GameSetup(variant, SEATS[: 9 if variant != "party" else 10], options, seed=seed)
+        setup = GameSetup(variant, SEATS[:size], options, seed=seed)
         state, first = setup.start(), []
         rng = random.Random(seed)
         before: GameState | None = None

@@ -35,6 +35,7 @@ class Kind(StrEnum):
     VOTE = "vt"  # seat
     UNVOTE = "uv"
     DECIDE = "dc"  # seat
+    BEST = "bm"  # sport's best move: t (toggle) or d (done), the seats chosen ("3_5"; "0": none)
     TIME = "tm"  # the time left, as a popup
     HOST = "ho"  # pause, resume, extend, skip, confirm
     HOST_WARN_MENU = "hw"
@@ -58,6 +59,7 @@ STEPPED: Final = frozenset(
         Kind.VOTE,
         Kind.UNVOTE,
         Kind.DECIDE,
+        Kind.BEST,
     }
 )
 _KINDS: Final = {kind.value: kind for kind in Kind}

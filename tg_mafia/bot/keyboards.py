@@ -4,7 +4,7 @@ in the outbox."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from tg_mafia.bot.ops import ButtonData, Keyboard, callback
 from tg_mafia.bot.table import Table
@@ -16,13 +16,19 @@ def grid(buttons: Sequence[ButtonData], width: int = ROW) -> Keyboard:
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
+MARK = "✅ "  # a chosen name, where several may be chosen
+
+
 def players(
     table: Table,
     choices: Sequence[str],
     data: Callable[[str], str],
     extra: Sequence[ButtonData] = (),
+    marked: Collection[str] = (),
 ) -> Keyboard:
-    rows = grid([callback(table.button(p), data(p)) for p in choices])
+    rows = grid(
+        [callback((MARK if p in marked else "") + table.button(p), data(p)) for p in choices]
+    )
     if extra:
         rows.append(list(extra))
     return rows

@@ -12,7 +12,7 @@ from typing import Any
 from engine import GameState, Stage, find_variant
 from engine import events as ev
 from engine.events import Event
-from tg_mafia.bot import keyboards, screens, texts
+from tg_mafia.bot import keyboards, screens, sport_render, sport_texts, texts
 from tg_mafia.bot.callbacks import Kind
 from tg_mafia.bot.ops import Method, Op, callback
 from tg_mafia.bot.scene import GameView, Outgoing, Scene
@@ -308,15 +308,23 @@ def confirm_requested(scene: Scene, event: ev.ConfirmRequested) -> None:
 
 def game_ended(scene: Scene, event: ev.GameEnded) -> None:
     state = scene.state
-    for key in (screens.FLOOR, screens.COUNT, screens.BOARD):
+    for key in (screens.FLOOR, screens.COUNT, screens.BOARD, screens.LIFT):
         scene.group(Op(Method.CLEAR, key=key))
     again = callback(texts.button(scene.t, "new_game"), scene.any_step(Kind.NEW_GAME))
-    text = texts.end_screen(scene.t, scene.table, event.winner, event.roles, set(state.dead))
+    notes: tuple[str, ...] = ()
+    if state.best_mover is not None and state.best_move:
+        notes = (
+            sport_texts.best_move_made(scene.t, scene.table, state.best_mover, state.best_move),
+        )
+    text = texts.end_screen(scene.t, scene.table, event.winner, event.roles, set(state.dead), notes)
     scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again)))
     scene.group(Op(Method.PERMISSIONS, permissions={}, final=True))
     if scene.game.host_id is not None:
         scene.private(scene.game.host_id, Op(Method.CLEAR, key=screens.PANEL))
         scene.private(scene.game.host_id, Op(Method.CLEAR, key=screens.CONFIRM))
+    before = scene.before
+    if before is not None and before.stage is Stage.FAREWELL and before.speaker is not None:
+        scene.private(before.speaker, Op(Method.CLEAR, key=screens.BEST))  # a menu still open
 
 
 def player_result(scene: Scene, event: ev.PlayerResult) -> None:
@@ -360,5 +368,6 @@ RENDERERS: Mapping[type[Event], Renderer] = MappingProxyType(
         ev.ConfirmRequested: confirm_requested,
         ev.GameEnded: game_ended,
         ev.PlayerResult: player_result,
+        **sport_render.RENDERERS,
     }
 )

@@ -9,8 +9,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from engine import HOST, Action, GameState
+from engine import HOST, Action, GameState, IllegalAction, apply
 from engine.actions import (
+    Best,
     Decide,
     Hand,
     HostConfirm,
@@ -52,6 +53,7 @@ SUCCESS: Mapping[Kind, str] = MappingProxyType(
         Kind.LOWER: "hand_lowered",
         Kind.VOTE: "voted",
         Kind.UNVOTE: "vote_withdrawn",
+        Kind.BEST: "best_move_in",
     }
 )
 
@@ -100,6 +102,53 @@ def _aimed(kind: Callable[[str, str], Action]) -> Builder:
     return build
 
 
+# ----- sport's best move: the names chosen so far travel in the buttons ---------------
+
+NONE_CHOSEN = "0"
+SEAT_JOIN = "_"
+
+
+def selection_arg(table: Table, players: tuple[str, ...]) -> str:
+    """The players chosen, as one button argument: their seats ("3_5_9")."""
+    return SEAT_JOIN.join(str(table.seat(p)) for p in players) or NONE_CHOSEN
+
+
+def picked(button: Button, table: Table) -> tuple[str, ...] | None:
+    """The players a best-move button names, in seat order; None if malformed."""
+    if len(button.args) != 2 or button.args[0] not in ("t", "d"):
+        return None
+    if button.args[1] == NONE_CHOSEN:
+        return ()
+    seats = button.args[1].split(SEAT_JOIN)
+    if not all(seat.isdigit() for seat in seats) or len(set(seats)) != len(seats):
+        return None
+    players = [table.player_at(int(seat)) for seat in seats]
+    if any(p is None for p in players):
+        return None
+    return tuple(p for p in table.seats if p in players)
+
+
+def is_toggle(button: Button) -> bool:
+    """A name pressed in the best-move menu: it redraws the menu, nothing more."""
+    return button.kind is Kind.BEST and button.args[:1] == ("t",)
+
+
+def _best(press: Press) -> Action | None:
+    chosen = picked(press.button, press.table)
+    if is_toggle(press.button) or not chosen:
+        return None
+    return Best(press.actor, chosen)
+
+
+def refusal(state: GameState, action: Action) -> str:
+    """Why the engine would refuse `action` now ("ok" if it would take it)."""
+    try:
+        apply(state, action)
+    except IllegalAction as error:
+        return error.code
+    return "ok"
+
+
 def _host_warn(press: Press) -> Action | None:
     target = press.player(0)
     return HostWarn(HOST, target) if target else None
@@ -123,6 +172,7 @@ BUILDERS: Mapping[Kind, Builder] = MappingProxyType(
         Kind.NOMINATE: _aimed(Nominate),
         Kind.VOTE: _aimed(Vote),
         Kind.DECIDE: _aimed(Decide),
+        Kind.BEST: _best,
         Kind.HOST_WARN: _host_warn,
         Kind.HOST: _host,
     }

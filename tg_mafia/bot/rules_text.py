@@ -10,8 +10,9 @@ from typing import Any
 
 from engine import Role, find_variant, resolve_options
 from engine.errors import SetupError
+from engine.fouls import SILENCING_FOUL
 from engine.options import OptionValue, option_specs
-from engine.variants import DayMode, NightMove, ShotMode, Variant
+from engine.variants import DayMode, NightMove, Rotation, ShotMode, TieMode, Variant
 from tg_mafia.bot import texts
 from tg_mafia.bot.option_texts import option_line
 from tg_mafia.i18n import Translator
@@ -26,10 +27,18 @@ ROLE_ORDER = tuple(sorted((r for r in Role if r is not Role.CITIZEN), key=lambda
 
 def rules(t: Translator, name: str, options: Options) -> str:
     variant = find_variant(name)
-    sections = [
-        t.gettext("📖 <b>{variant}</b> · {low} to {high} players").format(
+    if variant.min_players == variant.max_players:
+        title = t.ngettext(
+            "📖 <b>{variant}</b> · exactly {n} player",
+            "📖 <b>{variant}</b> · exactly {n} players",
+            variant.min_players,
+        ).format(variant=texts.variant_name(t, name), n=variant.min_players)
+    else:
+        title = t.gettext("📖 <b>{variant}</b> · {low} to {high} players").format(
             variant=texts.variant_name(t, name), low=variant.min_players, high=variant.max_players
-        ),
+        )
+    sections = [
+        title,
         _section(t.gettext("Roles"), role_lines(t, variant, options)),
         _section(t.gettext("Night"), night_lines(t, variant, options)),
         _section(t.gettext("Day"), day_lines(t, variant, options)),
@@ -90,6 +99,13 @@ def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
     lines = []
     if variant.quiet_first_night:
         lines.append(t.gettext("Night 1: no kill and no check; the mafia meet."))
+    if variant.sheriff_seen_first_night:
+        lines.append(
+            t.gettext(
+                "Night 1 is the zero night: the mafia agree on their plan, and the judge sees "
+                "the sheriff, whose checks begin on night 2."
+            )
+        )
     else:
         lines.append(t.gettext("Every night has a kill, night 1 included."))
     shots = {
@@ -178,6 +194,28 @@ def _speech_day_lines(
             "and may nominate one player. Only the speaker may write."
         ).format(n=variant.first_speech_day, **seconds)
     )
+    if variant.rotation is Rotation.AFTER_OPENER:
+        lines.append(
+            t.gettext(
+                "Day 1 opens at seat 1; each later day at the first living seat after the one "
+                "that opened the day before."
+            )
+        )
+    if variant.has_farewells:
+        lines.append(
+            t.gettext(
+                "Farewell minute ({speech_seconds} s): the player killed in the night speaks "
+                "first in the morning; those voted out speak before night falls."
+            ).format(**seconds)
+        )
+    if variant.has_best_move:
+        lines.append(
+            t.gettext(
+                "Best move: the player killed on night 2 names up to three players they "
+                "believe are black, during the farewell. It is shown and recorded, and "
+                "changes nothing. None if two or more left by day 1's vote."
+            )
+        )
     lines.append(
         t.gettext(
             "The vote: the bot counts raised hands for each nominee in turn "
@@ -186,15 +224,26 @@ def _speech_day_lines(
             "later, a single nominee is out."
         ).format(n=variant.first_speech_day, **seconds)
     )
-    lines.append(
-        t.gettext(
-            "Ties: more than two leaders vote again; two tied players each get a last word "
-            "({last_word_seconds} s) and the vote is repeated; a tie again is decided by the "
-            "town player killed last night."
-        ).format(**seconds)
-    )
+    if variant.tie_mode is TieMode.LIFT:
+        lines.append(
+            t.gettext(
+                "Ties: each tied player has a re-speech ({last_word_seconds} s), then they are "
+                "voted on again. If the same players tie again, the lift vote: if more than half "
+                "of the living raise a hand, they all leave; otherwise they all stay."
+            ).format(**seconds)
+        )
+    else:
+        lines.append(
+            t.gettext(
+                "Ties: more than two leaders vote again; two tied players each get a last word "
+                "({last_word_seconds} s) and the vote is repeated; a tie again is decided by the "
+                "town player killed last night."
+            ).format(**seconds)
+        )
     limit = int(options.get("warnings_limit", 0))
-    if variant.has_warnings and limit:
+    if variant.has_fouls:
+        lines.extend(_foul_lines(t, limit))
+    elif variant.has_warnings and limit:
         lines.append(
             t.ngettext(
                 "A post out of turn or at night earns a warning; at {n} warning a player is out.",
@@ -222,6 +271,34 @@ def _speech_day_lines(
     return lines
 
 
+def _foul_lines(t: Translator, limit: int) -> list[str]:
+    lines = [
+        t.gettext(
+            "A post out of turn, at night or during one's silent speech earns a foul; so does "
+            "a warning of the host."
+        )
+    ]
+    if not limit or limit > SILENCING_FOUL:
+        lines.append(
+            t.gettext(
+                "The third foul makes the player's next speech silent: nominate or pass only."
+            )
+        )
+    if limit:
+        lines.append(
+            t.ngettext(
+                "At {n} foul the player is removed at once, with no farewell, and a vote is "
+                "cancelled: the running one, else the day's, else the next day's.",
+                "At {n} fouls the player is removed at once, with no farewell, and a vote is "
+                "cancelled: the running one, else the day's, else the next day's.",
+                limit,
+            ).format(n=limit)
+        )
+    else:
+        lines.append(t.gettext("Fouls never remove a player."))
+    return lines
+
+
 def win_lines(t: Translator, name: str, options: Options) -> list[str]:
     wins = {
         "classic": t.gettext(
@@ -239,6 +316,11 @@ def win_lines(t: Translator, name: str, options: Options) -> list[str]:
             "The town wins when no mafioso lives. The mafia win when their unblocked members "
             "are at least as many as the town; a lone blocked mafioso against one town "
             "player loses."
+        ),
+        "sport": t.gettext(
+            "The town (red) wins when no black player lives. The mafia (black) win when they "
+            "are at least as many as the town. Three nights in a row, and the days between, "
+            "with nobody leaving the table: a draw."
         ),
     }
     lines = [wins[name], t.gettext("A side wins as a whole, its dead members included.")]

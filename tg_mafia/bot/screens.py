@@ -11,6 +11,7 @@ from __future__ import annotations
 from engine import GameState, Stage, legal_actions, player_view, public_view
 from engine.actions import (
     Action,
+    Best,
     Decide,
     Hand,
     HostWarn,
@@ -24,9 +25,10 @@ from engine.actions import (
     Vote,
 )
 from engine.handvote import finished_counts
-from tg_mafia.bot import keyboards, texts
+from tg_mafia.bot import keyboards, sport_texts, texts
 from tg_mafia.bot.callbacks import Kind
 from tg_mafia.bot.ops import Keyboard, Method, Op, callback
+from tg_mafia.bot.presses import refusal, selection_arg
 from tg_mafia.bot.scene import Scene
 
 FLOOR = "floor"
@@ -37,6 +39,8 @@ DECIDE = "decide"
 PLAN = "plan"
 PANEL = "panel"
 CONFIRM = "confirm"
+LIFT = "lift"
+BEST = "best"
 BOARD_EDIT_SECONDS = 4.0  # the live vote board changes at most this often
 
 
@@ -67,7 +71,12 @@ def floor(scene: Scene, method: Method = Method.SEND) -> Op:
         scene.until(),
         view.nominees,
         view.next_speaker,
+        view.floor_mode,
     )
+    if view.stage is Stage.FAREWELL and view.speaker == view.best_mover and not view.best_move:
+        text += "\n" + sport_texts.farewell_best_move(t, scene.table, view.speaker)
+    if view.stage is Stage.SPEECH and view.vote_cancelled:
+        text += "\n" + sport_texts.no_nomination_today(t)
     buttons = []
     if _legal(state, Pass):
         buttons.append(callback(texts.button(t, "pass"), scene.data(Kind.PASS)))
@@ -102,6 +111,22 @@ def count(scene: Scene, method: Method) -> Op:
         second.append(callback(texts.button(t, "leave_table"), scene.data(Kind.LEAVE)))
     keyboard = keyboards.rows(first, second)
     return Op(method, text=text, key=COUNT, keyboard=keyboard, timer=scene.timer())
+
+
+def lift(scene: Scene, method: Method) -> Op:
+    """sport's lift vote: one message, its question and Raise / Lower."""
+    state, t = scene.state, scene.t
+    text = sport_texts.lift_question(
+        t, scene.table, state.candidates, len(state.alive), scene.until()
+    )
+    buttons = []
+    if _legal(state, Hand) or _legal(state, Lower):
+        buttons += [
+            callback(texts.button(t, "raise"), scene.data(Kind.HAND)),
+            callback(texts.button(t, "lower"), scene.data(Kind.LOWER)),
+        ]
+    buttons.append(callback(texts.button(t, "time"), scene.any_step(Kind.TIME)))
+    return Op(method, text=text, key=LIFT, keyboard=keyboards.row(*buttons), timer=scene.timer())
 
 
 def vote_board(scene: Scene, method: Method) -> Op:
@@ -222,6 +247,38 @@ def decide_prompt(scene: Scene, player: str) -> Op:
     keyboard = keyboards.players(scene.table, choices, scene.seat_data(Kind.DECIDE))
     text = texts.decide_private(scene.t, scene.table, tuple(choices))
     return Op(Method.SEND, text=text, key=DECIDE, keyboard=keyboard)
+
+
+def best_move_menu(
+    scene: Scene, player: str, picked: tuple[str, ...] | None, method: Method = Method.EDIT
+) -> tuple[Op | None, str]:
+    """The farewell holder's best move, in private: a button per player the
+    engine lets them name, each toggling that name, and Done once a
+    selection the engine takes is made. With it, the popup's code: `ok`, or
+    why the engine refuses this selection (None: a malformed press)."""
+    state, t = scene.state, scene.t
+    if picked is None:
+        return None, "stale"
+    allowed = {a.targets for a in _legal(state, Best) if isinstance(a, Best) and a.actor == player}
+    if not allowed:
+        return None, "no_best_move"
+    if picked and picked not in allowed:
+        return None, refusal(state, Best(player, picked))
+    names = [p for p in state.seats if (p,) in allowed]
+
+    def toggle(name: str) -> str:
+        chosen = set(picked) ^ {name}
+        selection = tuple(p for p in state.seats if p in chosen)
+        return scene.data(Kind.BEST, "t", selection_arg(scene.table, selection))
+
+    text = sport_texts.best_move_prompt(t, max(len(targets) for targets in allowed))
+    extra = []
+    if picked:
+        text += "\n" + sport_texts.best_move_picked(t, scene.table, picked)
+        done = scene.data(Kind.BEST, "d", selection_arg(scene.table, picked))
+        extra.append(callback(texts.button(t, "done"), done))
+    keyboard = keyboards.players(scene.table, names, toggle, extra, marked=picked)
+    return Op(method, text=text, key=BEST, keyboard=keyboard), "ok"
 
 
 def host_panel(scene: Scene) -> Op:

@@ -30,7 +30,7 @@ from tg_mafia.bot.leader import PostgresLeader, Replica, SoleLeader, leader_for
 from tg_mafia.bot.lobby import Lobbies, LobbyConfig
 from tg_mafia.bot.membership import Membership
 from tg_mafia.bot.ops import Method, Op, Priority
-from tg_mafia.bot.presses import SUCCESS, stale, to_action
+from tg_mafia.bot.presses import SUCCESS, is_toggle, picked, stale, to_action
 from tg_mafia.bot.runner import Outcome, Runner
 from tg_mafia.bot.scene import Scene
 from tg_mafia.bot.sender import Sender
@@ -236,6 +236,12 @@ class GameService:
                 return texts.popup(t, "see_private")
         if button.kind is Kind.NOMINATE_MENU:
             return await self._nominate_menu(record, state, user_id)
+        if is_toggle(button):  # a name in the best-move menu: the menu is redrawn
+            scene = Scene(game_view(record, self.clock.speed), state)
+            op, code = screens.best_move_menu(scene, str(user_id), picked(button, table_of(record)))
+            if op is not None:
+                await self.show(record, user_id, op)
+            return texts.popup(t, code)
         action = to_action(button, user_id, state, table_of(record))
         if action is None:
             return texts.popup(t, "stale")

@@ -38,6 +38,9 @@ def chat_text(t: Translator, stats: ChatStats) -> str:
             lines.append(
                 t.ngettext("{side}: {n} win", "{side}: {n} wins", won).format(side=title, n=won)
             )
+    draws = stats.wins_by_side.get(Side.DRAW.value, 0)
+    if draws:
+        lines.append(t.ngettext("Draws: {n}", "Draws: {n}", draws).format(n=draws))
     if stats.top_players:
         lines.append(t.gettext("<b>The most successful players</b>"))
         for rank, player in enumerate(stats.top_players[:TOP], 1):

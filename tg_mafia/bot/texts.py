@@ -19,6 +19,7 @@ def variant_name(t: Translator, variant: str) -> str:
         "moscow": t.gettext("Moscow rules"),
         "party": t.gettext("Party game"),
         "club": t.gettext("Club (sheriff, doctor, escort)"),
+        "sport": t.gettext("Sport Mafia (FIIM)"),
     }
     return names.get(variant, variant)
 
@@ -62,6 +63,7 @@ def side_name(t: Translator, side: Side) -> str:
         Side.TOWN: t.gettext("the town"),
         Side.MAFIA: t.gettext("the mafia"),
         Side.MANIAC: t.gettext("the maniac"),
+        Side.DRAW: t.gettext("nobody (a draw)"),
     }[side]
 
 
@@ -69,7 +71,7 @@ def role_description(t: Translator, role: Role, variant: str) -> str:
     if role is Role.CITIZEN:
         return t.gettext("You have no night move. By day, find the mafia and vote them out.")
     if role is Role.MAFIA:
-        if variant in ("moscow", "club"):
+        if variant in ("moscow", "club", "sport"):
             return t.gettext(
                 "Each night from night 2 the mafia shoot: the shot lands only if every "
                 "living mafioso picks the same player."
@@ -350,6 +352,23 @@ def blocked(t: Translator, table: Table, player: str) -> str:
 # ----- the floor --------------------------------------------------------------------
 
 
+def floor_head(t: Translator, stage: str, mode: str, day: int) -> str:
+    """What kind of floor it is: each is announced as such."""
+    if stage == "intro":
+        return t.gettext("🎙 Day {n} · introductions").format(n=day)
+    if stage == "farewell":
+        return t.gettext("🕊 Day {n} · farewell minute").format(n=day)
+    if mode == "respeech":
+        return t.gettext("🎙 Day {n} · re-speech of the tied").format(n=day)
+    if stage == "last_word":
+        return t.gettext("🎙 Day {n} · last word").format(n=day)
+    if mode == "silent":
+        return t.gettext("🤐 Day {n} · silent speech (third foul)").format(n=day)
+    if mode == "short":
+        return t.gettext("🎙 Day {n} · short speech (third foul)").format(n=day)
+    return t.gettext("🎙 Day {n} · speeches").format(n=day)
+
+
 def floor(
     t: Translator,
     table: Table,
@@ -360,18 +379,18 @@ def floor(
     until: str,
     nominees: tuple[str, ...],
     following: str | None = None,
+    mode: str = "normal",
 ) -> str:
-    if stage == "intro":
-        head = t.gettext("🎙 Day {n} · introductions").format(n=day)
-    elif stage == "last_word":
-        head = t.gettext("🎙 Day {n} · last word").format(n=day)
+    if mode == "silent":
+        now = t.gettext(
+            "Now: {player} — {seconds} s, until {time}. Nominate or pass only: a post is "
+            "deleted and earns a foul."
+        )
     else:
-        head = t.gettext("🎙 Day {n} · speeches").format(n=day)
+        now = t.gettext("Now: {player} — {seconds} s, until {time}. Everyone else waits.")
     lines = [
-        head,
-        t.gettext("Now: {player} — {seconds} s, until {time}. Everyone else waits.").format(
-            player=table.mention(speaker), seconds=seconds, time=until
-        ),
+        floor_head(t, stage, mode, day),
+        now.format(player=table.mention(speaker), seconds=seconds, time=until),
     ]
     if following is not None:
         lines.append(t.gettext("Next: {player}").format(player=table.label(following)))
@@ -398,6 +417,7 @@ def warning_reason(t: Translator, reason: str) -> str:
         "blocked": t.gettext("posted while blocked for the day"),
         "out_of_turn": t.gettext("posted out of turn"),
         "host": t.gettext("warned by the host"),
+        "silent": t.gettext("posted during their silent speech"),
     }.get(reason, t.gettext("posted out of turn"))
 
 
@@ -420,6 +440,8 @@ def vote_started(t: Translator, table: Table, candidates: tuple[str, ...], kind:
         head = t.gettext("✋ New vote, with no last word:")
     elif kind == "repeat":
         head = t.gettext("✋ The vote between the two is repeated.")
+    elif kind == "tied":
+        head = t.gettext("✋ After the re-speeches, the tied are voted on again:")
     else:
         head = t.gettext("✋ The vote. Candidates, in order:")
     # Mentions: every candidate's phone rings when the vote begins.
@@ -508,6 +530,21 @@ def vote_result(
         lines.append(
             t.gettext("A tie again between {players}.").format(players=table.labels(players))
         )
+    elif outcome == "respeeches":
+        lines.append(
+            t.gettext(
+                "A tie between {players}: each has a re-speech, then they are voted on again."
+            ).format(players=table.labels(players))
+        )
+    elif outcome == "lift":
+        lines.append(
+            t.gettext(
+                "The same players are tied again: {players}. The lift vote decides whether "
+                "they all leave."
+            ).format(players=table.labels(players))
+        )
+    elif outcome == "table_split":
+        lines.append(t.gettext("Everyone at the table is tied twice: nobody leaves today."))
     elif outcome == "decided" and target:
         lines = [
             t.gettext("The deciding vote falls on {player}.").format(player=table.label(target))
@@ -535,6 +572,8 @@ def no_vote(t: Translator, table: Table, outcome: str, target: str | None) -> st
         return t.gettext("Nobody killed last night may break the tie: nobody is eliminated.")
     if outcome == "no_decision":
         return t.gettext("No deciding vote came in time: nobody is eliminated.")
+    if outcome == "cancelled":
+        return t.gettext("No vote today: a removal on fouls cancelled it.")
     return t.gettext("Nobody was nominated: nobody is eliminated today.")
 
 
@@ -556,6 +595,10 @@ def eliminated(t: Translator, table: Table, player: str, cause: str, role: Role 
         who = f"{who} ({role_label(t, role)})"
     if cause == "warnings":
         return t.gettext("🚫 {player} is out: too many warnings.").format(player=who)
+    if cause == "fouls":
+        return t.gettext("🚫 {player} is removed on fouls and leaves with no farewell.").format(
+            player=who
+        )
     if cause == "left":
         return t.gettext("🚪 {player} leaves the table.").format(player=who)
     if cause == "departed":
@@ -638,12 +681,19 @@ def winner_line(t: Translator, side: Side) -> str:
         Side.TOWN: t.gettext("🏙 <b>The town wins!</b>"),
         Side.MAFIA: t.gettext("🔫 <b>The mafia wins!</b>"),
         Side.MANIAC: t.gettext("🔪 <b>The maniac wins!</b>"),
+        Side.DRAW: t.gettext("🤝 <b>A draw: nobody wins.</b>"),
     }[side]
 
 
 def end_screen(
-    t: Translator, table: Table, side: Side, roles: tuple[tuple[str, Role], ...], dead: set[str]
+    t: Translator,
+    table: Table,
+    side: Side,
+    roles: tuple[tuple[str, Role], ...],
+    dead: set[str],
+    notes: tuple[str, ...] = (),
 ) -> str:
+    """The winner, every role by side, and `notes` (sport's best move) before the goodbye."""
     groups: dict[Side, list[str]] = {Side.MAFIA: [], Side.TOWN: [], Side.MANIAC: []}
     for player, role in roles:
         mark = " ☠" if player in dead else ""
@@ -657,6 +707,7 @@ def end_screen(
     for group in (Side.MAFIA, Side.TOWN, Side.MANIAC):
         if groups[group]:
             lines.append(f"<b>{titles[group]}</b> " + ", ".join(groups[group]))
+    lines.extend(notes)
     lines.append(t.gettext("Well played."))
     return "\n".join(lines)
 
@@ -664,6 +715,10 @@ def end_screen(
 def own_result(t: Translator, won: bool, side: Side, role: Role) -> str:
     """A whole sentence per side: inflected languages cannot drop a side's
     name into one template."""
+    if side is Side.DRAW:
+        return t.gettext("🤝 The game is a draw: nobody won ({role}).").format(
+            role=role_name(t, role)
+        )
     if won:
         text = {
             Side.TOWN: t.gettext("🏆 The town won, and so did you ({role})."),
@@ -680,6 +735,8 @@ def own_result(t: Translator, won: bool, side: Side, role: Role) -> str:
 
 
 def confirm_request(t: Translator, side: Side) -> str:
+    if side is Side.DRAW:
+        return t.gettext("🏁 By the rules, the game is a draw. Confirm the end of the game?")
     return t.gettext("🏁 By the rules, {side} has won. Confirm the end of the game?").format(
         side=side_name(t, side)
     )
@@ -711,6 +768,7 @@ def button(t: Translator, name: str) -> str:
         "extend": t.gettext("+30 s"),
         "skip_speaker": t.gettext("Skip speaker"),
         "warn": t.gettext("⚠️ Warn…"),
+        "done": t.gettext("✅ Done"),
     }
     return labels[name]
 
@@ -723,6 +781,8 @@ def popups(t: Translator) -> dict[str, str]:
         "already_nominated": t.gettext("You have nominated someone already."),
         "already_nominee": t.gettext("That player is nominated already."),
         "bad_target": t.gettext("You cannot choose that player."),
+        "best_move_made": t.gettext("Your best move is made already."),
+        "best_move_size": t.gettext("Name one to three players."),
         "dead": t.gettext("You are out of the game."),
         "empty": t.gettext("There is nothing to send."),
         "family_asleep": t.gettext("The family does not talk tonight."),
@@ -731,6 +791,7 @@ def popups(t: Translator) -> dict[str, str]:
         "hand_up": t.gettext("Your hand is up already."),
         "may_not_vote": t.gettext("You may not vote now."),
         "no_count": t.gettext("No candidate is being counted now."),
+        "no_best_move": t.gettext("You have no best move to make now."),
         "no_floor": t.gettext("Nobody holds the floor now."),
         "no_leaving": t.gettext("Leaving the table is not part of these rules."),
         "no_such_move": t.gettext("Your role has no such move tonight."),
@@ -753,6 +814,7 @@ def popups(t: Translator) -> dict[str, str]:
         "self_target": t.gettext("You cannot choose yourself."),
         "stale_timer": t.gettext("This button is out of date."),
         "voted_already": t.gettext("You have voted already."),
+        "vote_cancelled": t.gettext("Today's vote is cancelled: no nominations."),
         # The shell's.
         "stale": t.gettext("This button is out of date."),
         "not_yours": t.gettext("This button is not for you."),
@@ -769,6 +831,7 @@ def popups(t: Translator) -> dict[str, str]:
         "voted": t.gettext("Your vote is in."),
         "vote_withdrawn": t.gettext("Your vote is withdrawn."),
         "chosen": t.gettext("Your choice is in."),
+        "best_move_in": t.gettext("🎯 Your best move is recorded."),
         "see_private": t.gettext("Look at your private chat with the bot."),
         "start_me": t.gettext("Open a private chat with me and press Start first."),
     }

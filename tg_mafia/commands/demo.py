@@ -18,7 +18,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "demo", help="play a whole game offline with simulated players and print it"
     )
-    parser.add_argument("--variant", default="moscow", help="classic, moscow, party or club")
+    parser.add_argument("--variant", default="moscow", help="classic, moscow, party, club or sport")
     parser.add_argument("--players", type=int, default=11)
     parser.add_argument("--lang", default="en", choices=LANGUAGES)
     parser.add_argument(

@@ -31,7 +31,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="a loopback address only")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="0: any free port")
     parser.add_argument("--lang", default="en", choices=LANGUAGES)
-    parser.add_argument("--variant", default="moscow", help="classic, moscow, party or club")
+    parser.add_argument("--variant", default="moscow", help="classic, moscow, party, club or sport")
     parser.add_argument("--players", type=int, default=9)
     add_option_argument(parser)
     parser.add_argument(

@@ -11,18 +11,27 @@ from typing import Any
 
 from tqdm import tqdm
 
-from engine import SetupError, Side
+from engine import SetupError, Side, find_variant
 from engine.replay import GameSetup
-from engine.simulation import play_random_game
+from engine.simulation import GameRecord, play_random_game
+from engine.state import Cause
+from engine.variants import TieMode
 from tg_mafia.commands.table_args import add_option_argument, check_table, parse_options
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("simulate", help="play random games and print win rates")
-    parser.add_argument("--variant", required=True, help="classic, moscow, party or club")
+    parser.add_argument("--variant", required=True, help="classic, moscow, party, club or sport")
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--chatter",
+        type=float,
+        default=0.0,
+        help="share of moves that are posts in the group, which the rules may delete and "
+        "warn (default 0)",
+    )
     add_option_argument(parser)
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.set_defaults(func=run)
@@ -38,8 +47,13 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("tg-mafia simulate: --games must be at least 1", file=sys.stderr)
         return 2
+    if not 0.0 <= args.chatter < 1.0:
+        print("tg-mafia simulate: --chatter must be at least 0 and below 1", file=sys.stderr)
+        return 2
+    variant = find_variant(args.variant)
     players = tuple(f"p{seat}" for seat in range(1, args.players + 1))
     wins: Counter[Side] = Counter()
+    moments: Counter[str] = Counter()  # games in which each moment happened
     days = 0
     for game in tqdm(
         range(args.games),
@@ -49,9 +63,10 @@ def run(args: argparse.Namespace) -> int:
     ):
         seed = args.seed + game
         setup = GameSetup(args.variant, players, options, seed=seed)
-        record = play_random_game(setup, random.Random(seed))
+        record = play_random_game(setup, random.Random(seed), chatter=args.chatter)
         assert record.winner is not None
         wins[record.winner] += 1
+        moments.update(moments_of(record))
         days += record.days
     print(
         f"{args.variant}, {args.players} players, {args.games} games (seeds {args.seed}"
@@ -60,6 +75,30 @@ def run(args: argparse.Namespace) -> int:
     for side in Side:
         if side is Side.MANIAC and not wins[side] and args.variant != "moscow":
             continue
+        if side is Side.DRAW and not wins[side] and not variant.calm_nights_to_draw:
+            continue
         print(f"  {side.value:7} {100 * wins[side] / args.games:5.1f}%")
     print(f"  mean days {days / args.games:.2f}")
+    shown = {
+        "lift": variant.tie_mode is TieMode.LIFT,
+        "best move": variant.has_best_move,
+        "removal": variant.has_fouls,
+    }
+    for moment, applies in shown.items():
+        if applies:
+            share = 100 * moments[moment] / args.games
+            print(f"  games with a {moment:9} {share:5.1f}%")
     return 0
+
+
+def moments_of(record: GameRecord) -> set[str]:
+    """sport's moments a game had: a lift vote, a best move, a removal on fouls."""
+    state = record.state
+    found = set()
+    if state.last_lift is not None:
+        found.add("lift")
+    if state.best_move:
+        found.add("best move")
+    if Cause.FOULS in state.dead.values():
+        found.add("removal")
+    return found

@@ -50,7 +50,7 @@ ROLE_MARKS: dict[Role, str] = {
 
 
 def side_colour(side: Side | None) -> Colour:
-    return SIDE_COLOURS[side] if side is not None else DRAW_COLOUR
+    return SIDE_COLOURS.get(side, DRAW_COLOUR) if side is not None else DRAW_COLOUR
 
 
 def dimmed(colour: Colour, amount: float = 0.45) -> Colour:

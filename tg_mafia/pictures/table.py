@@ -44,7 +44,7 @@ class TableSnapshot:
     title: str  # the game's title, as the lobby showed it
     variant: str
     seats: tuple[SeatCard, ...]  # in seat order
-    winner: Side | None  # None: a draw
+    winner: Side | None  # None or Side.DRAW: a draw
 
 
 def check(snapshot: TableSnapshot) -> None:
@@ -62,7 +62,7 @@ def check(snapshot: TableSnapshot) -> None:
 
 
 def winner_title(t: Translator, winner: Side | None) -> str:
-    if winner is None:
+    if winner is None or winner is Side.DRAW:
         # TRANSLATORS: the result of a game nobody won, in the middle of the picture.
         return t.gettext("A draw")
     return {

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from engine import GameState
 from engine.actions import (
     Action,
+    Best,
     Decide,
     Hand,
     HostConfirm,
@@ -80,6 +81,11 @@ def prefix(kind: Kind, record: GameRecord, *args: str) -> Callable[[str], bool]:
     return match
 
 
+def seats_arg(state: GameState, players: tuple[str, ...]) -> str:
+    """Players as a best-move button names them: their seats, "3_5_9"."""
+    return "_".join(str(state.seats.index(p) + 1) for p in players)
+
+
 class AutoPlayers:
     def __init__(
         self,
@@ -134,8 +140,19 @@ class AutoPlayers:
             # Nominate… in the group opens the list in private.
             await self.press(actor, h.group.id, prefix(Kind.NOMINATE_MENU, record), action)
             await h.settle()
+        if isinstance(action, Best):
+            await self.pick_best_move(record, state, action)
         chat, match = self.button_for(record, state, action)
         await self.press(actor, chat, match, action)
+
+    async def pick_best_move(self, record: GameRecord, state: GameState, action: Best) -> None:
+        """The best-move menu: one name tapped at a time (each tap redraws it);
+        Done follows (`button_for`)."""
+        actor = self.user(action.actor)
+        for count in range(1, len(action.targets) + 1):
+            selection = seats_arg(state, action.targets[:count])
+            await self.press(actor, actor.id, prefix(Kind.BEST, record, "t", selection), action)
+            await self.h.settle()
 
     def button_for(
         self, record: GameRecord, state: GameState, action: Action
@@ -153,6 +170,8 @@ class AutoPlayers:
             return own, prefix(Kind.NOMINATE, record, seat(action.target))
         if isinstance(action, Decide):
             return own, prefix(Kind.DECIDE, record, seat(action.target))
+        if isinstance(action, Best):
+            return own, prefix(Kind.BEST, record, "d", seats_arg(state, action.targets))
         if isinstance(action, Vote):
             return group, prefix(Kind.VOTE, record, seat(action.target))
         kinds: dict[type[Action], Kind] = {

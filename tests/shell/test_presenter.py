@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from engine import GameSetup, GameState, apply, events
-from engine.actions import Nominate, Pass
+from engine import GameSetup, GameState, apply, events, legal_actions
+from engine.actions import NightChoice, Nominate, Pass
 from engine.events import Event
 from engine.simulation import random_action
-from tg_mafia.bot import presenter, screens
+from tg_mafia.bot import presenter, screens, texts
 from tg_mafia.bot.callbacks import Kind, decode
 from tg_mafia.bot.ops import Method
 from tg_mafia.bot.scene import GameView, Scene
@@ -117,3 +117,31 @@ def test_a_closed_board_shows_the_stored_deadline_not_a_marker() -> None:
         Scene(game, state, before=GameSetup("classic", SEATS[:8], seed=2).start())
     )
     assert "\u2063deadline\u2063" not in (op.text or "")
+
+
+def test_the_choice_that_ends_the_night_stays_on_its_prompt() -> None:
+    # Every night move is made; the last one brings the dawn, which clears the choices:
+    # its prompt must still say what was chosen, not that the night ended first.
+
+    state = GameSetup("classic", SEATS[:9], {}, seed=3).start()
+    rng = random.Random(3)
+
+    def choices(state: GameState) -> list[NightChoice]:
+        return [a for a in legal_actions(state) if isinstance(a, NightChoice) and a.target]
+
+    while not choices(state):  # to the first night with moves to make
+        state, _ = apply(state, random_action(state, rng, chatter=0))
+    while True:
+        last = choices(state)[0]
+        before = state
+        state, pending = apply(state, last)
+        if state.stage.value != "night":
+            break
+    out = presenter.render(view(state), state, pending, before)
+    prompt = [o.op.text or "" for o in out if o.chat_id == int(last.actor)]
+    question = screens.night_key(last.move)
+    closed = [o.op for o in out if o.chat_id == int(last.actor) and o.op.key == question]
+    assert closed and prompt
+    final = texts.night_final(translator("en"), view(state).table, last.target)
+    assert final in (closed[-1].text or "")
+    assert texts.night_missed(translator("en")) not in (closed[-1].text or "")

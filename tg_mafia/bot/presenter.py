@@ -86,6 +86,7 @@ def night_prompt(scene: Scene, event: ev.NightPrompt) -> None:
 
 
 def choice_made(scene: Scene, event: ev.ChoiceMade) -> None:
+    scene.chosen[f"{event.player}:{event.move}"] = event.target
     op = screens.night_prompt(scene, event.player, event.move, Method.EDIT)
     if op is not None:
         scene.private(event.player, op)

@@ -52,6 +52,9 @@ class Scene:
     before: GameState | None = None
     post_message_id: int | None = None  # the player's post that caused this action
     out: list[Outgoing] = field(default_factory=list)
+    # Night choices made by this action ("actor:move" -> target): the choice that ends
+    # the night is in no state's `choices` (dawn clears them), yet its prompt must keep it.
+    chosen: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def t(self) -> Translator:

@@ -207,8 +207,9 @@ def closed_night_prompt(scene: Scene, before: GameState, player: str, move: str)
     role = before.roles[player]
     text = texts.night_question(scene.t, move, role, before.night)
     key = f"{player}:{move}"
-    if key in before.choices:
-        text += "\n" + texts.night_final(scene.t, scene.table, before.choices[key])
+    choices = {**before.choices, **scene.chosen}
+    if key in choices:
+        text += "\n" + texts.night_final(scene.t, scene.table, choices[key])
     else:
         text += "\n" + texts.night_missed(scene.t)
     return Op(Method.EDIT, text=text, key=night_key(move))

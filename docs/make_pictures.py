@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 from tg_mafia import virtual_time
+from tg_mafia.bot.standings import standings
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.playtest.autoplay import AutoPlayers
 from tg_mafia.playtest.cast import names
@@ -110,12 +111,8 @@ async def season() -> None:
             await h.settle()
             ((_, board),) = bot_media(h, h.group.id, "photo")[-1:]
             (OUTPUT / "leaderboard-vi.png").write_bytes(board)
-            history = h.db.results_history(h.group.id)
-            best = max(
-                {p.user_id for g in history for p in g.players},
-                key=lambda user: sum(p.won for g in history for p in g.players if p.user_id == user),
-            )
-            player = next(u for u in h.users if u.id == best)
+            best = standings(h.db.results_history(h.group.id)).board.players[0]
+            player = next(u for u in h.users if u.id == best.user_id)
             player.start()
             await h.settle()
             player.command(player.private_chat, "stats")

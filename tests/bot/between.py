@@ -4,6 +4,7 @@ from the sandbox."""
 from __future__ import annotations
 
 import json
+from io import BytesIO
 from typing import Any
 
 from PIL import Image
@@ -43,8 +44,6 @@ def protocol_documents(h: Harness, chat_id: int) -> list[dict[str, Any]]:
 
 
 def image_size(png: bytes) -> tuple[int, int]:
-    from io import BytesIO
-
     with Image.open(BytesIO(png)) as image:
         assert image.format == "PNG"
         return image.size

@@ -1,174 +1,150 @@
-"""Writes the example pictures in docs/pictures/: the end of a game for each
-variant (each in another language), a leaderboard and a player's card.
+"""Writes the examples in docs/ from real games: the bot on the sandbox,
+simulated players pressing its buttons, every choice from a seed.
 
-Run it again whenever the pictures or the catalogues change:
+- docs/pictures/table-*.png: the picture the bot sends with the end screen,
+  one variant per language;
+- docs/pictures/leaderboard-vi.png and player-vi.png: what /stats sends in
+  a group that played a season, and in the best player's private chat;
+- docs/protocol-example.json and the example in docs/protocol.md: what
+  /protocol sends for one of those games.
+
+Run it again whenever the pictures, the protocol or the catalogues change:
 
     .venv/bin/python docs/make_pictures.py
 """
 
 from __future__ import annotations
 
+import json
+import random
+import re
+import tempfile
 from pathlib import Path
 
-from engine import Role, Side
-from tg_mafia.i18n import translator
-from tg_mafia.pictures.standings import render_leaderboard, render_player_card
-from tg_mafia.pictures.table import Fate, SeatCard, TableSnapshot, render_table
-from tg_mafia.ratings import FinishedGame, PlayerResult, leaderboard
+from tg_mafia import virtual_time
+from tg_mafia.bot.standings import standings
+from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.playtest.autoplay import AutoPlayers
+from tg_mafia.playtest.cast import names
+from tg_mafia.playtest.harness import Harness, running_bot
+from tg_mafia.sandbox import SimUser
+from tg_mafia.storage import GameStatus
 
-OUTPUT = Path(__file__).with_name("pictures")
+DOCS = Path(__file__).parent
+OUTPUT = DOCS / "pictures"
+SPEED = 50.0  # the bot's clocks run fast; the timers are fired by the players
 
-C, M, G, D = Role.CITIZEN, Role.MAFIA, Role.GODFATHER, Role.DON
-KILLED, OUT, LEFT, WARNED, ALIVE = (
-    Fate.KILLED,
-    Fate.ELIMINATED,
-    Fate.LEFT,
-    Fate.WARNINGS,
-    Fate.SURVIVED,
+# (file, variant, language, players, the group's name, seed)
+TABLES = (
+    ("table-classic-en.png", "classic", "en", 9, "Friday night club", 3),
+    ("table-moscow-ru.png", "moscow", "ru", 11, "Мафия по пятницам", 4),
+    ("table-party-ro.png", "party", "ro", 11, "Mafia la cămin", 5),
+    ("table-club-fr.png", "club", "fr", 10, "Les Loups du jeudi", 6),
 )
-
-# (file, language, snapshot): a plausible end of a game in each variant.
-TABLES: tuple[tuple[str, str, TableSnapshot], ...] = (
-    (
-        "table-classic-en.png",
-        "en",
-        TableSnapshot(
-            "Friday night club",
-            "classic",
-            (
-                SeatCard(1, "Anna", C, KILLED, 1),
-                SeatCard(2, "Ben", G, OUT, 3),
-                SeatCard(3, "Chloe", Role.DETECTIVE, KILLED, 2),
-                SeatCard(4, "Dmitri", C),
-                SeatCard(5, "Ellie", M, OUT, 1),
-                SeatCard(6, "Frank", Role.DOCTOR),
-                SeatCard(7, "Grace", C, OUT, 2),
-                SeatCard(8, "Harry", M, OUT, 4),
-                SeatCard(9, "Isabella Montgomery-Smith", C),
-            ),
-            Side.TOWN,
-        ),
-    ),
-    (
-        "table-moscow-ru.png",
-        "ru",
-        TableSnapshot(
-            "Мафия по пятницам",
-            "moscow",
-            (
-                SeatCard(1, "Алексей", C, KILLED, 2),
-                SeatCard(2, "Борис", D),
-                SeatCard(3, "Вика", C, OUT, 1),
-                SeatCard(4, "Глеб", Role.SHERIFF, KILLED, 3),
-                SeatCard(5, "Дарья", M),
-                SeatCard(6, "Евгений", C, OUT, 2),
-                SeatCard(7, "Жанна", Role.MANIAC, OUT, 3),
-                SeatCard(8, "Зоя", C, WARNED, 2),
-                SeatCard(9, "Игорь", M, OUT, 4),
-                SeatCard(10, "Кира", C, KILLED, 4),
-                SeatCard(11, "Лев Николаевич", C),
-            ),
-            Side.MAFIA,
-        ),
-    ),
-    (
-        "table-party-ro.png",
-        "ro",
-        TableSnapshot(
-            "Mafia la cămin",
-            "party",
-            (
-                SeatCard(1, "Andreea", C),
-                SeatCard(2, "Bogdan", M, OUT, 2),
-                SeatCard(3, "Cătălina", Role.POLICE, KILLED, 1),
-                SeatCard(4, "Dragoș", C, OUT, 1),
-                SeatCard(5, "Elena", Role.DOCTOR),
-                SeatCard(6, "Florin", C, LEFT, 2),
-                SeatCard(7, "Gabriela", M, OUT, 3),
-                SeatCard(8, "Horia", C, KILLED, 2),
-                SeatCard(9, "Ioana", C),
-                SeatCard(10, "Ștefan Țurcanu", C, KILLED, 3),
-                SeatCard(11, "Mihai", C),
-            ),
-            Side.TOWN,
-        ),
-    ),
-    (
-        "table-club-fr.png",
-        "fr",
-        TableSnapshot(
-            "Les Loups du jeudi",
-            "club",
-            (
-                SeatCard(1, "Amélie", C, KILLED, 2),
-                SeatCard(2, "Baptiste", D, OUT, 2),
-                SeatCard(3, "Céline", Role.SHERIFF, KILLED, 3),
-                SeatCard(4, "Damien", C),
-                SeatCard(5, "Élodie", Role.ESCORT, OUT, 1),
-                SeatCard(6, "François", M),
-                SeatCard(7, "Gaëlle", Role.DOCTOR),
-                SeatCard(8, "Hugo", M),
-                SeatCard(9, "Inès", C, OUT, 3),
-                SeatCard(10, "Jérôme", C, KILLED, 4),
-            ),
-            Side.MAFIA,
-        ),
-    ),
-)
-
-PLAYERS = {
-    1: "Lan",
-    2: "Minh",
-    3: "Ngọc Ánh",
-    4: "Quang Huy",
-    5: "Thảo",
-    6: "Đức",
-    7: "Phương Linh",
-    8: "Tuấn",
-    9: "Hương",
-    10: "Bảo",
-    11: "Người chơi mới",
-    12: "Khoa",
-}
-CLASSIC_DECK = (G, M, M, Role.DETECTIVE, Role.DOCTOR, C, C, C, C)
+SEASON = ("vi", "Hội Ma Sói Sài Gòn", 12, 9, 8)  # language, group, members, seats, games
+EXAMPLE = "table-classic-en.png"  # its game's protocol is the documented example
 
 
-def season(games: int = 60) -> list[FinishedGame]:
-    """Twelve players taking turns at a nine-seat classic table; the town
-    wins two games in five, more often with players 3 and 7 in it."""
-    played = []
-    for g in range(games):
-        users = [1 + (g * 7 + i * 5) % 12 for i in range(len(CLASSIC_DECK))]
-        town = {u for u, r in zip(users, CLASSIC_DECK, strict=True) if r.side is Side.TOWN}
-        town_wins = g % 5 < 2 or {3, 7} <= town
-        played.append(
-            FinishedGame(
-                g,
-                "classic",
-                tuple(
-                    PlayerResult(u, r, r.side, (r.side is Side.TOWN) == town_wins)
-                    for u, r in zip(users, CLASSIC_DECK, strict=True)
-                ),
-            )
-        )
-    return played
+async def play_one(
+    h: Harness, scheduler: ManualScheduler, variant: str, seats: list[SimUser], seed: int
+) -> int:
+    h.db.save_settings(h.group.id, variant=variant)
+    game_id = await h.open_and_fill(seats)
+    await h.press_start()
+    record = await AutoPlayers(h, scheduler, seed, chatter=0.02).play(game_id)
+    assert record.status is GameStatus.ENDED
+    return game_id
 
 
-def main() -> None:
+def bot_media(h: Harness, chat_id: int, kind: str) -> list[tuple[str, bytes]]:
+    """(file name, bytes) of every photo or document the bot sent in the chat."""
+    chat = h.sb.world.resolve_chat(chat_id)
+    found = []
+    for message in sorted(chat.messages.values(), key=lambda m: m.message_id):
+        if message.from_id != h.sb.world.bot.id or message.media_kind != kind:
+            continue
+        media = message.media[kind]
+        item = media[-1] if kind == "photo" else media
+        found.append((str(item.get("file_name", "")), h.sb.file_bytes(item["file_id"])))
+    return found
+
+
+async def table(name: str, variant: str, language: str, size: int, title: str, seed: int) -> None:
+    scheduler = ManualScheduler()
+    with tempfile.TemporaryDirectory() as folder:
+        async with running_bot(
+            Path(folder), size, scheduler=scheduler, names=names(language), language=language,
+            speed=SPEED, lobby_seed=seed,
+        ) as h:  # fmt: skip
+            h.sb.world.resolve_chat(h.group.id).title = title
+            h.db.save_settings(h.group.id, language=language)
+            await play_one(h, scheduler, variant, h.users, seed)
+            ((_, png),) = bot_media(h, h.group.id, "photo")
+            (OUTPUT / name).write_bytes(png)
+            if name == EXAMPLE:
+                h.admin.command(h.group, "protocol", mention=True)
+                await h.settle()
+                ((_, document),) = bot_media(h, h.group.id, "document")
+                write_example(json.loads(document), protocol_messages(h))
+
+
+def protocol_messages(h: Harness) -> str:
+    texts = [m.text or "" for m in h.admin.view(h.group)]
+    start = max(i for i, text in enumerate(texts) if text.startswith("📜"))
+    return "\n\n".join(text for text in texts[start:] if text)
+
+
+async def season() -> None:
+    language, title, members, seats, games = SEASON
+    scheduler = ManualScheduler()
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory() as folder:
+        async with running_bot(
+            Path(folder), members, scheduler=scheduler, names=names(language),
+            language=language, speed=SPEED,
+        ) as h:  # fmt: skip
+            h.sb.world.resolve_chat(h.group.id).title = title
+            h.db.save_settings(h.group.id, language=language)
+            for game in range(games):
+                await play_one(h, scheduler, "classic", rng.sample(h.users, seats), 100 + game)
+            h.admin.command(h.group, "stats", mention=True)
+            await h.settle()
+            ((_, board),) = bot_media(h, h.group.id, "photo")[-1:]
+            (OUTPUT / "leaderboard-vi.png").write_bytes(board)
+            best = standings(h.db.results_history(h.group.id)).board.players[0]
+            player = next(u for u in h.users if u.id == best.user_id)
+            player.start()
+            await h.settle()
+            player.command(player.private_chat, "stats")
+            await h.settle()
+            ((_, card),) = bot_media(h, player.id, "photo")
+            (OUTPUT / "player-vi.png").write_bytes(card)
+
+
+def write_example(protocol: dict[str, object], text: str) -> None:
+    """The example JSON beside protocol.md, and both forms inside it."""
+    pretty = json.dumps(protocol, ensure_ascii=False, indent=2)
+    (DOCS / "protocol-example.json").write_text(pretty + "\n")
+    page = DOCS / "protocol.md"
+    plain = re.sub(r"<[^>]+>", "", text)
+    example = (
+        "<!-- example: begin -->\n"
+        f"As the group reads it (/protocol):\n\n```text\n{plain}\n```\n\n"
+        f"The file sent with it ([protocol-example.json](protocol-example.json)):\n\n"
+        f"```json\n{pretty}\n```\n"
+        "<!-- example: end -->"
+    )
+    current = page.read_text()
+    begin, end = current.index("<!-- example: begin -->"), current.index("<!-- example: end -->")
+    page.write_text(current[:begin] + example + current[end + len("<!-- example: end -->") :])
+
+
+async def main() -> None:
     OUTPUT.mkdir(exist_ok=True)
-    for name, language, snapshot in TABLES:
-        (OUTPUT / name).write_bytes(render_table(snapshot, translator(language)).png)
-    board = leaderboard(season())
-    t = translator("vi")
-    (OUTPUT / "leaderboard-vi.png").write_bytes(
-        render_leaderboard(board, PLAYERS, "Hội Ma Sói Sài Gòn", t).png
-    )
-    best = board.players[0]
-    card = render_player_card(
-        best, PLAYERS[best.user_id], "Hội Ma Sói Sài Gòn", 1, len(board.players), t
-    )
-    (OUTPUT / "player-vi.png").write_bytes(card.png)
+    for args in TABLES:
+        await table(*args)
+    await season()
 
 
 if __name__ == "__main__":
-    main()
+    virtual_time.run(main())

@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 
 from engine import resolve_options
+from tests.bot.between import image_size, photos
 from tests.bot.harness import Harness, running_bot
+from tg_mafia.bot.drawings import draw, leaderboard_picture, player_picture
 from tg_mafia.bot.rules_text import rules
-from tg_mafia.bot.stats_text import chat_text, player_text
+from tg_mafia.bot.standings import standings
+from tg_mafia.bot.stats_text import TOP, chat_text, player_text
 from tg_mafia.i18n import translator
 from tg_mafia.storage import Player, PlayerOutcome
 
@@ -25,7 +28,7 @@ def plain(text: str) -> str:
 async def command(h: Harness, name: str, args: str = "") -> str:
     h.admin.command(h.group, name, args, mention=True)
     await h.settle()
-    return h.group_texts()[-1]
+    return [text for text in h.group_texts() if text][-1]  # a picture may follow
 
 
 @pytest.mark.parametrize(
@@ -78,10 +81,16 @@ async def test_rules_in_private_take_an_optional_variant(tmp_path: Path) -> None
         assert "Classic" in h.private_texts(user)[-1]
 
 
-def finish(h: Harness, players: list[tuple[int, str, str, str]], winner: str) -> None:
+def finish(
+    h: Harness,
+    players: list[tuple[int, str, str, str]],
+    winner: str,
+    chat_id: int | None = None,
+) -> None:
     """A game played to the end, straight into the database."""
     record = h.db.create_lobby(
-        h.group.id,
+        chat_id or h.group.id,
+        title="Friday club",
         opened_by=h.admin.id,
         variant="classic",
         language="en",
@@ -99,6 +108,7 @@ async def test_stats_in_the_group_and_in_private(tmp_path: Path) -> None:
     async with running_bot(tmp_path, 3) as h:
         shown = await command(h, "stats")
         assert "No game has been played" in shown
+        assert photos(h, h.group.id) == []
         a, b, c = h.users
         finish(h, [(a.id, "Anna <3", "sheriff", "town"), (b.id, b.name, "mafia", "mafia")], "town")
         finish(h, [(a.id, "Anna <3", "don", "mafia"), (c.id, c.name, "citizen", "town")], "mafia")
@@ -106,17 +116,63 @@ async def test_stats_in_the_group_and_in_private(tmp_path: Path) -> None:
         h.db.save_settings(h.group.id, language="ru")
         shown = await command(h, "stats")
         stats = h.db.chat_stats(h.group.id)
-        assert shown == plain(chat_text(translator("ru"), stats))
+        ranked = standings(h.db.results_history(h.group.id))
+        assert shown == plain(chat_text(translator("ru"), stats, ranked))
         assert "Мафия" in shown  # the Russian catalogue has its side names
-        english = plain(chat_text(translator("en"), stats))
+        english = plain(chat_text(translator("en"), stats, ranked))
         assert "3 games played here." in english
         assert "Town: 2 wins" in english and "Mafia: 1 win" in english
-        assert "1. Anna <3 — 3/3 won (100%)" in english
+        anna = ranked.board.player(a.id)
+        assert anna is not None and ranked.board.rank(a.id) == 1
+        assert f"1. Anna <3 — {anna.score} · 3/3 won (100%)" in english
+        assert "A win with the side that usually loses counts for more." in english
+        # The leaderboard as a picture too: the same players, in the same order.
+        ((_, png),) = photos(h, h.group.id)
+        picture = draw(
+            leaderboard_picture(ranked.board.top(TOP), ranked.names, "Friday club", "ru")
+        )
+        assert png == picture.png
+        # Boris lost twice, Chloé once: she ranks above him.
+        assert [item.text for item in picture.of_kind("name")] == ["Anna <3", c.name, b.name]
+        assert [item.text for item in picture.of_kind("score")] == [
+            str(p.score) for p in ranked.board.players
+        ]
+        # In private: the player's own record, their place in the group, and its card.
         a.start()
         await h.settle()
         a.command(a.private_chat, "stats")
         await h.settle()
-        mine = h.private_texts(a)[-1]
-        assert mine == plain(player_text(translator("en"), h.db.player_stats(a.id)))
+        mine = [text for text in h.private_texts(a) if text][-1]
+        assert mine == plain(
+            player_text(translator("en"), h.db.player_stats(a.id), a.id, [("Friday club", ranked)])
+        )
         assert "Your record: 3/3 won." in mine
         assert "🕵️ Sheriff: 1/1 won" in mine
+        assert f"«Friday club»: score {anna.score}, rank 1 of 3, 3/3 won (100%)" in mine
+        ((_, card),) = photos(h, a.id)
+        expected = draw(player_picture(anna, "Anna <3", "Friday club", 1, 3, "en"))
+        assert card == expected.png
+        assert image_size(card) == (expected.width, expected.height)
+
+
+async def test_a_player_of_several_groups_sees_each(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 2) as h:
+        a, b = h.users
+        other = h.sb.add_group("Saturday club", members=[a, b, h.admin], owner=h.admin)
+        finish(h, [(a.id, "Anna", "mafia", "mafia"), (b.id, "Boris", "citizen", "town")], "mafia")
+        finish(
+            h,
+            [(a.id, "Anna", "citizen", "town"), (b.id, "Boris", "don", "mafia")],
+            "town",
+            chat_id=other.id,
+        )
+        h.db.save_settings(other.id, title="Saturday club")
+        a.start()
+        await h.settle()
+        a.command(a.private_chat, "stats")
+        await h.settle()
+        mine = [text for text in h.private_texts(a) if text][-1]
+        # The latest group first, each by its name.
+        assert mine.index("«Saturday club»: score") < mine.index("«Friday club»: score")
+        cards = photos(h, a.id)
+        assert len(cards) == 2

@@ -109,6 +109,23 @@ async def test_an_admin_changes_language_variant_and_options_in_one_message(
         assert last.buttons == [] and "Français" in (last.text or "")
 
 
+async def test_start_when_full_is_a_group_setting_off_by_default(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 2) as h:
+        await open_menu(h)
+        assert "Start when full: off" in menu_text(h)
+        await press(h, h.admin, "Start when full: off")
+        assert h.db.get_settings(h.group.id).autostart
+        assert "Start when full: on" in menu_text(h)
+        # Not a rule of the game: the variant's options stay as they were, and
+        # a change of variant keeps it.
+        assert h.db.get_settings(h.group.id).options == {}
+        await press(h, h.admin, "🎭 Classic (Sleeping City)")
+        await press(h, h.admin, "Party game")
+        assert h.db.get_settings(h.group.id).autostart
+        await press(h, h.admin, "Start when full: on")
+        assert not h.db.get_settings(h.group.id).autostart
+
+
 async def test_a_member_who_is_not_an_admin_changes_nothing(tmp_path: Path) -> None:
     async with running_bot(tmp_path, 2) as h:
         member = h.users[0]
@@ -149,6 +166,7 @@ async def test_forged_values_are_refused_and_change_nothing(tmp_path: Path) -> N
             ("st:0:-:V:chess", "out of date"),
             ("st:0:-:L:de", "out of date"),
             ("st:0:-:zzz", "out of date"),
+            ("st:0:-:A:maybe", "out of date"),
         ]
         for data, popup in forged:
             label = forge(h, data)

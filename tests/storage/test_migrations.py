@@ -37,22 +37,26 @@ OUR_TABLES = {
     "seat",
     "living_message",
     "outbox",
+    "next_game_watch",
 }
 
 
-def test_head_is_0003() -> None:
-    assert head_revision() == "0003"
+HEAD = "0004"
+
+
+def test_head_is_0004() -> None:
+    assert head_revision() == HEAD
 
 
 def test_upgrade_empty_database(database_url: str) -> None:
     with open_database(database_url) as db:
-        assert current_revision(db.engine) == "0003"
+        assert current_revision(db.engine) == HEAD
         tables = set(sa.inspect(db.engine).get_table_names())
         assert OUR_TABLES | {"alembic_version"} <= tables
         assert db.unfinished_games() == ()
     # A second start finds nothing to do.
     with open_database(database_url) as db:
-        assert current_revision(db.engine) == "0003"
+        assert current_revision(db.engine) == HEAD
 
 
 def test_migrations_match_the_models(database_url: str) -> None:
@@ -205,7 +209,7 @@ def test_upgrade_from_0001_with_games_in_progress(database_url: str) -> None:
         engine.dispose()
 
     with open_database(database_url) as db:
-        assert current_revision(db.engine) == "0003"
+        assert current_revision(db.engine) == HEAD
         games = {game.chat_id: game for game in db.unfinished_games()}
         assert set(games) == {LOBBY_CHAT, RUNNING_CHAT}
 
@@ -303,8 +307,10 @@ def test_downgrade_to_0001_and_back(database_url: str) -> None:
         # The downgrade kept the one-active-game-per-chat index.
         assert "uq_game_active_chat" in {i["name"] for i in inspector.get_indexes("game")}
         assert "outbox" not in inspector.get_table_names()
+        assert "next_game_watch" not in inspector.get_table_names()
+        assert "autostart" not in {c["name"] for c in inspector.get_columns("chat_settings")}
         migrate(engine)
-        assert current_revision(engine) == "0003"
+        assert current_revision(engine) == HEAD
     finally:
         engine.dispose()
     with open_database(database_url) as db:
@@ -328,7 +334,7 @@ def test_database_from_a_newer_release_is_refused(database_url: str) -> None:
 
 # The revisions a database can be upgraded from, each with a test below that writes a game
 # in progress as that revision stored it. A new revision adds its predecessor here.
-UPGRADED_FROM = ("0001", "0002")
+UPGRADED_FROM = ("0001", "0002", "0003")
 
 
 def test_every_upgrade_step_is_tested_with_a_game_in_progress() -> None:
@@ -377,7 +383,8 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade_from(
     try:
         migrate(engine, revision)
         with engine.begin() as connection:
-            _store_as_before_0003(connection, record, [(a.seq, dict(a.action)) for a in actions])
+            store = _store_as_0003 if revision == "0003" else _store_as_before_0003
+            store(connection, record, [(a.seq, dict(a.action)) for a in actions])
     finally:
         engine.dispose()
 
@@ -444,6 +451,212 @@ def _store_as_before_0003(
             updated_at=now,
             ended_at=None,
         )
+    )
+    connection.execute(
+        ACTION_0001.insert(),
+        [
+            {"game_id": record.id, "seq": seq, "action": action, "created_at": now}
+            for seq, action in actions
+        ],
+    )
+
+
+# The 0003 tables, as that revision made them.
+GAME_0003 = sa.table(
+    "game",
+    *(sa.column(name, type_) for name, type_ in GAME_0001_COLUMNS if name != "messages"),
+    sa.column("topic", sa.BigInteger()),
+    sa.column("title", sa.String()),
+    sa.column("bot_rights", sa.JSON()),
+    sa.column("opener_name", sa.String()),
+    sa.column("host_name", sa.String()),
+    sa.column("paused_left", sa.Float()),
+    sa.column("winner", sa.String()),
+)
+SEAT_0003 = sa.table(
+    "seat",
+    sa.column("game_id", sa.Integer()),
+    sa.column("user_id", sa.BigInteger()),
+    sa.column("active", sa.Boolean()),
+)
+OUTBOX_0003 = sa.table(
+    "outbox",
+    sa.column("chat_id", sa.BigInteger()),
+    sa.column("game_id", sa.Integer()),
+    sa.column("priority", sa.Integer()),
+    sa.column("op", sa.JSON()),
+    sa.column("created_at", sa.Float()),
+    sa.column("attempts", sa.Integer()),
+)
+LIVING_0003 = sa.table(
+    "living_message",
+    sa.column("game_id", sa.Integer()),
+    sa.column("chat_id", sa.BigInteger()),
+    sa.column("key", sa.String()),
+    sa.column("message_id", sa.BigInteger()),
+)
+
+
+def _game_0003(chat_id: int, status: str, **extra: object) -> dict[str, object]:
+    row = _game_row(chat_id, status, **extra)
+    del row["messages"]
+    row.update(topic=0, title="Club", bot_rights={"can_pin_messages": True}, opener_name="p0")
+    return row
+
+
+def test_upgrade_from_0003_with_games_in_progress(database_url: str) -> None:
+    """0003 -> 0004 with a lobby, a running game (its log, seats, outbox and
+    living messages) and saved settings: all kept; the settings gain
+    autostart (off), and the /nextgame list starts empty and works."""
+    engine = create_database_engine(database_url)
+    try:
+        migrate(engine, "0003")
+        with engine.begin() as connection:
+            connection.execute(
+                SETTINGS_0001.insert().values(
+                    chat_id=RUNNING_CHAT,
+                    language="ro",
+                    variant="club",
+                    options={"night_seconds": 45},
+                    title="Club",
+                    updated_at=datetime(2026, 12, 1, tzinfo=UTC),
+                )
+            )
+            connection.execute(GAME_0003.insert().values(**_game_0003(LOBBY_CHAT, "lobby")))
+            connection.execute(
+                GAME_0003.insert().values(
+                    **_game_0003(
+                        RUNNING_CHAT,
+                        "running",
+                        state={"stage": "night", "day": 1},
+                        version=3,
+                        stage_deadline=1_900_000_000.5,
+                        timer_token="7",
+                        saved_permissions=PERMISSIONS,
+                    )
+                )
+            )
+            running_id = connection.execute(
+                sa.text("SELECT id FROM game WHERE chat_id = :chat"), {"chat": RUNNING_CHAT}
+            ).scalar_one()
+            connection.execute(
+                SEAT_0003.insert(),
+                [{"game_id": running_id, "user_id": p.user_id, "active": True} for p in PLAYERS],
+            )
+            connection.execute(
+                ACTION_0001.insert().values(
+                    game_id=running_id,
+                    seq=1,
+                    action={"verb": "timeout", "actor": "clock"},
+                    created_at=datetime(2026, 12, 1, tzinfo=UTC),
+                )
+            )
+            connection.execute(
+                OUTBOX_0003.insert().values(
+                    chat_id=RUNNING_CHAT,
+                    game_id=running_id,
+                    priority=0,
+                    op={"m": "send", "text": "☀️"},
+                    created_at=1.0,
+                    attempts=0,
+                )
+            )
+            connection.execute(
+                LIVING_0003.insert().values(
+                    game_id=running_id, chat_id=RUNNING_CHAT, key="floor", message_id=77
+                )
+            )
+    finally:
+        engine.dispose()
+    with open_database(database_url) as db:
+        assert current_revision(db.engine) == HEAD
+        games = {game.chat_id: game for game in db.unfinished_games()}
+        assert set(games) == {LOBBY_CHAT, RUNNING_CHAT}
+        running = games[RUNNING_CHAT]
+        assert (running.state, running.version, running.timer_token) == (
+            {"stage": "night", "day": 1},
+            3,
+            "7",
+        )
+        assert running.saved_permissions == PERMISSIONS
+        assert [a.seq for a in db.actions(running.id)] == [1]
+        assert db.game_of_user(PLAYERS[3].user_id) == running
+        with db.transaction() as tx:
+            assert [e.op["text"] for e in tx.pending(RUNNING_CHAT)] == ["☀️"]
+            assert tx.living_id(running.id, RUNNING_CHAT, "floor") == 77
+            assert tx.next_game_watchers(RUNNING_CHAT, 0) == []
+            assert tx.toggle_next_game(RUNNING_CHAT, 0, 10)
+        settings = db.get_settings(RUNNING_CHAT)
+        assert (settings.variant, settings.options, settings.autostart) == (
+            "club",
+            {"night_seconds": 45},
+            False,
+        )
+        assert db.save_settings(RUNNING_CHAT, autostart=True).autostart
+        with db.transaction() as tx:
+            assert tx.next_game_watchers(RUNNING_CHAT, 0) == [10]
+            assert not tx.toggle_next_game(RUNNING_CHAT, 0, 10)  # asked again: off the list
+            assert tx.next_game_watchers(RUNNING_CHAT, 0) == []
+        # The running game goes on: its next action is seq 2.
+        db.record_action(
+            running.id,
+            3,
+            {"verb": "pass", "actor": "10"},
+            {},
+            stage_deadline=None,
+            timer_token=None,
+        )
+        assert [a.seq for a in db.actions(running.id)] == [1, 2]
+
+
+def _store_as_0003(
+    connection: sa.Connection, record: Any, actions: list[tuple[int, dict[str, Any]]]
+) -> None:
+    """The game as revision 0003 stored it: its own columns, seats, an empty
+    outbox; the settings without autostart."""
+    now = datetime(2025, 1, 1, tzinfo=UTC)
+    connection.execute(
+        SETTINGS_0001.insert().values(
+            chat_id=record.chat_id,
+            language=record.language,
+            variant=record.variant,
+            options={},
+            title=record.title,
+            updated_at=now,
+        )
+    )
+    connection.execute(
+        GAME_0003.insert().values(
+            id=record.id,
+            chat_id=record.chat_id,
+            status="running",
+            variant=record.variant,
+            language=record.language,
+            options=dict(record.options),
+            seed=record.seed,
+            host_user_id=record.host_user_id,
+            opened_by=record.opened_by,
+            players=[{"user_id": p.user_id, "name": p.name} for p in record.players],
+            state=record.state,
+            version=record.version,
+            stage_deadline=record.stage_deadline,
+            timer_token=record.timer_token,
+            saved_permissions=record.saved_permissions,
+            topic=record.topic,
+            title=record.title,
+            bot_rights=record.bot_rights,
+            opener_name=record.opener_name,
+            host_name=record.host_name,
+            paused_left=record.paused_left,
+            winner=None,
+            created_at=now,
+            updated_at=now,
+            ended_at=None,
+        )
+    )
+    connection.execute(
+        SEAT_0003.insert(),
+        [{"game_id": record.id, "user_id": p.user_id, "active": True} for p in record.players],
     )
     connection.execute(
         ACTION_0001.insert(),

@@ -43,11 +43,14 @@ class BotOptions:
 
 COMMANDS = (
     ("newgame", N_("Open a lobby for a new game")),
+    ("nextgame", N_("Tell me in private when the next game opens here")),
+    ("extend", N_("Give the open lobby more time")),
     ("host", N_("Host the open lobby yourself (you do not play)")),
     ("cancel", N_("Cancel the game (administrators)")),
     ("settings", N_("Language, variant and options (administrators)")),
     ("rules", N_("The rules of the group's variant")),
-    ("stats", N_("Games, wins and the best players")),
+    ("stats", N_("The leaderboard; in private, your own card")),
+    ("protocol", N_("The protocol of the last game")),
     ("help", N_("What I do and how")),
 )
 

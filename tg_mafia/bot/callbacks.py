@@ -42,6 +42,7 @@ class Kind(StrEnum):
     HOST_WARN = "hx"  # seat
     LOBBY = "lb"  # leave, start, cancel, rules
     NEW_GAME = "ng"
+    PROTOCOL = "pr"  # the end screen's: the game's protocol, in private
     SETTINGS = "st"  # the settings menu's own path
 
 

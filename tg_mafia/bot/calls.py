@@ -3,14 +3,16 @@ per method, picked from a table by the sender."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from telegram import Bot, ChatPermissions, Message
+from telegram import Bot, ChatPermissions, InputFile, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
+from tg_mafia.bot.drawings import draw
 from tg_mafia.bot.ops import Method, Op, markup
 
 
@@ -54,6 +56,36 @@ async def send(call: Call) -> None:
         reply_markup=markup(call.op.keyboard),
         protect_content=call.op.protect or None,
         disable_web_page_preview=True,
+        message_thread_id=call.topic,
+    )
+    call.living(message.message_id)
+
+
+async def photo(call: Call) -> None:
+    """A picture drawn now, in a worker thread, from the data the op carries;
+    its text is the caption."""
+    picture = await asyncio.to_thread(draw, call.op.picture or {})
+    kind = str((call.op.picture or {}).get("kind", "picture"))
+    message: Message = await call.bot.send_photo(
+        call.chat,
+        InputFile(picture.png, filename=f"{kind}.png"),
+        caption=call.text or None,
+        parse_mode=ParseMode.HTML,
+        reply_markup=markup(call.op.keyboard),
+        message_thread_id=call.topic,
+    )
+    call.living(message.message_id)
+
+
+async def document(call: Call) -> None:
+    """A file made of the op's text content (the protocol's JSON)."""
+    made = call.op.file or {}
+    message: Message = await call.bot.send_document(
+        call.chat,
+        InputFile(made.get("content", "").encode(), filename=made.get("name", "file.txt")),
+        caption=call.text or None,
+        parse_mode=ParseMode.HTML,
+        reply_markup=markup(call.op.keyboard),
         message_thread_id=call.topic,
     )
     call.living(message.message_id)
@@ -143,5 +175,7 @@ CALLS: Mapping[Method, Callable[[Call], Awaitable[None]]] = MappingProxyType(
         Method.UNPIN: unpin,
         Method.PERMISSIONS: permissions,
         Method.TOPIC: topic,
+        Method.PHOTO: photo,
+        Method.DOCUMENT: document,
     }
 )

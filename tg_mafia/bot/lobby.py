@@ -33,6 +33,9 @@ from tg_mafia.storage import (
 )
 
 LOBBY_KEY = "lobby"
+EXTEND_SECONDS = 120  # /extend without a number
+EXTEND_RANGE = (30, 600)  # what /extend N may add at once
+MAX_WAIT = 3600  # a lobby never waits longer than this from now
 RIGHTS = ("can_delete_messages", "can_restrict_members", "can_pin_messages", "can_manage_topics")
 PRESENT = ("creator", "administrator", "member", "restricted")
 
@@ -184,9 +187,25 @@ class Lobbies:
                     _enqueue(tx, record, Op(Method.PIN, key=LOBBY_KEY), now)
                 if any(not rights.get(r) for r in needed_rights(rights)):
                     _enqueue(tx, record, Op(Method.SEND, text=_missing_rights(t)), now)
+                self._tell_watchers(tx, record, now)
                 return record
         except GameAlreadyRunningError:
             return t.gettext("A game is already open in this chat.")
+
+    def _tell_watchers(self, tx: Tx, record: GameRecord, now: float) -> None:
+        """/nextgame: everyone waiting for this chat's next game hears of it in
+        private, in the lobby's own transaction (the list stays for the games after)."""
+        t = translator(record.language)
+        text = t.gettext(
+            "🎭 A new game is open in «{title}». Join before it starts "
+            "(send /nextgame in the group to stop these messages)."
+        ).format(title=escape(record.title))
+        url = f"https://t.me/{self.config.bot_username}?start="
+        url += join_payload(record.chat_id, record.topic)
+        op = Op(Method.SEND, text=text, keyboard=keyboards.row(link(texts.button(t, "join"), url)))
+        for user_id in tx.next_game_watchers(record.chat_id, record.topic):
+            if user_id != record.opened_by:
+                tx.enqueue(user_id, op.to_json(), now=now, priority=Priority.ANSWER)
 
     async def _bot_rights(self, chat_id: int) -> dict[str, bool]:
         try:
@@ -207,10 +226,12 @@ class Lobbies:
             return translator(language).gettext(
                 "Only members of the group can join its games: ask them to add you first."
             )
-        answer, record = await self.db.run(
+        answer, record, full = await self.db.run(
             self._join, chat_id, topic, user_id, name, self.clock.now()
         )
-        if record is not None:
+        if record is not None and full:
+            await self.start(record)  # the group's autostart: a full table starts
+        elif record is not None:
             self.after_write(record, 1)
         return answer
 
@@ -223,36 +244,42 @@ class Lobbies:
 
     def _join(
         self, db: Database, chat_id: int, topic: int, user_id: int, name: str, now: float
-    ) -> tuple[str, GameRecord | None]:
+    ) -> tuple[str, GameRecord | None, bool]:
+        """The answer, the lobby as written, and whether it is to start now
+        (full, in a group that starts full lobbies by itself)."""
+        settings = db.get_settings(chat_id)
         with db.transaction() as tx:
             record = tx.active_game(chat_id, topic, for_update=True)
             if record is None or record.status is not GameStatus.LOBBY:
-                t = translator(db.get_settings(chat_id).language)
-                return t.gettext(
-                    "There is no open lobby in that chat. Ask for /newgame there."
-                ), None
+                t = translator(settings.language)
+                return (
+                    t.gettext("There is no open lobby in that chat. Ask for /newgame there."),
+                    None,
+                    False,
+                )
             t = translator(record.language)
             title = escape(record.title)  # answers are HTML
             if record.host_user_id == user_id:
-                return t.gettext("You host this game: the host does not play."), None
+                return t.gettext("You host this game: the host does not play."), None, False
             if record.seat_of(user_id) is not None:
-                return t.gettext("You are in already — game in «{title}».").format(
-                    title=title
-                ), None
-            if len(record.players) >= find_variant(record.variant).max_players:
-                return texts.popup(t, "lobby_full"), None
+                answer = t.gettext("You are in already — game in «{title}».")
+                return answer.format(title=title), None, False
+            seats = find_variant(record.variant).max_players
+            if len(record.players) >= seats:
+                return texts.popup(t, "lobby_full"), None, False
             busy = tx.game_of_user(user_id)
             if busy is not None:
-                return _busy(t, busy), None
+                return _busy(t, busy), None, False
             try:
                 record = tx.update_game(
                     record.id, record.version, players=(*record.players, Player(user_id, name))
                 )
             except PlayerBusyError:
-                return _busy(t, None), None
+                return _busy(t, None), None, False
             self._put(tx, record, Method.EDIT, now)
             text = t.gettext("You're in — game in «{title}». Your role will come here.")
-            return text.format(title=title), record
+            full = settings.autostart and len(record.players) == seats and not _needs_host(record)
+            return text.format(title=title), record, full
 
     async def press(self, game_id: int, user_id: int, verb: str, is_admin: bool) -> str:
         """Leave / Start / Cancel on the lobby: the popup's text."""
@@ -288,10 +315,51 @@ class Lobbies:
             if verb == "start":
                 if len(record.players) < find_variant(record.variant).min_players:
                     return texts.popup(t, "lobby_few"), None, False
-                if record.options.get("host") == "human" and record.host_user_id is None:
+                if _needs_host(record):
                     return texts.popup(t, "host_wanted"), None, False
                 return texts.popup(t, "ok"), record, True
             return texts.popup(t, "stale"), None, False
+
+    async def extend(
+        self, chat_id: int, topic: int, user_id: int, is_admin: bool, seconds: int
+    ) -> str:
+        """/extend: the lobby waits `seconds` longer, by its opener's or an
+        admin's word; the answer to show."""
+        answer, record = await self.db.run(
+            self._extend, chat_id, topic, user_id, is_admin, seconds, self.clock.now()
+        )
+        if record is not None:
+            self.after_write(record, 1)
+        return answer
+
+    def _extend(
+        self,
+        db: Database,
+        chat_id: int,
+        topic: int,
+        user_id: int,
+        is_admin: bool,
+        seconds: int,
+        now: float,
+    ) -> tuple[str, GameRecord | None]:
+        with db.transaction() as tx:
+            record = tx.active_game(chat_id, topic, for_update=True)
+            t = translator(record.language if record else db.get_settings(chat_id).language)
+            if record is None:
+                return t.gettext("There is no open lobby here: /newgame opens one."), None
+            if record.status is not GameStatus.LOBBY:
+                return t.gettext("The game has started: only a lobby's time can be extended."), None
+            if user_id != record.opened_by and not is_admin:
+                return texts.popup(t, "only_opener"), None
+            ceiling = now + self.clock.real(MAX_WAIT)
+            current = max(record.stage_deadline or now, now)
+            if current >= ceiling - 1:
+                return t.gettext("The lobby cannot wait any longer."), None
+            deadline = min(current + self.clock.real(seconds), ceiling)
+            record = tx.update_game(record.id, record.version, stage_deadline=deadline)
+            self._put(tx, record, Method.EDIT, now)
+            answer = t.gettext("⏱ The lobby waits longer: it starts at {time} at the latest.")
+            return answer.format(time=deadline_html(deadline)), record
 
     async def set_host(self, chat_id: int, topic: int, user_id: int, name: str) -> str:
         """/host: the caller hosts the open lobby (and leaves its players)."""
@@ -376,7 +444,7 @@ class Lobbies:
             record = tx.game(game_id, for_update=True)
             if record is None or record.status is not GameStatus.LOBBY:
                 return None
-            no_host = record.options.get("host") == "human" and record.host_user_id is None
+            no_host = _needs_host(record)
             if not no_host and len(record.players) >= find_variant(record.variant).min_players:
                 return record, True
             aborted = tx.abort_game(record.id)
@@ -396,6 +464,11 @@ def needed_rights(rights: dict[str, bool]) -> tuple[str, ...]:
     night, restrict members (a group) or manage topics (a forum)."""
     mask = "can_manage_topics" if rights.get("forum") else "can_restrict_members"
     return ("can_delete_messages", "can_pin_messages", mask)
+
+
+def _needs_host(record: GameRecord) -> bool:
+    """A group that plays with a human host, and nobody has sent /host yet."""
+    return record.options.get("host") == "human" and record.host_user_id is None
 
 
 def _missing_rights(t: Translator) -> str:

@@ -26,6 +26,7 @@ class Method(StrEnum):
     PERMISSIONS = "permissions"  # the group's permissions (the masked night)
     TOPIC = "topic"  # a forum topic closed or reopened (the masked night in a forum)
     PHOTO = "photo"  # a picture, drawn by the sender from `picture`
+    DOCUMENT = "document"  # a file made of `file`: its name and its text
 
 
 class Priority:
@@ -52,12 +53,22 @@ class Op:
     timer: dict[str, Any] | None = None
     permissions: dict[str, bool] | None = None  # PERMISSIONS: None closes the chat
     final: bool = False  # PERMISSIONS: the game's last restore (forget the saved ones)
-    picture: dict[str, Any] | None = None  # PHOTO: what to draw
+    picture: dict[str, Any] | None = None  # PHOTO: what to draw (drawings.py)
+    file: dict[str, str] | None = None  # DOCUMENT: {"name": ..., "content": ...}
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"m": self.method.value}
-        for name in ("text", "keyboard", "key", "message_id", "timer", "permissions", "picture"):
+        for name in (
+            "text",
+            "keyboard",
+            "key",
+            "message_id",
+            "timer",
+            "permissions",
+            "picture",
+            "file",
+        ):
             value = getattr(self, name)
             if value is not None:
                 data[name] = value
@@ -82,6 +93,7 @@ class Op:
             permissions=data.get("permissions"),
             final=bool(data.get("final")),
             picture=data.get("picture"),
+            file=data.get("file"),
             extra=dict(data.get("extra") or {}),
         )
 

@@ -70,3 +70,12 @@ def option_range(t: Translator, spec: OptionSpec) -> str:
             high=option_value(t, spec, spec.maximum),
         )
     return ", ".join(option_value(t, spec, choice) for choice in spec.choices)
+
+
+def autostart_line(t: Translator, on: bool) -> str:
+    """The group's own setting, beside the variant's options."""
+    return t.gettext("{option}: {value}").format(
+        # TRANSLATORS: a setting: the lobby starts by itself once every seat is taken.
+        option=t.gettext("Start when full"),
+        value=t.gettext("on") if on else t.gettext("off"),
+    )

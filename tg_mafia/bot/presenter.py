@@ -12,7 +12,7 @@ from typing import Any
 from engine import GameState, Stage, find_variant
 from engine import events as ev
 from engine.events import Event
-from tg_mafia.bot import keyboards, screens, sport_render, sport_texts, texts
+from tg_mafia.bot import endgame, keyboards, screens, sport_render, sport_texts, texts
 from tg_mafia.bot.callbacks import Kind
 from tg_mafia.bot.ops import Method, Op, callback
 from tg_mafia.bot.scene import GameView, Outgoing, Scene
@@ -317,8 +317,10 @@ def game_ended(scene: Scene, event: ev.GameEnded) -> None:
         notes = (
             sport_texts.best_move_made(scene.t, scene.table, state.best_mover, state.best_move),
         )
+    protocol = callback(texts.button(scene.t, "protocol"), scene.any_step(Kind.PROTOCOL))
     text = texts.end_screen(scene.t, scene.table, event.winner, event.roles, set(state.dead), notes)
-    scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again)))
+    scene.group(endgame.table_request(state.language))  # the table as a picture
+    scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again, protocol)))
     scene.group(Op(Method.PERMISSIONS, permissions={}, final=True))
     if scene.game.host_id is not None:
         scene.private(scene.game.host_id, Op(Method.CLEAR, key=screens.PANEL))

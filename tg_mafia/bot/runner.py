@@ -14,7 +14,7 @@ from typing import Any
 from engine import Action, GameState, IllegalAction, Phase, apply, new_game
 from engine.actions import HostExtend, HostPause, HostResume, MafiaChat, Say
 from engine.thanks import THANKS_WORDS, says_thanks
-from tg_mafia.bot import presenter, screens
+from tg_mafia.bot import endgame, presenter, screens
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.gameview import game_view, state_of
@@ -40,8 +40,9 @@ class Outcome:
     calls: int = 0  # how many calls it wrote to the outbox
 
 
-def results(record: GameRecord, state: GameState) -> tuple[str, list[PlayerOutcome]] | None:
-    if state.phase is not Phase.ENDED or state.winner is None:
+def results(record: GameRecord, state: GameState) -> tuple[str | None, list[PlayerOutcome]] | None:
+    """The winning side (None: a draw, nobody won) and each player's result."""
+    if state.phase is not Phase.ENDED:
         return None
     names = {str(p.user_id): p.name for p in record.players}
     outcomes = [
@@ -54,7 +55,7 @@ def results(record: GameRecord, state: GameState) -> tuple[str, list[PlayerOutco
         )
         for p in state.seats
     ]
-    return state.winner.value, outcomes
+    return (state.winner.value if state.winner else None), outcomes
 
 
 # An album's fate, stored with the game as a "living message" of chat 0 whose value
@@ -285,11 +286,12 @@ def stage_deadline(
 
 
 def enqueue(tx: Tx, record: GameRecord, outgoing: Sequence[Outgoing], now: float) -> int:
-    """Writes the calls to the outbox, with the masked night made concrete."""
+    """Writes the calls to the outbox, with the masked night made concrete
+    and the end's picture drawn from the stored game."""
     count = 0
     for item in outgoing:
         op = masked(record, item.op) if item.op.method is Method.PERMISSIONS else item.op
-        if op is None:
+        if op is None or not endgame.fill(tx, record, op):
             continue
         data = op.to_json()
         if item.topic:

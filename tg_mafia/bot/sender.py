@@ -45,7 +45,7 @@ NETWORK_PATIENCE = 900.0
 NETWORK_BACKOFF_MAX = 30.0
 CHARGED = frozenset(
     {Method.SEND, Method.EDIT, Method.CLEAR, Method.PIN, Method.UNPIN, Method.PHOTO}
-)
+) | {Method.DOCUMENT}
 WORKERS = 32  # chats served at once
 POLL = 1.0  # seconds between looks at the outbox when nothing woke the sender
 

@@ -5,7 +5,9 @@ Callback data: the bot's one codec (callbacks.py, kind `st`), its arguments
 `<verb>[:<arg>...]`, the menu's chat being the chat of the pressed message.
 Verbs: `m` main menu, `l`/`v` the language and variant lists, `o:<option>`
 one number's steps, `L:<code>`, `V:<variant>`, `O:<option>:<value>` set,
-`D:<option>` back to the default, `x` done. Every value is checked by the
+`D:<option>` back to the default, `A:on|off` the group's autostart (a full
+lobby starts by itself; not a rule, so not one of the variant's options),
+`x` done. Every value is checked by the
 engine's option validation before it is stored; the running game keeps its
 own copy of the settings it started with."""
 
@@ -25,6 +27,7 @@ from tg_mafia.bot.callbacks import Button, Kind
 from tg_mafia.bot.ops import ButtonData, Keyboard, callback
 from tg_mafia.bot.option_texts import (
     MENU_LANGUAGES,
+    autostart_line,
     language_name,
     option_label,
     option_line,
@@ -45,6 +48,7 @@ class Settings:
     language: str
     variant: str
     options: dict[str, OptionValue] = field(default_factory=dict)
+    autostart: bool = False  # a full lobby starts by itself
 
     def resolved(self) -> dict[str, OptionValue]:
         return resolve_options(self.variant, self.options)
@@ -132,8 +136,21 @@ def _set(t: Translator, current: Settings, rest: list[str]) -> Step:
     return replace(current, options=options), _after_set(spec)
 
 
+def _autostart(t: Translator, current: Settings, rest: list[str]) -> Step:
+    if rest not in (["on"], ["off"]):
+        raise Refused(texts.popup(t, "stale"))
+    return replace(current, autostart=rest == ["on"]), "main"
+
+
 PRESSES: Mapping[str, Callable[[Translator, Settings, list[str]], Step]] = MappingProxyType(
-    {"L": _language, "V": _variant, "o": _option_steps, "D": _default, "O": _set}
+    {
+        "L": _language,
+        "V": _variant,
+        "o": _option_steps,
+        "D": _default,
+        "O": _set,
+        "A": _autostart,
+    }
 )
 
 
@@ -180,6 +197,7 @@ def menu_text(t: Translator, title: str, current: Settings, busy: bool, screen: 
     ]
     for spec in option_specs(current.variant):
         lines.append("· " + option_line(t, spec, values[spec.name]))
+    lines.append("· " + autostart_line(t, current.autostart))
     if busy:
         lines.append(
             t.gettext("⏳ A game is open or running here: changes apply from the next game.")
@@ -247,6 +265,9 @@ def main_markup(t: Translator, current: Settings) -> Keyboard:
             options.append(button(label, "O", spec.name, after))
         else:
             options.append(button(label, "o", spec.name))
+    options.append(
+        button(autostart_line(t, current.autostart), "A", "off" if current.autostart else "on")
+    )
     rows.extend(keyboards.grid(options, ROW))
     rows.append([button(t.gettext("✅ Done"), "x")])
     return rows
@@ -275,4 +296,5 @@ def load(stored: ChatSettingsRecord) -> Settings:
     """The stored settings as the menu shows them (unknown values fall back)."""
     variant = stored.variant if stored.variant in VARIANTS else "classic"
     language = stored.language if stored.language in MENU_LANGUAGES else "en"
-    return Settings(language, variant, kept_options(variant, dict(stored.options)))
+    options = kept_options(variant, dict(stored.options))
+    return Settings(language, variant, options, stored.autostart)

@@ -1,23 +1,38 @@
-"""/stats: in a group, its games, wins by side and best players; in
-private, the player's own record by role."""
+"""/stats: in a group, its games, wins by side and its leaderboard (the
+skill rating, docs/ratings.md); in private, the player's own record by role
+and their place in each group they played in."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 from engine import Role, Side
 from tg_mafia.bot import texts
+from tg_mafia.bot.standings import Standings
 from tg_mafia.i18n import Translator
+from tg_mafia.ratings import Record
 from tg_mafia.storage import ChatStats, PlayerStats
 
-TOP = 5
+TOP = 10  # players on the group's leaderboard
+GROUPS = 3  # groups on a player's own card
 
 
 def wins_of(t: Translator, wins: int, games: int) -> str:
     return t.gettext("{wins}/{n} won").format(wins=wins, n=games)
 
 
-def chat_text(t: Translator, stats: ChatStats) -> str:
+def percent(t: Translator, record: Record) -> str:
+    return t.gettext("{percent}%").format(percent=round(100 * record.win_rate))
+
+
+def score_note(t: Translator) -> str:
+    return t.gettext(
+        "Score: a skill rating. A win with the side that usually loses counts for more."
+    )
+
+
+def chat_text(t: Translator, stats: ChatStats, ranked: Standings) -> str:
     if not stats.games_played:
         return t.gettext("📊 No game has been played to the end here yet. Start one: /newgame")
     lines = [
@@ -41,20 +56,33 @@ def chat_text(t: Translator, stats: ChatStats) -> str:
     draws = stats.wins_by_side.get(Side.DRAW.value, 0)
     if draws:
         lines.append(t.ngettext("Draws: {n}", "Draws: {n}", draws).format(n=draws))
-    if stats.top_players:
-        lines.append(t.gettext("<b>The most successful players</b>"))
-        for rank, player in enumerate(stats.top_players[:TOP], 1):
-            name = escape(player.name or str(player.user_id))
+    top = ranked.board.top(TOP)
+    if top:
+        lines.append(f"<b>{escape(t.gettext('Leaderboard'))}</b>")
+        for rank, player in enumerate(top, 1):
+            name = escape(ranked.names.get(player.user_id) or str(player.user_id))
+            record = player.record
             lines.append(
-                f"{rank}. {name} — {wins_of(t, player.wins, player.games)}"
-                + " ("
-                + t.gettext("{percent}%").format(percent=round(100 * player.win_rate))
-                + ")"
+                t.gettext("{rank}. {name} — {score} · {record} ({percent})").format(
+                    rank=rank,
+                    name=name,
+                    score=player.score,
+                    record=wins_of(t, record.wins, record.games),
+                    percent=percent(t, record),
+                )
             )
+        lines.append(score_note(t))
     return "\n".join(lines)
 
 
-def player_text(t: Translator, stats: PlayerStats) -> str:
+def player_text(
+    t: Translator,
+    stats: PlayerStats,
+    user_id: int,
+    groups: Sequence[tuple[str, Standings]],
+) -> str:
+    """The player's record by role, then their place in each group
+    (`groups`: the group's title and standings, the latest first)."""
     if not stats.games:
         return t.gettext("📊 You have not finished a game yet. Join one in a group!")
     lines = [
@@ -70,4 +98,20 @@ def player_text(t: Translator, stats: PlayerStats) -> str:
                     role=texts.role_label(t, role), record=wins_of(t, by_role.wins, by_role.games)
                 )
             )
+    for title, ranked in groups:
+        player = ranked.board.player(user_id)
+        if player is None:
+            continue
+        lines.append(
+            t.gettext("«{title}»: score {score}, rank {rank} of {n}, {record} ({percent})").format(
+                title=escape(title),
+                score=player.score,
+                rank=ranked.board.rank(user_id),
+                n=len(ranked.board.players),
+                record=wins_of(t, player.record.wins, player.record.games),
+                percent=percent(t, player.record),
+            )
+        )
+    if groups:
+        lines.append(score_note(t))
     return "\n".join(lines)

@@ -754,6 +754,7 @@ def button(t: Translator, name: str) -> str:
         "clear": t.gettext("Clear"),
         "rules": t.gettext("📖 Rules"),
         "new_game": t.gettext("🎭 New game"),
+        "protocol": t.gettext("📜 Protocol"),
         "pass": t.gettext("Pass"),
         "nominate": t.gettext("Nominate…"),
         "time": "⏱",
@@ -852,10 +853,16 @@ def help_text(t: Translator) -> str:
     lines = [
         t.gettext("🎭 I host Mafia in a group. In the group:"),
         t.gettext("/newgame — open a lobby; players join with its Join button"),
+        t.gettext("/extend — give the open lobby more time (its opener or administrators)"),
+        t.gettext("/nextgame — be told in private when a game opens here (again: stop)"),
         t.gettext("/host — host the open lobby yourself (you do not play)"),
         t.gettext("/rules — the rules of the group's variant"),
         t.gettext("/settings — language, variant and options (administrators)"),
-        t.gettext("/stats — the group's results; in private, your own"),
+        t.gettext(
+            "/stats — the leaderboard: a skill rating where a win with the side that "
+            "usually loses counts for more; in private, your own card"
+        ),
+        t.gettext("/protocol — the last game's protocol: votes, night moves, the result"),
         t.gettext("/cancel — stop the game (administrators)"),
         t.gettext(
             "I need to be an administrator who may delete messages, restrict members and pin "

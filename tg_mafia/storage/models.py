@@ -48,6 +48,11 @@ class ChatSettings(SQLModel, table=True):
     updated_at: datetime = Field(
         default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
     )
+    # Revision 0004: a full lobby starts by itself.
+    autostart: bool = Field(
+        default=False,
+        sa_column=Column(Boolean(), nullable=False, server_default=text("false")),
+    )
 
 
 class Game(SQLModel, table=True):
@@ -217,3 +222,22 @@ class OutboxEntry(SQLModel, table=True):
     op: dict[str, Any] = Field(sa_column=Column(JSON(), nullable=False))
     created_at: float = Field(sa_column=Column(Float(), nullable=False))
     attempts: int = Field(default=0, sa_column=Column(Integer(), nullable=False))
+
+
+class NextGameWatch(SQLModel, table=True):
+    """Who asked (/nextgame) to be told in private when a lobby opens in a
+    chat (or forum topic): kept across games and restarts until they ask
+    again to stop (revision 0004)."""
+
+    __tablename__ = "next_game_watch"
+    __table_args__ = (
+        UniqueConstraint("chat_id", "topic", "user_id", name="uq_next_game_watch_user"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
+    chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    topic: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    user_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    created_at: datetime = Field(
+        default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )

@@ -47,6 +47,7 @@ class ChatSettingsRecord:
     options: JsonObject = field(default_factory=dict)
     title: str | None = None
     updated_at: datetime | None = None  # None: never saved, these are the defaults
+    autostart: bool = False  # a full lobby starts by itself
 
 
 @dataclass(frozen=True)

@@ -101,6 +101,7 @@ class Database:
         variant: str | Unset = UNSET,
         options: Mapping[str, Any] | Unset = UNSET,
         title: str | Unset | None = UNSET,
+        autostart: bool | Unset = UNSET,
     ) -> ChatSettingsRecord:
         """Create or change a chat's settings; arguments not given keep their value."""
         for attempt in range(2):
@@ -115,6 +116,8 @@ class Database:
                         row.options = dict(options)
                     if not isinstance(title, Unset):
                         row.title = title
+                    if not isinstance(autostart, Unset):
+                        row.autostart = autostart
                     row.updated_at = utc_now()
                     session.add(row)
                     session.flush()
@@ -239,12 +242,13 @@ class Database:
     def finish_game(
         self,
         game_id: int,
-        winner: str,
+        winner: str | None,
         results: Sequence[PlayerOutcome],
         *,
         expected_version: int | None = None,
     ) -> GameRecord:
-        """Running -> ended: store the winning side and one PlayerResult per player."""
+        """Running -> ended: store the winning side (None: a draw) and one PlayerResult
+        per player."""
         with self.transaction() as tx:
             record = tx.game(game_id, for_update=True)
             if record is None:
@@ -289,6 +293,32 @@ class Database:
                 GameResult(game_id, variant, tuple(players))
                 for game_id, (variant, players) in games.items()
             )
+
+    def player_chats(self, user_id: int, *, limit: int = 3) -> tuple[tuple[int, str], ...]:
+        """The chats the user finished games in, the latest first, each with its
+        title (the settings', else the title of the user's latest game there)."""
+        with self._transaction() as session:
+            latest = func.max(PlayerResult.id).label("latest")
+            rows = session.exec(
+                select(col(PlayerResult.chat_id), latest)
+                .where(PlayerResult.user_id == user_id)
+                .group_by(col(PlayerResult.chat_id))
+                .order_by(latest.desc())
+                .limit(limit)
+            ).all()
+            found = []
+            for chat_id, last in rows:
+                settings = session.get(ChatSettings, chat_id)
+                title = settings.title if settings is not None else None
+                if not title:
+                    game = session.exec(
+                        select(Game.title)
+                        .join(PlayerResult, col(PlayerResult.game_id) == col(Game.id))
+                        .where(PlayerResult.id == last)
+                    ).first()
+                    title = game or ""
+                found.append((int(chat_id), title))
+            return tuple(found)
 
     # -- statistics ----------------------------------------------------------------------
 

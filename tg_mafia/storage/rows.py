@@ -86,6 +86,7 @@ def settings_record(row: ChatSettings) -> ChatSettingsRecord:
         options=dict(row.options),
         title=row.title,
         updated_at=aware(row.updated_at),
+        autostart=bool(row.autostart),
     )
 
 

@@ -18,6 +18,7 @@ from tg_mafia.storage.models import (
     Game,
     GameAction,
     LivingMessage,
+    NextGameWatch,
     OutboxEntry,
     PlayerResult,
     Seat,
@@ -86,6 +87,19 @@ class Tx:
             .with_for_update()
         ).all()
         return [game_record(row) for row in rows]
+
+    def last_ended_game(self, chat_id: int, topic: int = 0) -> GameRecord | None:
+        """The chat's (or forum topic's) latest game played to its end."""
+        row = self.session.exec(
+            select(Game)
+            .where(
+                Game.chat_id == chat_id,
+                Game.topic == topic,
+                Game.status == GameStatus.ENDED.value,
+            )
+            .order_by(col(Game.id).desc())
+        ).first()
+        return game_record(row) if row else None
 
     def game_of_user(self, user_id: int) -> GameRecord | None:
         """The lobby or running game the user sits at (one at most)."""
@@ -237,7 +251,7 @@ class Tx:
         timer_token: str | None,
         paused_left: float | Unset | None = UNSET,
         saved_permissions: Mapping[str, Any] | Unset | None = UNSET,
-        final: tuple[str, Sequence[PlayerOutcome]] | None = None,
+        final: tuple[str | None, Sequence[PlayerOutcome]] | None = None,
     ) -> GameRecord:
         """Append `action` with the next seq, store the engine snapshot `state` and the
         stage's deadline and timer, bump the version; `final=(winner, results)` also
@@ -264,9 +278,9 @@ class Tx:
         return record
 
     def finish_game(
-        self, record: GameRecord, winner: str, results: Sequence[PlayerOutcome]
+        self, record: GameRecord, winner: str | None, results: Sequence[PlayerOutcome]
     ) -> GameRecord:
-        """Running -> ended: the winning side and one PlayerResult per player."""
+        """Running -> ended: the winning side (None: a draw) and one PlayerResult per player."""
         now = utc_now()
         finished = guarded_update(
             self.session,
@@ -420,6 +434,38 @@ class Tx:
             row.action = {**row.action, "text": keep[row.seq]}
             self.session.add(row)
         self.session.flush()
+
+    # -- the next game ----------------------------------------------------------------
+
+    def toggle_next_game(self, chat_id: int, topic: int, user_id: int) -> bool:
+        """/nextgame: the user is told when the chat's next lobby opens (True),
+        or, if they were already, no longer (False)."""
+        row = self.session.exec(
+            select(NextGameWatch).where(
+                NextGameWatch.chat_id == chat_id,
+                NextGameWatch.topic == topic,
+                NextGameWatch.user_id == user_id,
+            )
+        ).first()
+        if row is not None:
+            self.session.delete(row)
+            self.session.flush()
+            return False
+        self.session.add(
+            NextGameWatch(chat_id=chat_id, topic=topic, user_id=user_id, created_at=utc_now())
+        )
+        self.session.flush()
+        return True
+
+    def next_game_watchers(self, chat_id: int, topic: int) -> list[int]:
+        """Who waits for the chat's (topic's) next lobby, first asked first."""
+        return list(
+            self.session.exec(
+                select(NextGameWatch.user_id)
+                .where(NextGameWatch.chat_id == chat_id, NextGameWatch.topic == topic)
+                .order_by(col(NextGameWatch.id))
+            ).all()
+        )
 
     # -- seats -------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from telegram.ext import (
 )
 
 from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.handlers import game, info, operator, settings
+from tg_mafia.bot.handlers import between, game, info, operator, settings
 from tg_mafia.bot.handlers.common import Context, log
 
 
@@ -33,6 +33,9 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("newgame", game.on_newgame, groups))
     app.add_handler(CommandHandler("host", game.on_host, groups))
     app.add_handler(CommandHandler("cancel", game.on_cancel, groups))
+    app.add_handler(CommandHandler("nextgame", between.on_nextgame, groups))
+    app.add_handler(CommandHandler("extend", between.on_extend, groups))
+    app.add_handler(CommandHandler("protocol", between.on_protocol, groups))
     app.add_handler(CommandHandler("start", game.on_start, private))
     app.add_handler(CommandHandler("help", info.on_help))
     app.add_handler(CommandHandler("rules", info.on_rules))
@@ -40,7 +43,11 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("settings", settings.on_settings))
     operator.register(app, app.bot_data["options"].owner_id)
     app.add_handler(
-        CommandHandler(["newgame", "host", "cancel"], info.on_group_command_in_private, private)
+        CommandHandler(
+            ["newgame", "host", "cancel", "nextgame", "extend", "protocol"],
+            info.on_group_command_in_private,
+            private,
+        )
     )
     app.add_handler(CallbackQueryHandler(settings.on_press, pattern=rf"^{Kind.SETTINGS.value}:"))
     app.add_handler(CallbackQueryHandler(game.on_button))

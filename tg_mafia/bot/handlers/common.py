@@ -12,6 +12,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from tg_mafia.bot.names import clean_name
+from tg_mafia.bot.ops import Op
 from tg_mafia.bot.service import GameService
 from tg_mafia.i18n import Translator, resolve_language, translator
 from tg_mafia.storage import Database
@@ -73,6 +74,19 @@ async def reply(context: Context, update: Update, text: str) -> None:
     chat = update.effective_chat
     if chat is not None:
         await service_of(context).answer(chat.id, text, topic_of(update.effective_message))
+
+
+async def send(context: Context, update: Update, op: Op) -> None:
+    """A call (a picture, say) into the chat and topic the update came from,
+    through that chat's outbox, behind its answers."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    data = op.to_json()
+    topic = topic_of(update.effective_message)
+    if topic:
+        data["topic"] = topic
+    await service_of(context).show_plain(chat.id, Op.from_json(data))
 
 
 async def answer_query(query: Any, text: str | None) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from telegram import Update
 
-from tg_mafia.bot import texts
+from tg_mafia.bot import archive, texts
 from tg_mafia.bot.callbacks import Kind, decode
 from tg_mafia.bot.handlers.common import (
     Context,
@@ -156,6 +156,8 @@ async def on_button(update: Update, context: Context) -> None:
             forum=bool(chat.is_forum),
         )
         text = error or texts.popup(t, "ok")
+    elif button.kind is Kind.PROTOCOL:
+        text = await _protocol_in_private(context, record, user_id)
     elif button.kind is Kind.LOBBY and len(button.args) == 1:
         admin = await is_admin(context, chat, update)
         text = await service.lobbies.press(record.id, user_id, button.args[0], admin)
@@ -186,6 +188,20 @@ async def _rules_in_private(context: Context, record: GameRecord, user_id: int) 
         return texts.popup(t, "start_me")
     options = safe_options(record.variant, dict(record.options))
     await service.answer(user_id, rules(t, record.variant, options))
+    return texts.popup(t, "see_private")
+
+
+async def _protocol_in_private(context: Context, record: GameRecord, user_id: int) -> str:
+    """The end screen's Protocol button: the game's protocol in the presser's
+    private chat (the group is spared a copy per press)."""
+    t = translator(record.language)
+    service = service_of(context)
+    if not await service.can_write_to(user_id):
+        return texts.popup(t, "start_me")
+    sent = await service.adb.run(archive.protocol_of_game, record.id, user_id, service.clock.now())
+    if not sent:
+        return archive.refusal(t)
+    service.sender.wake()
     return texts.popup(t, "see_private")
 
 

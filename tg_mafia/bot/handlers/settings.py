@@ -87,6 +87,7 @@ async def on_press(update: Update, context: Context) -> None:
             variant=after.variant,
             options=dict(after.options),
             title=chat.title,
+            autostart=after.autostart,
         )
     busy = await service.adb.run(Database.active_game, chat.id) is not None
     shown = translator(after.language)

@@ -1,0 +1,79 @@
+"""Finished games made with the engine's seeded random player, as the
+storage would hand them back: a game record and its action log."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+from engine import GameState, apply, new_game
+from engine.simulation import random_action
+from engine.variants import find_variant
+from tg_mafia.storage import ActionRecord, GameRecord, GameStatus, Player
+
+START = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
+NAMES = (
+    "Anna", "Boris", "Chloé", "Dima", "Eva", "Farid", "Gleb", "Hana", "Ion", "Jules",
+    "Kira", "Léa", "Mai", "Nico", "Olga", "Pavel", "Quang", "Rada", "Sasha", "Tudor",
+)  # fmt: skip
+
+
+def played(
+    variant: str,
+    players: int | None = None,
+    seed: int = 1,
+    *,
+    finish: bool = True,
+    host: bool = False,
+    options: dict[str, object] | None = None,
+) -> tuple[GameRecord, list[ActionRecord], GameState]:
+    """A game of `variant` played by random moves: to its end, or (finish
+    False) about halfway."""
+    count = players or find_variant(variant).min_players + 2
+    seats = [Player(1000 + i, NAMES[i]) for i in range(count)]
+    given = dict(options or {})
+    given["host"] = "human" if host else "auto"
+    ids = tuple(str(p.user_id) for p in seats)
+    state, _ = new_game(variant, ids, given, seed, "en")
+    rng = random.Random(seed)
+    log: list[ActionRecord] = []
+    while not state.is_over or (host and state.winner is None):
+        if not finish and len(log) > 60 and state.stage.value != "confirm":
+            break
+        action = random_action(state, rng, 0.02)
+        state, _ = apply(state, action)
+        log.append(
+            ActionRecord(1, len(log) + 1, action.to_dict(), START + timedelta(seconds=len(log)))
+        )
+        assert len(log) < 5000
+    ended = state.phase.value == "ended"
+    stored = dict(given)
+    stored.pop("host")
+    record = GameRecord(
+        id=1,
+        chat_id=-100,
+        topic=0,
+        status=GameStatus.ENDED if ended else GameStatus.RUNNING,
+        variant=variant,
+        language="en",
+        options=stored,
+        seed=seed,
+        host_user_id=999 if host else None,
+        opened_by=1000,
+        players=tuple(seats),
+        state=state.to_dict(),
+        version=len(log) + 2,
+        stage_deadline=None,
+        timer_token=None,
+        saved_permissions=None,
+        title="Friday club",
+        bot_rights={},
+        opener_name="Anna",
+        host_name="Hosty" if host else None,
+        paused_left=None,
+        created_at=START - timedelta(minutes=5),
+        updated_at=START,
+        ended_at=START + timedelta(seconds=len(log)) if ended else None,
+        winner=state.winner.value if state.winner else None,
+    )
+    return record, log, state

@@ -1,0 +1,146 @@
+"""The protocol as values: players are named by their engine id (the
+Telegram user id as text); the JSON schema turns them into seat numbers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+from engine import Role, Side
+from engine.options import OptionValue
+
+
+class Phase(StrEnum):
+    NIGHT = "night"
+    DAY = "day"
+
+
+class Fate(StrEnum):
+    SURVIVED = "survived"
+    KILLED = "killed"  # at night
+    ELIMINATED = "eliminated"  # voted out
+    LEFT = "left"  # left the table
+    WARNINGS = "warnings"  # removed for warnings
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A night or a day of the game, by its number."""
+
+    phase: Phase
+    number: int
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    player: str
+    seat: int
+    name: str
+    role: Role
+    won: bool
+    fate: Fate
+    when: Moment | None  # None: survived
+    warnings: int
+
+
+@dataclass(frozen=True)
+class NightMove:
+    """A move as it stood at dawn (changes during the night are not kept)."""
+
+    player: str
+    role: Role
+    move: str  # kill, check, heal, block
+    target: str | None  # None: chose to do nothing
+
+
+@dataclass(frozen=True)
+class Check:
+    player: str
+    target: str
+    answer: str  # mafia, not mafia, sheriff, not sheriff
+
+
+@dataclass(frozen=True)
+class Count:
+    candidate: str
+    voters: tuple[str, ...]
+
+
+@dataclass
+class Vote:
+    """One vote of a day. `kind`: first, revote, repeat (hand-raise rounds),
+    live (classic's open vote), ballot (party's secret ballot: its tally
+    only), decide (the deciding vote), none (no vote was held)."""
+
+    kind: str
+    candidates: tuple[str, ...] = ()
+    counts: list[Count] = field(default_factory=list)
+    tally: tuple[tuple[str, int], ...] = ()
+    silent: tuple[str, ...] = ()  # raised no hand: counted for the last candidate
+    outcome: str | None = None
+    eliminated: list[str] = field(default_factory=list)
+    decider: str | None = None
+
+
+@dataclass(frozen=True)
+class Warning:
+    player: str
+    count: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Elimination:
+    player: str
+    cause: str  # killed, vote, warnings, left
+
+
+@dataclass(frozen=True)
+class TimerNote:
+    change: str  # paused, resumed, extended (by the human host)
+    seconds: int
+
+
+@dataclass
+class Round:
+    phase: Phase
+    number: int
+    started_at: datetime | None  # None: began with the deal
+    # The night.
+    moves: list[NightMove] = field(default_factory=list)
+    plan: tuple[str, ...] | None = None  # the Don's kill list, when set
+    checks: list[Check] = field(default_factory=list)
+    killed: tuple[str, ...] = ()
+    missed: bool = False
+    blocked: str | None = None  # visited by the escort: silent the next day
+    # The day.
+    nominations: list[tuple[str, str]] = field(default_factory=list)  # (by, target)
+    votes: list[Vote] = field(default_factory=list)
+    # Both.
+    warnings: list[Warning] = field(default_factory=list)
+    eliminations: list[Elimination] = field(default_factory=list)
+    timer: list[TimerNote] = field(default_factory=list)
+
+    @property
+    def moment(self) -> Moment:
+        return Moment(self.phase, self.number)
+
+
+@dataclass(frozen=True)
+class Protocol:
+    game_id: int
+    title: str
+    variant: str
+    language: str
+    options: dict[str, OptionValue]
+    host: str | None  # the human host's name
+    opened_at: datetime
+    ended_at: datetime | None
+    seats: tuple[SeatRecord, ...]
+    rounds: tuple[Round, ...]
+    winner: Side | None  # None: a draw
+    ended: Moment | None  # the night or day the game ended in
+
+    def seat_of(self, player: str) -> int:
+        return next(s.seat for s in self.seats if s.player == player)

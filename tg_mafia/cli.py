@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "i18n",
     "healthcheck",
     "backup",
+    "prune",
 )
 
 

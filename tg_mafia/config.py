@@ -29,6 +29,10 @@ DEFAULT_DATABASE_URL: Final = "sqlite:///tg_mafia.db"
 DEFAULT_WEBHOOK_LISTEN: Final = "127.0.0.1:8080"
 # How long a drain (SIGTERM, the owner's /drain) lets running games finish before exiting.
 DEFAULT_DRAIN_SECONDS: Final = 1800
+# How long a finished game's action log is kept (its protocol can be asked for until then);
+# 0 keeps it for ever. The game's result stays for /stats either way.
+DEFAULT_RETENTION_DAYS: Final = 90
+MAX_RETENTION_DAYS: Final = 3650
 
 # Setting name -> environment variable. A flag of the same setting wins over its variable.
 ENV_VARS: Final = {
@@ -44,6 +48,7 @@ ENV_VARS: Final = {
     "replica_id": "REPLICA_ID",
     "owner_id": "OWNER_ID",
     "drain_seconds": "DRAIN_SECONDS",
+    "retention_days": "RETENTION_DAYS",
 }
 
 # BotFather's tokens are "<bot id>:<35 url-safe characters>"; allow some slack around that.
@@ -96,6 +101,7 @@ class Settings:
     replica_id: str = "local"  # load_settings' default: "<hostname>-<pid>"
     owner_id: int | None = None  # the operator's Telegram user id: /status and /drain
     drain_seconds: int = DEFAULT_DRAIN_SECONDS
+    retention_days: int = DEFAULT_RETENTION_DAYS
     from_flags: frozenset[str] = frozenset()  # settings given by a flag, not a variable
 
     def name_of(self, name: str) -> str:
@@ -180,6 +186,7 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
             f"{name_of('drain_seconds')} must be a number of seconds from 0 to 604800, "
             f"not {drain!r}"
         )
+    retention_days = parse_retention_days(name_of("retention_days"), pick("retention_days"))
     return Settings(
         token=token,
         database_url=pick("database_url") or DEFAULT_DATABASE_URL,
@@ -193,8 +200,20 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
         replica_id=replica,
         owner_id=int(owner) if owner is not None else None,
         drain_seconds=int(drain) if drain is not None else DEFAULT_DRAIN_SECONDS,
+        retention_days=retention_days,
         from_flags=from_flags,
     )
+
+
+def parse_retention_days(name: str, given: str | None) -> int:
+    if given is None:
+        return DEFAULT_RETENTION_DAYS
+    if not (given.isdigit() and int(given) <= MAX_RETENTION_DAYS):
+        raise ConfigError(
+            f"{name} must be a number of days from 0 (keep for ever) to {MAX_RETENTION_DAYS}, "
+            f"not {given!r}"
+        )
+    return int(given)
 
 
 def default_replica_id() -> str:

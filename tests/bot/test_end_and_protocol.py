@@ -73,12 +73,16 @@ async def test_protocol_refused_while_the_game_runs_and_given_after(tmp_path: Pa
         h.db.save_settings(h.group.id, variant="classic", language="en")
         game_id = await h.open_and_fill()
         await h.press_start()
-        # While it runs: refused, in the group and through a (forged) protocol button.
+        # While it runs: refused, in private (the group's budget is the game's), and
+        # through a (forged) protocol button.
+        running = "The game is still running: its protocol comes when it ends."
+        h.admin.start()
         h.admin.command(h.group, "protocol", mention=True)  # the chat is closed at night
         await h.settle()
-        assert h.group_texts()[-1] == "The game is still running: its protocol comes when it ends."
+        assert h.private_texts(h.admin)[-1] == running
+        assert running not in h.group_texts()
         # The end screen's button asks by the game's id: refused too, nothing sent.
-        assert not archive.protocol_of_game(h.db, game_id, h.users[0].id, 0.0)
+        assert archive.protocol_of_game(h.db, game_id, h.users[0].id, 0.0) == running
         assert h.db.backlog() == (0, None)
         assert documents(h, h.group.id) == []
         record = await AutoPlayers(h, scheduler, seed=3).play(game_id)

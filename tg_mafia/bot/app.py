@@ -13,6 +13,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 from tg_mafia.bot import handlers
 from tg_mafia.bot.clock import BotClock
+from tg_mafia.bot.flood import CommandGate
 from tg_mafia.bot.leader import Replica
 from tg_mafia.bot.service import GameService, ServiceConfig
 from tg_mafia.bot.status import read_snapshot
@@ -37,6 +38,7 @@ class BotOptions:
     replica_id: str = "local"  # this process's name on its metrics
     owner_id: int | None = None  # the operator: /status and /drain in private
     drain_seconds: float = 1800.0  # how long a drain lets running games finish
+    retention_days: int = 90  # finished games' action logs pruned after this; 0: never
     mode: str = "polling"  # or webhook: several replicas may share a database (leader.py)
     webhook_secret: str | None = None  # as set by the operator; None when made up at start
 
@@ -95,6 +97,7 @@ def build_application(
     app.bot_data["db"] = db
     app.bot_data["options"] = options
     app.bot_data["metrics"] = metrics or BotMetrics(options.replica_id)
+    app.bot_data["command_gate"] = CommandGate()
     handlers.register(app)
     return app
 
@@ -122,6 +125,7 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
             bot_username=app.bot.username,
             lobby_seed=options.lobby_seed,
             drain_seconds=options.drain_seconds,
+            retention_days=options.retention_days,
             replica=Replica(options.replica_id, options.mode, options.webhook_secret),
         ),
     )

@@ -33,28 +33,31 @@ def protocol_of_chat(db: Database, chat_id: int, topic: int, now: float) -> str 
         if record is None:
             t = translator(db.get_settings(chat_id).language)
             return t.gettext("No game has been played to the end here yet: no protocol.")
-        enqueue_protocol(tx, record, Delivery(chat_id, topic), now)
-        return None
+        return enqueue_protocol(tx, record, Delivery(chat_id, topic), now)
 
 
-def protocol_of_game(db: Database, game_id: int, user_id: int, now: float) -> bool:
+def protocol_of_game(db: Database, game_id: int, user_id: int, now: float) -> str | None:
     """The end screen's button: the game's protocol in the presser's private
-    chat; False (nothing sent) while the game is not over."""
+    chat (None), or why not (the text to answer with)."""
     with db.transaction() as tx:
         record = tx.game(game_id)
         if record is None or record.status is not GameStatus.ENDED:
-            return False
-        enqueue_protocol(tx, record, Delivery(user_id), now)
-        return True
+            return refusal(translator(record.language if record else "en"))
+        return enqueue_protocol(tx, record, Delivery(user_id), now)
 
 
 def refusal(t: Translator) -> str:
     return t.gettext("The game is still running: its protocol comes when it ends.")
 
 
-def enqueue_protocol(tx: Tx, record: GameRecord, to: Delivery, now: float) -> None:
-    protocol = build_protocol(record, tx.actions(record.id))
+def enqueue_protocol(tx: Tx, record: GameRecord, to: Delivery, now: float) -> str | None:
+    """The protocol into the outbox (None), or why there is none: the game's
+    log was pruned (tg_mafia/bot/retention.py)."""
     t = translator(record.language)
+    actions = tx.actions(record.id)
+    if not actions:
+        return t.gettext("This game is too old: its record is no longer kept, only its result.")
+    protocol = build_protocol(record, actions)
     ops = [Op(Method.SEND, text=text) for text in protocol_text(protocol, t)]
     document = json.dumps(protocol_json(protocol), ensure_ascii=False, indent=2)
     caption = t.gettext("The same protocol as data: JSON, schema {schema} version {version}.")
@@ -70,3 +73,4 @@ def enqueue_protocol(tx: Tx, record: GameRecord, to: Delivery, now: float) -> No
         if to.topic:
             data["topic"] = to.topic
         tx.enqueue(to.chat_id, data, now=now, game_id=record.id, priority=Priority.ANSWER)
+    return None

@@ -109,7 +109,7 @@ def plan_set(scene: Scene, event: ev.PlanSet) -> None:
 
 
 def mafia_chatted(scene: Scene, event: ev.MafiaChatted) -> None:
-    note = texts.mafia_message(scene.table, event.player, event.text)
+    note = texts.mafia_message(scene.table, scene.game.title, event.player, event.text)
     for user in scene.recipients(event):
         if user != int(event.player):
             scene.private(user, Op(Method.SEND, text=note, mergeable=True))

@@ -106,7 +106,7 @@ def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
                 "the sheriff, whose checks begin on night 2."
             )
         )
-    else:
+    elif not variant.quiet_first_night:
         lines.append(t.gettext("Every night has a kill, night 1 included."))
     shots = {
         ShotMode.MOST_CHOSEN_BOSS_BREAKS: t.gettext(

@@ -187,7 +187,11 @@ def night_prompt(scene: Scene, player: str, move: str, method: Method) -> Op | N
     option = next((o for o in view.night_options if o.move == move), None)
     if option is None:
         return None
-    text = texts.night_question(t, move, view.role, state.night)
+    text = (
+        texts.group_tag(scene.game.title)
+        + "\n"
+        + texts.night_question(t, move, view.role, state.night)
+    )
     if move == "kill" and view.role.is_mafia and state.plan:
         text += "\n" + texts.plan_set(t, scene.table, state.plan)
     if option.has_chosen:
@@ -205,7 +209,8 @@ def night_prompt(scene: Scene, player: str, move: str, method: Method) -> Op | N
 def closed_night_prompt(scene: Scene, before: GameState, player: str, move: str) -> Op:
     """At dawn the prompt keeps only what was chosen: no button is left to press."""
     role = before.roles[player]
-    text = texts.night_question(scene.t, move, role, before.night)
+    question = texts.night_question(scene.t, move, role, before.night)
+    text = texts.group_tag(scene.game.title) + "\n" + question
     key = f"{player}:{move}"
     choices = {**before.choices, **scene.chosen}
     if key in choices:

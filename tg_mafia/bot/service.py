@@ -31,12 +31,15 @@ from tg_mafia.bot.lobby import Lobbies, LobbyConfig
 from tg_mafia.bot.membership import Membership
 from tg_mafia.bot.ops import Method, Op, Priority
 from tg_mafia.bot.presses import SUCCESS, is_toggle, picked, stale, to_action
+from tg_mafia.bot.retention import Retention
 from tg_mafia.bot.runner import Outcome, Runner
 from tg_mafia.bot.scene import Scene
 from tg_mafia.bot.sender import Sender
+from tg_mafia.bot.texts import RELAY_LIMIT
 from tg_mafia.bot.timers import Scheduler
 from tg_mafia.i18n import translator
 from tg_mafia.storage import Database, GameRecord, GameStatus
+from tg_mafia.utf16 import utf16_len
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +59,7 @@ class ServiceConfig:
     lobby_seed: int | None = None  # a fixed deal (the demo's --seed); None: random
     replica: Replica = field(default_factory=lambda: Replica(default_replica_id(), "polling"))
     drain_seconds: float = 1800.0  # how long a drain lets running games finish
+    retention_days: int = 90  # finished games' action logs pruned after this; 0: never
 
 
 class GameService:
@@ -87,6 +91,7 @@ class GameService:
         self.unreachable: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()  # work started by a callback, kept alive
         self.draining = Draining(clock, config.drain_seconds)
+        self.retention = Retention(self.adb, scheduler, config.retention_days)
 
     # ----- after every write ------------------------------------------------------------
 
@@ -117,6 +122,7 @@ class GameService:
     async def _lead(self) -> None:
         await self._arm_all()
         self.sender.start()
+        self.retention.start()
         if self.on_lead is not None:
             await self.on_lead()
 
@@ -129,6 +135,7 @@ class GameService:
         self.leading = False
         for name in list(getattr(self.keeper.scheduler, "armed", {})):
             self.keeper.scheduler.cancel(name)
+        self.retention.stop()
         self._spawn(self.sender.stop())
 
     def _noted(self, payload: str) -> None:
@@ -330,10 +337,16 @@ class GameService:
         role = state.roles.get(str(user_id))
         if role is None or not role.is_mafia:
             return None
+        t = translator(record.language)
+        if utf16_len(text) > RELAY_LIMIT:
+            # With the sender's name and the group's in front, it would pass Telegram's
+            # 4,096: refused whole rather than cut or lost.
+            return t.gettext(
+                "Too long for the family: at most {n} characters a message. Send it in parts."
+            ).format(n=RELAY_LIMIT)
         outcome = await self.act(record.id, MafiaChat(str(user_id), text))
         if outcome.error is None:
             return None
-        t = translator(record.language)
         return t.gettext("The family talks only at night, while the mafia are awake.")
 
     async def cancel(self, chat_id: int, topic: int) -> str:

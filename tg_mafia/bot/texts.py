@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from html import escape
 
 from engine import Role, Side
+from engine.variants import VARIANTS
 from tg_mafia.bot.table import Table
 from tg_mafia.i18n import Translator
 
@@ -76,6 +77,10 @@ def role_description(t: Translator, role: Role, variant: str) -> str:
                 "Each night from night 2 the mafia shoot: the shot lands only if every "
                 "living mafioso picks the same player."
             )
+        if VARIANTS[variant].quiet_first_night:
+            return t.gettext(
+                "Each night from night 2 the mafia choose a victim together. Stay hidden by day."
+            )
         return t.gettext("Each night the mafia choose a victim together. Stay hidden by day.")
     if role is Role.GODFATHER:
         return t.gettext(
@@ -87,6 +92,11 @@ def role_description(t: Translator, role: Role, variant: str) -> str:
             "You lead the mafia. Each night from night 2 you shoot with them and may check "
             "one player: the bot tells you whether they are the sheriff."
         )
+    if (role is Role.DETECTIVE or role is Role.POLICE) and VARIANTS[variant].quiet_first_night:
+        return t.gettext(
+            "Each night from night 2 you may check one player: the bot tells you whether they "
+            "are mafia."
+        )
     if role is Role.DETECTIVE or role is Role.POLICE:
         return t.gettext(
             "Each night you may check one player: the bot tells you whether they are mafia."
@@ -95,6 +105,12 @@ def role_description(t: Translator, role: Role, variant: str) -> str:
         return t.gettext(
             "Each night from night 2 you may check one player: the bot tells you whether "
             "they are mafia. The Don is hunting you: keep it quiet."
+        )
+    if role is Role.DOCTOR and VARIANTS[variant].quiet_first_night:
+        # Night 1 is quiet there: nobody is shot, so nobody is healed.
+        return t.gettext(
+            "Each night from night 2 you may heal one player, yourself included, but not "
+            "the same player two nights in a row."
         )
     if role is Role.DOCTOR:
         return t.gettext(
@@ -300,8 +316,19 @@ def host_ballot(t: Translator, table: Table, player: str, target: str | None) ->
     )
 
 
-def mafia_message(table: Table, player: str, text: str) -> str:
-    return f"{table.label(player)}: {escape(text)}"
+# A family message's own characters at most: with the group's and the sender's names in
+# front, the relay stays under Telegram's 4,096 (group titles are at most 128).
+RELAY_LIMIT = 3500
+
+
+def group_tag(title: str) -> str:
+    """The game's group, first on its private messages: a player may have played
+    in several, and their private chat with the bot is one for all."""
+    return f"🎭 <i>{escape(title)}</i>"
+
+
+def mafia_message(table: Table, title: str, player: str, text: str) -> str:
+    return f"{group_tag(title)} · {table.label(player)}: {escape(text)}"
 
 
 # ----- morning ---------------------------------------------------------------------

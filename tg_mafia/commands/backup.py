@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
         "a SQLite file (SQLite's online backup), or a pg_dump archive (PostgreSQL; needs "
         "postgresql-client).",
     )
-    _database_flag(backup)
+    database_flag(backup)
     backup.add_argument("file", type=Path, help="where to write the backup (replaced)")
     backup.set_defaults(func=run_backup)
     restore = subparsers.add_parser(
@@ -32,7 +32,7 @@ def register(subparsers: Any) -> None:
         description="Replace what the database holds with a backup made by `tg-mafia "
         "backup`. Stop the bot first; the next start migrates an older backup.",
     )
-    _database_flag(restore)
+    database_flag(restore)
     restore.add_argument(
         "--force", action="store_true", help="replace a database that is not empty"
     )
@@ -40,7 +40,7 @@ def register(subparsers: Any) -> None:
     restore.set_defaults(func=run_restore)
 
 
-def _database_flag(parser: argparse.ArgumentParser) -> None:
+def database_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--database-url",
         help=f"SQLAlchemy URL (env DATABASE_URL; default {DEFAULT_DATABASE_URL})",

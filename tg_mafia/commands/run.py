@@ -112,6 +112,11 @@ def register(subparsers: Any) -> None:
         "(env DRAIN_SECONDS; default 1800)",
     )
     add(
+        "--retention-days",
+        help="how many days a finished game's action log (its protocol) is kept, then pruned; "
+        "0 keeps it for ever (env RETENTION_DAYS; default 90)",
+    )
+    add(
         "--take-over",
         action="store_true",
         help="long polling even though a webhook is set: delete it (the replicas running in "
@@ -203,6 +208,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         replica_id=settings.replica_id,
         owner_id=settings.owner_id,
         drain_seconds=settings.drain_seconds,
+        retention_days=settings.retention_days,
         mode="polling" if settings.webhook is None else "webhook",
         webhook_secret=_shared_secret(settings),
     )

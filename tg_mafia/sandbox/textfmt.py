@@ -9,6 +9,8 @@ import re
 from html.parser import HTMLParser
 from typing import Any
 
+from tg_mafia.utf16 import utf16_len
+
 from .errors import ApiError, bad_request
 
 _SIMPLE_TAGS = {
@@ -32,10 +34,6 @@ _COMMAND_RE = re.compile(r"(?<![\w/])/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?
 # documented grammar.
 DATE_TIME_FORMAT = re.compile(r"r|w?[dD]?[tT]?")
 _INT32_MAX = 2**31 - 1
-
-
-def utf16_len(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
 
 
 class _Html(HTMLParser):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import Engine, Float, case, cast, func
+from sqlalchemy import Engine, Float, case, cast, delete, func
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
@@ -19,7 +20,14 @@ from tg_mafia.storage.errors import (
     PlayerBusyError,
     StaleGameError,
 )
-from tg_mafia.storage.models import ChatSettings, Game, GameAction, PlayerResult, utc_now
+from tg_mafia.storage.models import (
+    ChatSettings,
+    Game,
+    GameAction,
+    LivingMessage,
+    PlayerResult,
+    utc_now,
+)
 from tg_mafia.storage.records import (
     ACTIVE_STATUSES,
     UNSET,
@@ -270,6 +278,25 @@ class Database:
         """Forget the saved chat permissions once they are restored (any status)."""
         with self.transaction() as tx:
             tx.clear_saved_permissions(game_id)
+
+    def prune_logs(self, ended_before: datetime) -> int:
+        """Retention: the action logs (and the message ids) of the games that
+        ended or were cancelled before `ended_before` are deleted; the games'
+        rows and results stay, for /stats. Returns how many games lost theirs."""
+        finished = (GameStatus.ENDED.value, GameStatus.ABORTED.value)
+        with self._transaction() as session:
+            old = select(Game.id).where(
+                col(Game.status).in_(finished),
+                col(Game.ended_at).is_not(None),
+                col(Game.ended_at) < ended_before,
+            )
+            logged = session.exec(
+                select(GameAction.game_id).where(col(GameAction.game_id).in_(old)).distinct()
+            ).all()
+            if logged:
+                session.execute(delete(GameAction).where(col(GameAction.game_id).in_(logged)))
+                session.execute(delete(LivingMessage).where(col(LivingMessage.game_id).in_(logged)))
+            return len(logged)
 
     def backlog(self) -> tuple[int, float | None]:
         with self.transaction() as tx:

@@ -15,7 +15,7 @@ from telegram.ext import (
 
 from tg_mafia.bot.callbacks import Kind
 from tg_mafia.bot.handlers import between, game, info, operator, settings
-from tg_mafia.bot.handlers.common import Context, log
+from tg_mafia.bot.handlers.common import Context, gated, log
 
 
 async def on_error(update: object, context: Context) -> None:
@@ -30,22 +30,22 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     # command out of turn is deleted and warned like any post. The command
     # itself is still answered by its own handler below.
     app.add_handler(MessageHandler(groups & filters.COMMAND, game.on_group_post), group=-1)
-    app.add_handler(CommandHandler("newgame", game.on_newgame, groups))
-    app.add_handler(CommandHandler("host", game.on_host, groups))
-    app.add_handler(CommandHandler("cancel", game.on_cancel, groups))
-    app.add_handler(CommandHandler("nextgame", between.on_nextgame, groups))
-    app.add_handler(CommandHandler("extend", between.on_extend, groups))
-    app.add_handler(CommandHandler("protocol", between.on_protocol, groups))
-    app.add_handler(CommandHandler("start", game.on_start, private))
-    app.add_handler(CommandHandler("help", info.on_help))
-    app.add_handler(CommandHandler("rules", info.on_rules))
-    app.add_handler(CommandHandler("stats", info.on_stats))
-    app.add_handler(CommandHandler("settings", settings.on_settings))
+    app.add_handler(CommandHandler("newgame", gated(game.on_newgame), groups))
+    app.add_handler(CommandHandler("host", gated(game.on_host), groups))
+    app.add_handler(CommandHandler("cancel", gated(game.on_cancel), groups))
+    app.add_handler(CommandHandler("nextgame", gated(between.on_nextgame), groups))
+    app.add_handler(CommandHandler("extend", gated(between.on_extend), groups))
+    app.add_handler(CommandHandler("protocol", gated(between.on_protocol), groups))
+    app.add_handler(CommandHandler("start", gated(game.on_start), private))
+    app.add_handler(CommandHandler("help", gated(info.on_help)))
+    app.add_handler(CommandHandler("rules", gated(info.on_rules)))
+    app.add_handler(CommandHandler("stats", gated(info.on_stats)))
+    app.add_handler(CommandHandler("settings", gated(settings.on_settings)))
     operator.register(app, app.bot_data["options"].owner_id)
     app.add_handler(
         CommandHandler(
             ["newgame", "host", "cancel", "nextgame", "extend", "protocol"],
-            info.on_group_command_in_private,
+            gated(info.on_group_command_in_private),
             private,
         )
     )

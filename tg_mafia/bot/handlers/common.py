@@ -3,19 +3,22 @@ and topic, whether they administer it, and how to answer."""
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import Chat, Message, Update, User
-from telegram.constants import ChatMemberStatus
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from tg_mafia.bot.flood import CommandGate
 from tg_mafia.bot.names import clean_name
 from tg_mafia.bot.ops import Op
 from tg_mafia.bot.service import GameService
 from tg_mafia.i18n import Translator, resolve_language, translator
-from tg_mafia.storage import Database
+from tg_mafia.storage import Database, GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -68,25 +71,62 @@ async def is_member_admin(context: Context, chat_id: int, user_id: int) -> bool:
     return member.status in ADMIN_STATUSES
 
 
-async def reply(context: Context, update: Update, text: str) -> None:
-    """An answer in the chat (and topic) the update came from, through that
-    chat's outbox: its messages keep their order and its rate limit."""
+Handler = Callable[[Update, "Context"], Awaitable[None]]
+
+
+def gated(handler: Handler) -> Handler:
+    """A command answered only while its sender is not flooding the bot
+    (tg_mafia/bot/flood.py): a flood is ignored, silently, for a while."""
+
+    @functools.wraps(handler)
+    async def answer_unless_flooding(update: Update, context: Context) -> None:
+        user = update.effective_user
+        gate: CommandGate = context.bot_data["command_gate"]
+        if user is not None and not gate.allow(user.id, service_of(context).clock.now()):
+            log.info("commands from user %s ignored: a flood", user.id)
+            return
+        await handler(update, context)
+
+    return answer_unless_flooding
+
+
+async def answer_place(context: Context, update: Update) -> tuple[int, int] | None:
+    """Where an answer to this update goes: the chat (and topic) it came from;
+    but while a game runs in that group, the asker's private chat, for the
+    group's budget is the game's (None: nobody to answer in private)."""
     chat = update.effective_chat
-    if chat is not None:
-        await service_of(context).answer(chat.id, text, topic_of(update.effective_message))
+    if chat is None:
+        return None
+    topic = topic_of(update.effective_message)
+    if chat.type == ChatType.PRIVATE:
+        return chat.id, topic
+    game = await service_of(context).adb.run(Database.active_game, chat.id, topic)
+    if game is None or game.status is not GameStatus.RUNNING:
+        return chat.id, topic
+    message = update.effective_message
+    if update.effective_user is None or (message is not None and message.sender_chat):
+        return None  # an anonymous administrator or a channel: no private chat to use
+    return update.effective_user.id, 0
+
+
+async def reply(context: Context, update: Update, text: str) -> None:
+    """An answer (see answer_place) through that chat's outbox: its messages
+    keep their order and its rate limit."""
+    place = await answer_place(context, update)
+    if place is not None:
+        await service_of(context).answer(place[0], text, place[1])
 
 
 async def send(context: Context, update: Update, op: Op) -> None:
-    """A call (a picture, say) into the chat and topic the update came from,
-    through that chat's outbox, behind its answers."""
-    chat = update.effective_chat
-    if chat is None:
+    """A call (a picture, say) to where the answers go, behind them."""
+    place = await answer_place(context, update)
+    if place is None:
         return
+    chat_id, topic = place
     data = op.to_json()
-    topic = topic_of(update.effective_message)
     if topic:
         data["topic"] = topic
-    await service_of(context).show_plain(chat.id, Op.from_json(data))
+    await service_of(context).show_plain(chat_id, Op.from_json(data))
 
 
 async def answer_query(query: Any, text: str | None) -> None:

@@ -198,9 +198,11 @@ async def _protocol_in_private(context: Context, record: GameRecord, user_id: in
     service = service_of(context)
     if not await service.can_write_to(user_id):
         return texts.popup(t, "start_me")
-    sent = await service.adb.run(archive.protocol_of_game, record.id, user_id, service.clock.now())
-    if not sent:
-        return archive.refusal(t)
+    refused = await service.adb.run(
+        archive.protocol_of_game, record.id, user_id, service.clock.now()
+    )
+    if refused:
+        return refused
     service.sender.wake()
     return texts.popup(t, "see_private")
 

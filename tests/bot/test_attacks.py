@@ -1,0 +1,161 @@
+"""Issue 14's findings, each attack reproduced on the sandbox as a
+mischievous player or an outsider would try it, and what holds now
+(docs/security.md lists every finding with its test)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from engine import GameState, Stage
+from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
+from tg_mafia.bot.texts import RELAY_LIMIT
+from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.storage import GameStatus
+
+
+def state_of(h: Harness, game_id: int) -> GameState:
+    record = h.db.get_game(game_id)
+    assert record is not None and record.state is not None
+    return GameState.from_dict(record.state)
+
+
+async def start(h: Harness, variant: str) -> int:
+    h.db.save_settings(h.group.id, variant=variant, language="en")
+    game_id = await h.open_and_fill()
+    await h.press_start()
+    return game_id
+
+
+async def test_an_outsider_with_the_link_learns_nothing_and_takes_no_seat(
+    tmp_path: Path,
+) -> None:
+    async with running_bot(tmp_path, 7) as h:
+        h.db.save_settings(h.group.id, variant="classic", language="en")
+        h.admin.command(h.group, "newgame", mention=True)
+        await h.settle()
+        outsider = h.sb.add_user("Mallory")  # not a member of the group
+        outsider.open_deep_link(h.sb.deep_link(f"join_{h.group.id}"))
+        await h.settle()
+        answer = h.private_texts(outsider)[-1]
+        assert "Only members of the group" in answer
+        assert "Friday club" not in " ".join(h.private_texts(outsider))
+        record = h.db.active_game(h.group.id)
+        assert record is not None and record.players == ()
+
+
+async def test_a_broken_or_huge_join_link_is_answered_plainly(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 1) as h:
+        user = h.users[0]
+        for payload in (f"join_-{'9' * 58}", "join_abc", "join_-1_2_3", f"join_-1_{2**40}"):
+            user.start(payload)
+            await h.settle()
+            assert h.private_texts(user)[-1] == "This invitation link is broken."
+        assert h.sb.log.errors() == []
+
+
+async def test_one_user_sits_at_one_table_across_groups(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 7) as h:
+        await start(h, "classic")
+        other = h.sb.add_group(
+            "Saturday club", members=[h.users[0]], owner=h.admin, bot_rights=BOT_RIGHTS
+        )
+        h.admin.command(other, "newgame", mention=True)
+        await h.settle()
+        h.users[0].open_deep_link(h.sb.deep_link(f"join_{other.id}"))
+        await h.settle()
+        assert "one game at a time" in h.private_texts(h.users[0])[-1]
+        lobby = h.db.active_game(other.id)
+        assert lobby is not None and lobby.players == ()
+
+
+async def test_spectators_commands_are_answered_in_private_and_never_delay_the_game(
+    tmp_path: Path,
+) -> None:
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 9, scheduler=scheduler) as h:
+        game_id = await start(h, "moscow")
+        assert state_of(h, game_id).stage is Stage.INTRO
+        spectator = h.sb.add_user("Spectator")
+        h.sb.add_member(h.group, spectator, by=h.admin)
+        spectator.start()
+        await h.settle()
+        before = len(h.sb.log.calls(chat_id=h.group.id))
+        # A burst of 22 commands, as the attack sent them.
+        for command in ["settings", "stats", "rules", "help", "newgame"] * 4 + ["help"] * 2:
+            spectator.command(h.group, command)
+        await h.handled()
+        await scheduler.fire(f"game-{game_id}")  # the next speaker's turn
+        await h.settle()
+        group_calls = h.sb.log.calls(chat_id=h.group.id)[before:]
+        # The group got the game's own calls only; the answers went to the spectator.
+        assert all(c.method != "sendPhoto" for c in group_calls)
+        sent = [c.params.get("text", "") for c in group_calls if c.method == "sendMessage"]
+        assert not any("Only the group's administrators" in s or "/rules" in s for s in sent)
+        answers = h.private_texts(spectator)
+        assert any("Only the group's administrators" in a for a in answers)
+        # A flood: past the first few commands, the rest are ignored for a while.
+        gate = h.app.bot_data["command_gate"]
+        assert gate.muted(spectator.id, h.service.clock.now())
+        assert len(answers) < 22
+
+
+async def test_a_flood_is_forgiven_after_a_while(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 1) as h:
+        user = h.users[0]
+
+        def answers() -> list[str]:
+            return [t for t in h.private_texts(user) if not t.startswith("/")]
+
+        user.start()
+        await h.settle()
+        greeted = len(answers())
+        for _ in range(20):
+            user.command(user.private_chat, "help")
+        await h.settle()
+        gate = h.app.bot_data["command_gate"]
+        assert len(answers()) - greeted == gate.commands - 1  # /start counted; the rest ignored
+        assert gate.muted(user.id, h.service.clock.now())
+        await asyncio.sleep(gate.mute + 1)
+        user.command(user.private_chat, "help")
+        await h.settle()
+        assert len(answers()) - greeted == gate.commands
+
+
+async def test_a_family_message_too_long_for_telegram_is_refused_with_a_notice(
+    tmp_path: Path,
+) -> None:
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 9, scheduler=scheduler) as h:
+        game_id = await start(h, "classic")
+        state = state_of(h, game_id)
+        assert state.stage is Stage.NIGHT
+        mafia = [u for u in h.users if state.roles[str(u.id)].is_mafia]
+        speaker, listener = mafia[0], mafia[1]
+        seen = len(h.private_texts(listener))
+        speaker.send(speaker.private_chat, "🙂" * 2048)  # 4,096 UTF-16 units
+        await h.settle()
+        assert f"at most {RELAY_LIMIT} characters" in h.private_texts(speaker)[-1]
+        assert len(h.private_texts(listener)) == seen
+        speaker.send(speaker.private_chat, "x" * RELAY_LIMIT)
+        await h.settle()
+        relayed = h.private_texts(listener)[-1]
+        assert relayed.endswith("x" * RELAY_LIMIT) and "Friday club" in relayed
+        assert h.sb.log.errors() == []
+
+
+async def test_night_prompts_name_their_group(tmp_path: Path) -> None:
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 9, scheduler=scheduler) as h:
+        game_id = await start(h, "classic")
+        await scheduler.fire(f"game-{game_id}")  # the quiet night 1 ends; day 1
+        await h.settle()
+        while state_of(h, game_id).stage is not Stage.NIGHT:
+            await scheduler.fire(f"game-{game_id}")
+            await h.settle()
+        record = h.db.get_game(game_id)
+        assert record is not None and record.status is GameStatus.RUNNING
+        state = state_of(h, game_id)
+        doctor = next(u for u in h.users if state.roles[str(u.id)].value == "doctor")
+        prompt = next(t for t in reversed(h.private_texts(doctor)) if "Night" in t)
+        assert prompt.startswith("🎭 Friday club")

@@ -1,0 +1,61 @@
+"""`tg-mafia prune`: what the running bot does every day, by hand — the action
+logs of games finished more than RETENTION_DAYS (or --days) days ago are
+deleted; their results stay for /stats (docs/storage.md).
+
+Exit codes: 0 done; 1 the database failed (one line, password masked); 2 a bad
+setting or argument."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from tg_mafia.commands.backup import database_flag, database_url
+from tg_mafia.config import ENV_VARS, ConfigError, parse_retention_days
+
+
+def register(subparsers: Any) -> None:
+    prune = subparsers.add_parser(
+        "prune",
+        help="delete the action logs of games finished long ago",
+        description="Delete the action logs (the move-by-move record behind /protocol) of "
+        "the games that ended or were cancelled more than DAYS days ago. Results and "
+        "ratings stay. The running bot does this every day by itself.",
+    )
+    database_flag(prune)
+    prune.add_argument(
+        "--days",
+        help="keep this many days (env RETENTION_DAYS; default 90; 0 prunes nothing)",
+    )
+    prune.set_defaults(func=run_prune)
+
+
+def run_prune(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from tg_mafia.bot.retention import cutoff
+    from tg_mafia.storage import DatabaseConfigError, mask_url, open_database
+
+    name = "--days" if args.days is not None else ENV_VARS["retention_days"]
+    try:
+        days = parse_retention_days(name, args.days or os.environ.get(name))
+    except ConfigError as error:
+        print(f"tg-mafia prune: {error}", file=sys.stderr)
+        return 2
+    if not days:
+        print("retention is 0 days (keep for ever): nothing pruned")
+        return 0
+    url = database_url(args)
+    try:
+        with open_database(url) as db:
+            pruned = db.prune_logs(cutoff(days))
+    except DatabaseConfigError as error:
+        print(f"tg-mafia prune: {error}", file=sys.stderr)
+        return 2
+    except SQLAlchemyError as error:
+        print(f"tg-mafia prune: {mask_url(url)}: {type(error).__name__}", file=sys.stderr)
+        return 1
+    print(f"pruned the action logs of {pruned} games ended over {days} days ago")
+    return 0

@@ -93,6 +93,11 @@ class _JumpingSelector(selectors.BaseSelector):
 
     def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
         ready = self._real.select(0)
+        if timeout == 0 and not ready:
+            # Callbacks are due: the clock still moves a hair, as a real one would.
+            # A timer set for "now" again and again (aiolimiter's, after a float's
+            # rounding) would otherwise come due forever at the same instant.
+            self._loop._jump(0.0)
         if ready or timeout == 0:
             return ready
         if self._loop.threads_busy:

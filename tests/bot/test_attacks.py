@@ -159,3 +159,67 @@ async def test_night_prompts_name_their_group(tmp_path: Path) -> None:
         doctor = next(u for u in h.users if state.roles[str(u.id)].value == "doctor")
         prompt = next(t for t in reversed(h.private_texts(doctor)) if "Night" in t)
         assert prompt.startswith("🎭 Friday club")
+
+
+def forged_press(h: Harness, user_id: int, chat_id: int, data: str, n: int) -> None:
+    """A callback query as a modified client could send it: any data, from a
+    message of `chat_id`."""
+    user = h.sb.user(user_id)
+    h.sb.inject_update(
+        {
+            "callback_query": {
+                "id": f"forged-{n}",
+                "from": user.user.to_api(),
+                "chat_instance": "x",
+                "data": data,
+                "message": {
+                    "message_id": 1,
+                    "date": 0,
+                    "chat": {"id": chat_id, "type": "supergroup", "title": "x"},
+                },
+            }
+        }
+    )
+
+
+async def test_a_button_acts_only_on_the_game_of_its_own_chat(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 7) as h:
+        h.db.save_settings(h.group.id, variant="classic", language="en")
+        await h.open_and_fill()
+        lobby = h.db.active_game(h.group.id)
+        assert lobby is not None
+        # The attacker administers a group of their own, and presses there a Start
+        # that names the victim group's lobby.
+        mallory = h.sb.add_user("Mallory")
+        own = h.sb.add_group("Mallory's", owner=mallory, bot_rights=BOT_RIGHTS)
+        forged_press(h, mallory.id, own.id, f"lb:{lobby.id}:*:start", 1)
+        await h.settle()
+        after = h.db.get_game(lobby.id)
+        assert after is not None and after.status is GameStatus.LOBBY
+        assert after.version == lobby.version
+        answers = [c for c in h.sb.log.calls(method="answerCallbackQuery") if c.ok]
+        assert "no longer valid" in answers[-1].params.get("text", "")
+
+
+async def test_malformed_buttons_are_answered_and_raise_nothing(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 7) as h:
+        game_id = await start(h, "classic")
+        errors = h.app.bot_data["errors"]
+        user = h.users[0]
+        malformed = (
+            f"vt:{game_id}:1:²",  # '²'.isdigit() is true
+            f"vt:{game_id}:x:1",
+            "vt:-1:1:1",
+            "zz:1:1",
+            "",
+            "ё" * 70,
+            f"nt:{game_id}:1:kill:{'9' * 40}",
+        )
+        for n, data in enumerate(malformed):
+            forged_press(h, user.id, h.group.id, data, n)
+        await h.settle()
+        answers = [c for c in h.sb.log.calls(method="answerCallbackQuery") if c.ok]
+        assert len(answers) == len(malformed)
+        assert all("no longer valid" in a.params.get("text", "") for a in answers)
+        assert list(errors.records) == []  # nothing logged as an error
+        assert state_of(h, game_id).stage is Stage.NIGHT

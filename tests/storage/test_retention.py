@@ -21,7 +21,14 @@ def played(db: Database, chat_id: int, *, ended_days_ago: float | None) -> GameR
     """A game with two actions; ended `ended_days_ago` days ago (None: running)."""
     lobby = db.create_lobby(chat_id, opened_by=11, players=PLAYERS)
     game = db.start_game(lobby.id, lobby.version, {}, stage_deadline=None, timer_token=None)
-    game = db.record_action(game.id, game.version, {"verb": "pass", "actor": "11"}, {})
+    game = db.record_action(
+        game.id,
+        game.version,
+        {"verb": "pass", "actor": "11"},
+        {},
+        stage_deadline=None,
+        timer_token=None,
+    )
     if ended_days_ago is None:
         return game
     results = [PlayerOutcome(p.user_id, p.name, "citizen", "town", True) for p in PLAYERS]

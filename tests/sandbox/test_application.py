@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import socket
 
+import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tg_mafia.sandbox import SECRET_HEADER, HttpTransport, Sandbox, post_json
+from tg_mafia.sandbox import SECRET_HEADER, HttpTransport, Sandbox, post_json, webhook
 
 from .conftest import BOT_RIGHTS
 
@@ -109,3 +112,29 @@ async def test_webhook_delivery_and_secret() -> None:
         assert (await post_json(url, fake))[0] == 403
         await app.updater.stop()
         await app.stop()
+
+
+async def test_a_webhook_stops_even_when_its_cancellation_is_swallowed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Python 3.11's asyncio.wait_for returns the result of a read that completes as the
+    # cancellation arrives, swallowing it: a new setWebhook then waited for the old
+    # delivery loop forever (the replicas test saw a replica's start time out).
+    entered = asyncio.Event()
+
+    async def swallowing_post(*args: object, **kwargs: object) -> tuple[int, bytes]:
+        entered.set()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(3600)
+        return 200, b""
+
+    monkeypatch.setattr(webhook, "post_json", swallowing_post)
+    sb = make_sandbox()
+    await sb.start_webhook("http://127.0.0.1:9/hook", None)
+    sb.add_user("Ann").start("x")
+    await asyncio.wait_for(entered.wait(), 5)
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    await asyncio.wait_for(sb.stop_webhook(), 5)  # its own timeout would end the wait, silently
+    assert loop.time() - began < 1
+    assert sb.webhook is None

@@ -71,12 +71,16 @@ class WebhookDeliverer:
     last_error_date: int | None = None
     last_error_message: str | None = None
     _task: asyncio.Task[None] | None = None
+    _stopping: bool = False
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
         if self._task is not None:
+            # The flag too: Python 3.11's wait_for swallows a cancellation that comes as the
+            # awaited read completes, and the loop would go on delivering (and this wait hang).
+            self._stopping = True
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
@@ -86,7 +90,7 @@ class WebhookDeliverer:
         headers = {}
         if self.config.secret_token:
             headers[SECRET_HEADER] = self.config.secret_token
-        while True:
+        while not self._stopping:
             if not await self.queue.wait(1.0):
                 continue
             update = self.queue.peek(1)[0]

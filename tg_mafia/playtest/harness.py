@@ -181,11 +181,12 @@ async def _running(app: Any, scheduler: Scheduler | None) -> AsyncIterator[Any]:
 
 
 @contextlib.contextmanager
-def scratch_database(tmp_path: Path) -> Iterator[str]:
-    """A database of its own for one run: a SQLite file, or, when
-    DATABASE_URL names a PostgreSQL server, a new database created on it and
-    dropped afterwards (the tests then run on PostgreSQL for real)."""
-    base = os.environ.get("DATABASE_URL")
+def scratch_database(tmp_path: Path, server: str | None = None) -> Iterator[str]:
+    """A database of its own for one run: a SQLite file, or, when `server`
+    (by default DATABASE_URL) names a PostgreSQL server, a new database
+    created on it and dropped afterwards (the tests then run on PostgreSQL
+    for real)."""
+    base = server or os.environ.get("DATABASE_URL")
     if not base or not base.startswith("postgres"):
         yield f"sqlite:///{tmp_path / 'bot.db'}"
         return

@@ -19,12 +19,10 @@ What differs with replicas:
   Only the leader has the timer armed; after the leader's death the next
   one arms it from the stored deadline. Firing the same timer twice, or a
   stale one, must change nothing: each `Timeout` must be in the log once.
-- A move is never pressed again just because a replica died: a press that
-  was answered must reach the log. Only a press left unanswered by a kill
-  is pressed again, as a player whose button stopped spinning would: PTB's
-  webhook answers Telegram before the update is handled, so an update a
-  replica had taken in the moment it was killed is lost with it. Those
-  presses are counted (`repressed`).
+- A move is never pressed again: every press must reach the log, whichever
+  replica took it and whenever one died. A replica answers the webhook only
+  once the update is handled (tg_mafia/webhook.py), so an update it took as
+  it was killed is delivered again, to another replica.
 - Each table picks a kill point (an action index and a mode, as in the
   crash test) and a victim: the leader, the replica the balancer gave the
   latest update to, or any replica. The kill and the restart run beside the
@@ -53,7 +51,7 @@ from sqlalchemy import text
 
 from engine import GameState
 from engine.actions import Timeout, action_from_dict
-from tests.crash.driver import STEP_TIMEOUT, BotDied, CrashRun, Table
+from tests.crash.driver import STEP_TIMEOUT, CrashRun, Table
 from tests.replicas.balancer import Balancer
 from tg_mafia.bot.callbacks import Kind
 from tg_mafia.sandbox import HttpTransport, Limits, Sandbox, SimUser
@@ -65,7 +63,6 @@ from tg_mafia.storage import GameStatus, open_database
 SCRIPT = Path(__file__).with_name("replica_process.py")
 ROOT = Path(__file__).resolve().parents[2]
 VICTIMS = ("leader", "handler", "any")
-REPRESS_AFTER = 3.0  # real seconds after a kill before an unanswered press is pressed again
 
 
 @dataclass
@@ -84,9 +81,6 @@ class Replicas:
         self.replicas = [Replica(i, _free_port()) for i in range(count)]
         self.zygote: asyncio.subprocess.Process | None = None
         self.stderr = stderr
-        self.generation = 0  # kills so far: a step waiting on a button starts over
-        self.ready = asyncio.Event()  # the crash driver's interface: always set here
-        self.ready.set()
         self.kills: Counter[str] = Counter()  # by victim: leader, other
         self.last_kill = 0.0  # time.monotonic() of the latest kill
         self.starts: list[float] = []
@@ -150,7 +144,6 @@ class Replicas:
         async with self._lock:
             replica = self.replicas[index]
             leaders = await self.leading()
-            self.generation += 1
             self.last_kill = time.monotonic()
             await kill(replica.pid)
             self.kills["leader" if index in leaders else "other"] += 1
@@ -209,7 +202,6 @@ def _free_port() -> int:
 @dataclass
 class ReplicaTable(Table):
     victim: str = "any"
-    repressed: int = 0  # presses left unanswered by a kill, pressed again
     timer_fires: int = 0  # fires that found the timer armed
 
 
@@ -217,8 +209,15 @@ class ReplicaRun(CrashRun):
     """The crash test's run, on replicas (see the module's docstring)."""
 
     def __init__(
-        self, tmp: Path, speed: float, rng: random.Random, database_url: str, count: int = 3
+        self,
+        tmp: Path,
+        speed: float,
+        rng: random.Random,
+        database_url: str,
+        count: int = 3,
+        **setup: Any,  # more for replica_process.py: lobby_seconds, timers
     ) -> None:
+        self.extra_setup = setup
         self.tmp = tmp
         self.speed = speed
         self.rng = rng
@@ -248,13 +247,14 @@ class ReplicaRun(CrashRun):
             "speed": self.speed,
             "secret": secrets.token_urlsafe(16),
             "webhook_url": "",
+            **self.extra_setup,
         }
         self.replicas = Replicas(setup, self.count, self.tmp / "replicas.stderr")
         self.balancer = Balancer(self.replicas.ports)
         await self.balancer.start()
         setup["webhook_url"] = self.balancer.url
         await self.replicas.start()
-        self.bot = self.replicas
+        self.bot = self.replicas  # CrashRun.perform checks there is one
         await self.replicas.wait_for_leader()
         return self
 
@@ -296,14 +296,17 @@ class ReplicaRun(CrashRun):
 
     # ----- playing ------------------------------------------------------------------------
 
+    async def until(
+        self, predicate: Callable[[], bool], generation: int | None = None, poll: float = 0.01
+    ) -> None:
+        """Until `predicate()`. Unlike the crash test, a kill interrupts no step: the
+        players never press again because a replica died."""
+        await super().until(predicate, None, poll)
+
     async def play(self, table: Table) -> None:
-        assert isinstance(table, ReplicaTable) and self.replicas is not None
-        while True:
-            try:
-                if await self._step(table, self.replicas.generation):
-                    break
-            except BotDied:
-                continue
+        assert isinstance(table, ReplicaTable)
+        while not await self._step(table, 0):
+            pass
         group = self.sb.world.resolve_chat(table.group.id)
         await self.until(
             lambda: (
@@ -341,31 +344,19 @@ class ReplicaRun(CrashRun):
         return False
 
     async def _applied(self, table: ReplicaTable, done: Callable[[], bool]) -> None:
-        """Until the move is in the log. A press that was answered must get there;
-        one left unanswered by a kill is pressed again (BotDied: the step starts over)."""
-        assert self.replicas is not None
-        pressed_at = time.monotonic()
-        end = pressed_at + STEP_TIMEOUT
+        """Until the move is in the log: re-read once its press is answered (the move is
+        written by then), else every 0.1 s (the database is the replicas' too)."""
+        end = time.monotonic() + STEP_TIMEOUT
+        presses = self.presses.get(table.game_id, [])
         while not done():
-            now = time.monotonic()
-            killed_since = self.replicas.last_kill > pressed_at
-            presses = self.presses.get(table.game_id, [])
-            unanswered = [p for p in presses if not p.answered]
-            if unanswered and killed_since and now - self.replicas.last_kill > REPRESS_AFTER:
-                table.repressed += 1
-                raise BotDied
-            if now > end:
-                answers = [p.answer for p in presses]
-                raise AssertionError(
-                    f"game {table.game_id}: a move was not applied (answers: {answers})"
-                )
-            # A press is answered once its move is written: the log is read then, or
-            # every 0.1 s (the database is shared with the replicas: no tight polling).
+            if time.monotonic() > end:
+                answers = [p.answer if p.answered else None for p in presses]
+                raise AssertionError(f"game {table.game_id}: a move was lost (answers {answers})")
             with contextlib.suppress(TimeoutError):
                 await self.sb.wait_for(
-                    lambda ps=presses: all(p.answered for p in ps), timeout=0.1, poll=0.01
+                    lambda: all(p.answered for p in presses), timeout=0.1, poll=0.01
                 )
-            if not unanswered:
+            if all(p.answered for p in presses):
                 await asyncio.sleep(0.01)
 
     async def _fire(self, table: ReplicaTable, done: int) -> None:

@@ -5,7 +5,7 @@ replica to start on stdin: `{"index": I, "port": P}`.
 Each replica builds the unmodified application (`build_application`,
 `start_service`) on the shared PostgreSQL database and takes its updates by
 webhook on 127.0.0.1:P, as `tg-mafia run` does with WEBHOOK_URL (the same
-`start_webhook` call, the balancer's URL and the shared secret). It is not
+`WebhookListener`, the balancer's URL and the shared secret). It is not
 `tg-mafia run` itself for two reasons: the game timers run on a
 `ManualScheduler`, so that a timer fires when the test's reference game
 says, through this script's control endpoint; and a SIGKILLed replica comes
@@ -20,6 +20,10 @@ Control, on a port of its own (never in the bot):
 
 When the replica is ready (service started, webhook set) the script prints
 `{"ready": true, "index": I, "pid": P, "control_port": N}` on stdout.
+
+SETUP_JSON: base_url, token, database_url, speed, secret, webhook_url; optional
+lobby_seconds (default: never) and timers ("manual", the default, or "real": the
+JobQueue, as in production, for the benchmark's takeover times).
 """
 
 from __future__ import annotations
@@ -43,7 +47,9 @@ from tests.crash.bot_process import _Armed, _Fire
 from tg_mafia.bot.app import BotOptions, build_application, start_service
 from tg_mafia.bot.service import GameService
 from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.config import Address
 from tg_mafia.storage import open_database
+from tg_mafia.webhook import WebhookListener
 
 HOOK_PATH = "hook"
 
@@ -80,7 +86,7 @@ async def main(setup: dict[str, Any], index: int, port: int) -> None:
     builder: Any = ApplicationBuilder().token(setup["token"]).base_url(setup["base_url"])
     options = BotOptions(
         speed=float(setup["speed"]),
-        lobby_seconds=10**6,
+        lobby_seconds=int(setup.get("lobby_seconds", 10**6)),
         replica_id=f"replica-{index}",
         mode="webhook",
         webhook_secret=setup["secret"],
@@ -89,13 +95,12 @@ async def main(setup: dict[str, Any], index: int, port: int) -> None:
     scheduler = ManualScheduler()
     control_port = _control(scheduler, app)
     async with app:
-        await start_service(app, scheduler)
-        assert app.updater is not None
-        await app.updater.start_webhook(
-            listen="127.0.0.1",
-            port=port,
-            url_path=HOOK_PATH,
-            webhook_url=f"{setup['webhook_url']}/{HOOK_PATH}",
+        # "real" timers: the production scheduler (the JobQueue), for the benchmark
+        await start_service(app, scheduler if setup.get("timers", "manual") == "manual" else None)
+        listener = WebhookListener(app, Address("127.0.0.1", port), HOOK_PATH, setup["secret"])
+        await listener.start()
+        await app.bot.set_webhook(
+            f"{setup['webhook_url']}/{HOOK_PATH}",
             secret_token=setup["secret"],
             allowed_updates=Update.ALL_TYPES,
         )

@@ -63,7 +63,6 @@ async def test_games_survive_replica_kills(tmp_path: Path, postgres_url: str) ->
         assert run.replicas.errors_logged() == []
         print(
             f"\n{len(tables)} games, kills {dict(kills)}, "
-            f"presses again after a kill {sum(t.repressed for t in tables)}, "
             f"timer fires that found it armed {sum(t.timer_fires for t in tables)}, "
             f"updates by replica {dict(run.balancer.delivered)}, "
             f"refused connections skipped {run.balancer.skipped}, 502s {run.balancer.failed}"

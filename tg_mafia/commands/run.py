@@ -341,20 +341,21 @@ async def _start(
             await updater.start_polling(allowed_updates=Update.ALL_TYPES)
         log.info("running as @%s by long polling", app.bot.username)
     else:
+        from tg_mafia.webhook import WebhookListener
+
         refused = f"Telegram refused the webhook {webhook.url}"
+        # Not PTB's webhook server: it answers Telegram before the update is handled.
+        listener = WebhookListener(app, webhook.listen, webhook.path, webhook.secret_token)
         try:
-            with quieted(["telegram.ext"], ptb_start_level):
-                await updater.start_webhook(
-                    listen=webhook.listen.host,
-                    port=webhook.listen.port,
-                    url_path=webhook.path,
-                    webhook_url=webhook.url,
-                    secret_token=webhook.secret_token,
-                    allowed_updates=Update.ALL_TYPES,
-                )
+            await listener.start()
         except OSError as error:
             name = settings.name_of("listen")
             raise StartError(_cannot_listen(name, webhook.listen, error)) from error
+        app.bot_data["webhook"] = listener
+        try:
+            await app.bot.set_webhook(
+                webhook.url, secret_token=webhook.secret_token, allowed_updates=Update.ALL_TYPES
+            )
         except BadRequest as error:  # PTB makes it a NetworkError: it must come first
             raise StartError(f"{refused}: {error}") from error
         except NetworkError as error:
@@ -399,6 +400,9 @@ async def _stop(app: App, health: HealthServer | None, *, flush: bool) -> None:
         await health.stop()
     if app.updater is not None and app.updater.running:
         await app.updater.stop()
+    listener = app.bot_data.pop("webhook", None)
+    if listener is not None:
+        await listener.stop()
     if app.running:
         await app.stop()
     await stop_service(app, flush=flush)

@@ -142,13 +142,21 @@ class Replicas:
 
     async def kill_and_restart(self, index: int, victim: str) -> None:
         async with self._lock:
-            replica = self.replicas[index]
-            leaders = await self.leading()
-            self.last_kill = time.monotonic()
-            await kill(replica.pid)
-            self.kills["leader" if index in leaders else "other"] += 1
-            self.kills[f"chosen:{victim}"] += 1
-            await self._spawn(replica)
+            await self.kill(index, victim)
+            await self.restart(index)
+
+    async def kill(self, index: int, victim: str) -> None:
+        """SIGKILLs replica `index`; it stays down until `restart`."""
+        replica = self.replicas[index]
+        leaders = await self.leading()
+        self.last_kill = time.monotonic()
+        await kill(replica.pid)
+        replica.pid = 0
+        self.kills["leader" if index in leaders else "other"] += 1
+        self.kills[f"chosen:{victim}"] += 1
+
+    async def restart(self, index: int) -> None:
+        await self._spawn(self.replicas[index])
 
     async def fire(self, name: str) -> int:
         """Fires timer `name` on every replica at once: how many had it armed."""

@@ -127,6 +127,7 @@ async def running_bot(
     forum: bool = False,
     owner_id: int | None = None,
     drain_seconds: float = 1800.0,
+    rate_limiter: bool = True,
 ) -> AsyncIterator[Harness]:
     sb = sb or Sandbox(speed=speed)
     if names:
@@ -158,6 +159,7 @@ async def running_bot(
             lobby_seed=lobby_seed,
             owner_id=owner_id,
             drain_seconds=drain_seconds,
+            rate_limiter=rate_limiter,
         )
         app = build_application(builder, db, options, metrics)
         async with _running(app, scheduler) as started:

@@ -35,7 +35,6 @@ import argparse
 import asyncio
 import logging
 import os
-import platform
 import random
 import statistics
 import sys
@@ -48,6 +47,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.machine import describe, load  # noqa: E402
 from engine import find_variant  # noqa: E402
 from tests.replicas.driver import ReplicaRun, ReplicaTable  # noqa: E402
 from tests.storage.conftest import POSTGRES_URL_VARIABLE  # noqa: E402
@@ -181,12 +181,7 @@ def main() -> None:
     logging.getLogger("tornado.access").setLevel(logging.ERROR)  # the sandbox's 4xx lines
     if not args.database_url:
         parser.error(f"a PostgreSQL server is needed: --database-url or {POSTGRES_URL_VARIABLE}")
-    cpuinfo = Path("/proc/cpuinfo").read_text().splitlines()
-    cpu = next(
-        (line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")),
-        platform.machine(),
-    )
-    print(f"# {cpu}, {os.cpu_count()} cores, load {os.getloadavg()}, Python {sys.version[:6]}")
+    print(describe())
     with tempfile.TemporaryDirectory() as tmp:
         if args.kills:
             with scratch_database(Path(tmp), args.database_url) as url:
@@ -203,7 +198,7 @@ def main() -> None:
             print(f"  (the first calls: {r['first_methods']})")
         if not args.games:
             return
-        print(f"# load {os.getloadavg()}")
+        print(f"# load {load()}")
         print("replicas  games  updates  updates/s  games/min  wall s  429s")
         for count in args.replicas or [1, 2, 3]:
             with scratch_database(Path(tmp), args.database_url) as url:
@@ -214,7 +209,7 @@ def main() -> None:
                 f"{t['count_429']:>4}",
                 flush=True,
             )
-        print(f"# load {os.getloadavg()}")
+        print(f"# load {load()}")
 
 
 if __name__ == "__main__":

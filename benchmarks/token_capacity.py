@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import platform
 import random
 import statistics
 import sys
@@ -38,6 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.machine import describe  # noqa: E402
 from engine import GameState, find_variant  # noqa: E402
 from engine.actions import Action, Timeout  # noqa: E402
 from tg_mafia.bot.timers import ManualScheduler  # noqa: E402
@@ -149,7 +148,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--variant", choices=sorted(LARGE), action="append")
     args = parser.parse_args()
-    print(f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(describe())
     print(
         "variant  games  players  minutes/game  calls/min/game  busiest min  "
         "group peak/60s  token peak 1s  token peak 60s  carries (mean)  carries (busy)  429s"

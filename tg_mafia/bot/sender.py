@@ -234,10 +234,12 @@ class Sender:
         started = self.clock.now()
         attempt = 0
         while True:
-            if op.method in CHARGED:
-                await self._wait_budget(unit.chat_id)
             if op.extra.get("every"):
                 await self._hold_edit(unit)
+            if op.method in CHARGED:
+                await self._wait_budget(unit.chat_id)
+                # Counted before the call: the other workers must see the slot taken.
+                self._charge(unit.chat_id)
             deadline = None
             if op.timer is not None:
                 deadline = self.clock.deadline(float(op.timer["seconds"]))
@@ -265,8 +267,6 @@ class Sender:
                 await asyncio.sleep(self.clock.real(min(0.2 * 2**attempt, NETWORK_BACKOFF_MAX)))
                 attempt += 1
                 continue
-            if op.method in CHARGED:
-                self._charge(unit.chat_id)
             return delivery
 
     def _refused(self, unit: Unit, error: BadRequest) -> Delivery:

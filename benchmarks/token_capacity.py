@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.machine import describe  # noqa: E402
 from engine import GameState, find_variant  # noqa: E402
 from engine.actions import Action, Timeout  # noqa: E402
+from tests.replicas.driver import peak  # noqa: E402
 from tg_mafia.bot.timers import ManualScheduler  # noqa: E402
 from tg_mafia.playtest.autoplay import AutoPlayers  # noqa: E402
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness, running_bot  # noqa: E402
@@ -48,7 +49,6 @@ from tg_mafia.storage import GameRecord, GameStatus  # noqa: E402
 from tg_mafia.virtual_time import VirtualTimeLoop  # noqa: E402
 
 TOKEN_CALLS_PER_SECOND = 30
-GROUP_CALLS_PER_MINUTE = 20
 LARGE = {"classic": 14, "moscow": 12, "party": 14, "club": 12}
 START_SPREAD = 600.0  # seconds over which the games start
 
@@ -87,16 +87,7 @@ async def one_game(base: Harness, variant: str, size: int, seed: int) -> dict[st
     record = await PacedPlayers(h, scheduler, seed).play(game_id)
     assert record.status is GameStatus.ENDED
     chats = {group.id, *(u.id for u in users)}
-    return {"chats": chats, "began": began, "ended": sb.clock.now(), "size": size}
-
-
-def peak(stamps: list[float], window: float) -> int:
-    best = start = 0
-    for end, stamp in enumerate(stamps):
-        while stamps[start] <= stamp - window:
-            start += 1
-        best = max(best, end - start + 1)
-    return best
+    return {"chats": chats, "began": began, "ended": sb.clock.now()}
 
 
 async def run_variant(variant: str, games: int) -> dict[str, Any]:
@@ -117,14 +108,13 @@ async def run_variant(variant: str, games: int) -> dict[str, Any]:
     charged = [r for r in sb.log if r.ok and r.method in CHARGED_METHODS]
     per_minute, busiest, minutes, group_peaks = [], [], [], []
     for game in done:
-        stamps = sorted(r.time for r in charged if r.chat_id in game["chats"])
+        chats = game["chats"]
         length = (game["ended"] - game["began"]) / 60
         minutes.append(length)
-        per_minute.append(len(stamps) / length)
-        busiest.append(peak(stamps, 60.0))
-        group = min(game["chats"])  # the group's id is the negative one
-        group_peaks.append(peak(sorted(r.time for r in charged if r.chat_id == group), 60.0))
-    everything = sorted(r.time for r in charged)
+        per_minute.append(sum(1 for r in charged if r.chat_id in chats) / length)
+        busiest.append(peak(sb.log, 60.0, lambda chat, c=chats: chat in c))
+        group = min(chats)  # the group's id is the negative one
+        group_peaks.append(peak(sb.log, 60.0, lambda chat, g=group: chat == g))
     mean_rate = statistics.mean(per_minute) / 60
     busy_rate = statistics.median(busiest) / 60
     return {
@@ -135,8 +125,8 @@ async def run_variant(variant: str, games: int) -> dict[str, Any]:
         "calls_per_minute": statistics.mean(per_minute),
         "busiest_minute": statistics.median(busiest),
         "group_peak": max(group_peaks),
-        "token_peak_1s": peak(everything, 1.0),
-        "token_peak_60s": peak(everything, 60.0),
+        "token_peak_1s": peak(sb.log, 1.0, lambda chat: True),
+        "token_peak_60s": peak(sb.log, 60.0, lambda chat: True),
         "carries_mean": TOKEN_CALLS_PER_SECOND / mean_rate,
         "carries_busy": TOKEN_CALLS_PER_SECOND / busy_rate,
         "count_429": sb.log.count_429(),

@@ -104,8 +104,10 @@ def logging_to(
     root.addHandler(handler)
     root.setLevel(level)
     # httpx logs every request at INFO, URL (and so token) included; keep only its warnings.
-    # alembic tells each migration step at INFO at every start: only when debugging.
-    chatty = ("httpx", "httpcore") if level == "DEBUG" else ("httpx", "httpcore", "alembic")
+    # alembic tells each migration step at INFO at every start, and APScheduler each job
+    # it adds and runs (a timer per stage of every game): only when debugging.
+    quiet_unless_debugging = ("alembic", "apscheduler")
+    chatty = ("httpx", "httpcore") + (() if level == "DEBUG" else quiet_unless_debugging)
     logging.captureWarnings(True)
     try:
         with quieted(chatty, logging.WARNING):

@@ -9,15 +9,16 @@ malformed JSON. This one, in order:
   grows past it closes the connection; a body that trickles in slower than BODY_TIMEOUT
   closes it too;
 - malformed JSON, or JSON that is not an update, is 400 (Telegram would retry a 5xx
-  forever); a good update is queued for the bot and answered 200.
+  forever); a good update is handled, then answered 200: a process killed before it
+  answers leaves the update to Telegram, which delivers it again (to another replica).
 """
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from typing import Any, Final
 
@@ -35,18 +36,20 @@ BODY_TIMEOUT: Final = 10.0  # seconds for the whole body once the headers are in
 IDLE_TIMEOUT: Final = 60.0  # a kept-alive connection with nothing on it
 MAX_HEADERS: Final = 16 * 1024
 
+Handle = Callable[[Update], Awaitable[None]]  # the application's process_update
+
 
 @stream_request_body
 class _UpdateHandler(RequestHandler):
     SUPPORTED_METHODS = ("POST",)
 
     bot: Bot
-    queue: asyncio.Queue[object]
+    handle: Handle
     secret: str
 
-    def initialize(self, bot: Bot, queue: asyncio.Queue[object], secret: str) -> None:
+    def initialize(self, bot: Bot, handle: Handle, secret: str) -> None:
         self.bot = bot
-        self.queue = queue
+        self.handle = handle
         self.secret = secret
         self.chunks: list[bytes] = []
         self.size = 0
@@ -75,7 +78,7 @@ class _UpdateHandler(RequestHandler):
         if update is None:
             self._refuse(HTTPStatus.BAD_REQUEST)
             return
-        await self.queue.put(update)
+        await self.handle(update)  # handled before Telegram hears of it
         self.set_status(HTTPStatus.OK)
         self.finish()
 
@@ -95,12 +98,10 @@ class _UpdateHandler(RequestHandler):
 
 
 class WebhookListener:
-    def __init__(
-        self, address: Address, path: str, bot: Bot, queue: asyncio.Queue[object], secret: str
-    ) -> None:
+    def __init__(self, address: Address, path: str, bot: Bot, handle: Handle, secret: str) -> None:
         self.address = address
         app = Application(
-            [(path, _UpdateHandler, {"bot": bot, "queue": queue, "secret": secret})],
+            [(path, _UpdateHandler, {"bot": bot, "handle": handle, "secret": secret})],
             log_function=lambda handler: None,  # the bot logs what matters, not each POST
         )
         self._server = HTTPServer(

@@ -275,3 +275,28 @@ async def test_a_second_process_on_one_sqlite_file_is_refused(
         await answers_start(world, world.users[2])  # the first one still serves
     finally:
         assert await first.stop() == 0, first.output()
+
+
+async def test_a_webhook_update_is_acknowledged_only_once_handled(
+    world: World, tmp_path: Path
+) -> None:
+    # PTB's own server answered Telegram at once: a replica killed before handling the
+    # update lost it for good (Telegram does not send an acknowledged update again).
+    hook_port = free_port()
+    url = f"http://127.0.0.1:{hook_port}/hook"
+    bot = await launch(world, tmp_path, "--webhook-url", url, "--listen", f"127.0.0.1:{hook_port}")
+    try:
+        await answers_start(world, world.users[1])
+        webhook = world.sb.webhook
+        assert webhook is not None
+        # /newgame reads the bot's rights in the group while it is handled: that call hangs.
+        world.sb.fail_next("hang", method="getChatMember", hang_seconds=2.0)
+        world.users[0].command(world.group, "newgame", mention=True)
+        (pending,) = world.sb.updates.pending
+        await asyncio.sleep(1.0)
+        assert world.sb.updates.pending == [pending]  # still Telegram's: not acknowledged
+        await world.sb.wait_for(lambda: not world.sb.updates.pending, timeout=10)
+        assert webhook.deliveries[-1].update_id == pending["update_id"]
+        assert webhook.deliveries[-1].status == 200
+    finally:
+        assert await bot.stop() == 0, bot.output()

@@ -41,7 +41,7 @@ async def hook() -> AsyncIterator[Hook]:
     queue: asyncio.Queue[object] = asyncio.Queue()
     port = free_port()
     bot = Bot("123456:" + "A" * 35)  # never called: it only builds the Update objects
-    listener = WebhookListener(Address("127.0.0.1", port), PATH, bot, queue, SECRET)
+    listener = WebhookListener(Address("127.0.0.1", port), PATH, bot, queue.put, SECRET)
     listener.start()
     yield Hook(port, queue)
     await listener.stop()

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import socket
 
+import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tg_mafia.sandbox import SECRET_HEADER, HttpTransport, Sandbox, post_json
+from tg_mafia.sandbox import SECRET_HEADER, HttpTransport, Sandbox, post_json, webhook
 
 from .conftest import BOT_RIGHTS
 
@@ -109,3 +113,68 @@ async def test_webhook_delivery_and_secret() -> None:
         assert (await post_json(url, fake))[0] == 403
         await app.updater.stop()
         await app.stop()
+
+
+async def test_a_webhook_stops_even_when_its_cancellation_is_swallowed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Python 3.11's asyncio.wait_for returns the result of a read that completes as the
+    # cancellation arrives, swallowing it: a new setWebhook then waited for the old
+    # delivery loop forever (the replicas test saw a replica's start time out).
+    entered = asyncio.Event()
+
+    async def swallowing_post(*args: object, **kwargs: object) -> tuple[int, bytes]:
+        entered.set()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(3600)
+        return 200, b""
+
+    monkeypatch.setattr(webhook, "post_json", swallowing_post)
+    sb = make_sandbox()
+    await sb.start_webhook("http://127.0.0.1:9/hook", None)
+    sb.add_user("Ann").start("x")
+    await asyncio.wait_for(entered.wait(), 5)
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    await asyncio.wait_for(sb.stop_webhook(), 5)  # its own timeout would end the wait, silently
+    assert loop.time() - began < 1
+    assert sb.webhook is None
+
+
+async def test_webhook_deliveries_run_together_across_chats_and_in_order_within_one() -> None:
+    # As Telegram's max_connections: a bot that answers a delivery once the update is
+    # handled still gets other chats' updates meanwhile.
+    sb = make_sandbox()
+    held: list[tuple[int, asyncio.Event]] = []  # (update's chat, its release)
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = next(
+            int(line.split(b":")[1]) for line in head.split(b"\r\n")
+            if line.lower().startswith(b"content-length")
+        )  # fmt: skip
+        update = json.loads(await reader.readexactly(length))
+        release = asyncio.Event()
+        held.append((update["message"]["chat"]["id"], release))
+        await release.wait()
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    ann, bob = sb.add_user("Ann"), sb.add_user("Bob")
+    await sb.start_webhook(f"http://127.0.0.1:{port}/hook", None)
+    ann.start("one")
+    ann.start("two")
+    bob.start("three")
+    await sb.wait_for(lambda: len(held) == 2)
+    assert sorted(chat for chat, _ in held) == sorted([ann.id, bob.id])  # one of each chat
+    held[0][1].set()
+    held[1][1].set()
+    await sb.wait_for(lambda: len(held) == 3)
+    assert held[2][0] == ann.id  # Ann's second, once her first was taken
+    held[2][1].set()
+    await sb.wait_for(lambda: not sb.updates.pending)
+    await sb.stop_webhook()
+    server.close()

@@ -54,11 +54,18 @@ POLL = 1.0  # seconds between looks at the outbox when nothing woke the sender
 class Budget:
     calls: int
     window: float  # seconds of the bot's clock
+    limit: int  # Telegram's, over the same window
+
+    def inherited(self) -> int:
+        """The calls a sender taking over from another process counts as made at its
+        start: the other may have spent a whole budget just before, and the two
+        together must stay within Telegram's limit."""
+        return max(0, 2 * self.calls - self.limit)
 
 
-GROUP_BUDGET = Budget(15, 60.0)
-PRIVATE_BUDGET = Budget(1, 1.05)
-BOT_BUDGET = Budget(30, 1.0)
+GROUP_BUDGET = Budget(15, 60.0, 20)
+PRIVATE_BUDGET = Budget(1, 1.05, 1)
+BOT_BUDGET = Budget(30, 1.0, 30)
 
 
 @dataclass
@@ -107,6 +114,7 @@ class Sender:
         self.parked: set[int] = set()
         self.peak: dict[int, int] = {}  # the most calls any window of a group held
         self._windows: dict[int, Window] = {}
+        self._started: float | None = None  # when it took over from another process
         self._bot_window = Window()
         self._last_edit: dict[tuple[int, str], float] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -117,7 +125,14 @@ class Sender:
 
     # ----- life -------------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, *, taking_over: bool = False) -> None:
+        """`taking_over`: another process may have sent a moment ago (replicas: the
+        leader before this one); its spending is unknown here, so each budget's
+        first window starts with what it may have used (`Budget.inherited`)."""
+        if taking_over:
+            self._started = self.clock.now()
+            self._windows.clear()
+            self._bot_window = self._fresh(BOT_BUDGET)
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="sender")
 
@@ -219,10 +234,12 @@ class Sender:
         started = self.clock.now()
         attempt = 0
         while True:
-            if op.method in CHARGED:
-                await self._wait_budget(unit.chat_id)
             if op.extra.get("every"):
                 await self._hold_edit(unit)
+            if op.method in CHARGED:
+                await self._wait_budget(unit.chat_id)
+                # Counted before the call: the other workers must see the slot taken.
+                self._charge(unit.chat_id)
             deadline = None
             if op.timer is not None:
                 deadline = self.clock.deadline(float(op.timer["seconds"]))
@@ -250,8 +267,6 @@ class Sender:
                 await asyncio.sleep(self.clock.real(min(0.2 * 2**attempt, NETWORK_BACKOFF_MAX)))
                 attempt += 1
                 continue
-            if op.method in CHARGED:
-                self._charge(unit.chat_id)
             return delivery
 
     def _refused(self, unit: Unit, error: BadRequest) -> Delivery:
@@ -314,8 +329,19 @@ class Sender:
     def _budget(self, chat_id: int) -> Budget:
         return PRIVATE_BUDGET if chat_id > 0 else GROUP_BUDGET
 
+    def _fresh(self, budget: Budget) -> Window:
+        if self._started is None:
+            return Window()
+        return Window(deque([self._started] * budget.inherited()))
+
+    def _window(self, chat_id: int) -> Window:
+        window = self._windows.get(chat_id)
+        if window is None:
+            window = self._windows[chat_id] = self._fresh(self._budget(chat_id))
+        return window
+
     async def _wait_budget(self, chat_id: int) -> None:
-        window = self._windows.setdefault(chat_id, Window())
+        window = self._window(chat_id)
         while True:
             wait = max(
                 window.wait(self._budget(chat_id), self.clock),
@@ -327,7 +353,7 @@ class Sender:
 
     def _charge(self, chat_id: int) -> None:
         now = self.clock.now()
-        window = self._windows.setdefault(chat_id, Window())
+        window = self._window(chat_id)
         window.stamps.append(now)
         self._bot_window.stamps.append(now)
         self.calls += 1

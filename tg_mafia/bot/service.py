@@ -120,15 +120,18 @@ class GameService:
         self._spawn(self._lead())
 
     async def _lead(self) -> None:
-        await self._arm_all()
-        self.sender.start()
+        running = await self._arm_all()
+        # A replica that leads while games run may follow a leader that sent a moment ago.
+        self.sender.start(taking_over=running > 0 and isinstance(self.leader, PostgresLeader))
         self.retention.start()
         if self.on_lead is not None:
             await self.on_lead()
 
-    async def _arm_all(self) -> None:
-        for record in await self.adb.run(Database.unfinished_games):
+    async def _arm_all(self) -> int:
+        records = await self.adb.run(Database.unfinished_games)
+        for record in records:
             self._arm(record)
+        return len(records)
 
     def _lost(self) -> None:
         """Another process leads now: this one stops sending and timing."""

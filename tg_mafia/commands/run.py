@@ -347,11 +347,14 @@ async def _start(
             await updater.start_polling(allowed_updates=Update.ALL_TYPES)
         log.info("running as @%s by long polling", app.bot.username)
     else:
-        refused = f"Telegram refused the webhook {webhook.url}"
         from tg_mafia.webhook import WebhookListener
 
+        refused = f"Telegram refused the webhook {webhook.url}"
+
+        # Each update handled before it is answered (not PTB's webhook server, which
+        # answers at once): an update in the hands of a killed replica is not lost.
         listener = WebhookListener(
-            webhook.listen, webhook.path, app.bot, app.update_queue, webhook.secret_token
+            webhook.listen, webhook.path, app.bot, app.process_update, webhook.secret_token
         )
         try:
             listener.start()
@@ -412,6 +415,9 @@ async def _stop(app: App, health: HealthServer | None, *, flush: bool) -> None:
         await listener.stop()
     if app.updater is not None and app.updater.running:
         await app.updater.stop()
+    listener = app.bot_data.pop("webhook", None)
+    if listener is not None:
+        await listener.stop()
     if app.running:
         await app.stop()
     await stop_service(app, flush=flush)

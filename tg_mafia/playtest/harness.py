@@ -127,6 +127,7 @@ async def running_bot(
     forum: bool = False,
     owner_id: int | None = None,
     drain_seconds: float = 1800.0,
+    rate_limiter: bool = True,
 ) -> AsyncIterator[Harness]:
     sb = sb or Sandbox(speed=speed)
     if names:
@@ -158,6 +159,7 @@ async def running_bot(
             lobby_seed=lobby_seed,
             owner_id=owner_id,
             drain_seconds=drain_seconds,
+            rate_limiter=rate_limiter,
         )
         app = build_application(builder, db, options, metrics)
         async with _running(app, scheduler) as started:
@@ -181,11 +183,12 @@ async def _running(app: Any, scheduler: Scheduler | None) -> AsyncIterator[Any]:
 
 
 @contextlib.contextmanager
-def scratch_database(tmp_path: Path) -> Iterator[str]:
-    """A database of its own for one run: a SQLite file, or, when
-    DATABASE_URL names a PostgreSQL server, a new database created on it and
-    dropped afterwards (the tests then run on PostgreSQL for real)."""
-    base = os.environ.get("DATABASE_URL")
+def scratch_database(tmp_path: Path, server: str | None = None) -> Iterator[str]:
+    """A database of its own for one run: a SQLite file, or, when `server`
+    (by default DATABASE_URL) names a PostgreSQL server, a new database
+    created on it and dropped afterwards (the tests then run on PostgreSQL
+    for real)."""
+    base = server or os.environ.get("DATABASE_URL")
     if not base or not base.startswith("postgres"):
         yield f"sqlite:///{tmp_path / 'bot.db'}"
         return

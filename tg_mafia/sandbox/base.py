@@ -203,9 +203,12 @@ class SandboxBase:
 
     # -- webhook -------------------------------------------------------------------
 
-    async def start_webhook(self, url: str, secret_token: str | None) -> None:
+    async def start_webhook(
+        self, url: str, secret_token: str | None, max_connections: int = 40
+    ) -> None:
         await self.stop_webhook()
-        self.webhook = WebhookDeliverer(WebhookConfig(url, secret_token), self.updates, self.clock)
+        config = WebhookConfig(url, secret_token, max_connections)
+        self.webhook = WebhookDeliverer(config, self.updates, self.clock)
         self.webhook.start()
 
     async def stop_webhook(self) -> None:

@@ -54,7 +54,7 @@ class BotMethods(MethodBase):
             self.sb.updates.drop_all()
         if "allowed_updates" in p:
             self.sb.updates.set_allowed(p["allowed_updates"])
-        await self.sb.start_webhook(url, secret)
+        await self.sb.start_webhook(url, secret, int(p.get("max_connections") or 40))
         return True
 
     async def delete_webhook(self, p: dict[str, Any], ctx: CallContext) -> Any:

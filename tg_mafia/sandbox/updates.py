@@ -73,6 +73,10 @@ class UpdateQueue:
         else:
             self._entries = [e for e in self._entries if e.update_id >= offset]
 
+    def remove(self, update_id: int) -> None:
+        """One update delivered (a webhook's deliveries end in any order)."""
+        self._entries = [e for e in self._entries if e.update_id != update_id]
+
     def drop_all(self) -> None:
         self._entries.clear()
 
@@ -82,6 +86,16 @@ class UpdateQueue:
 
     def peek(self, limit: int = 100) -> list[dict[str, Any]]:
         return [e.update for e in self._entries[:limit]]
+
+    async def wait_after(self, update_id: int, real_timeout: float) -> bool:
+        """Wait until an update newer than `update_id` is pending or the timeout passes."""
+        if self._entries and self._entries[-1].update_id > update_id:
+            return True
+        if self._arrived is None:
+            self._arrived = asyncio.Event()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._arrived.wait(), real_timeout)
+        return bool(self._entries) and self._entries[-1].update_id > update_id
 
     async def wait(self, real_timeout: float) -> bool:
         """Wait until an update is pending or the timeout passes; True if one is."""

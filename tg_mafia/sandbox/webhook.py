@@ -52,6 +52,7 @@ async def post_json(
 class WebhookConfig:
     url: str
     secret_token: str | None = None
+    max_connections: int = 40  # deliveries open at once, as setWebhook's parameter
 
 
 @dataclass
@@ -61,8 +62,23 @@ class Delivery:
     error: str | None
 
 
+def chat_of(update: dict[str, Any]) -> object:
+    """The chat an update is about (its sender's, for a press without a message)."""
+    body = next((v for k, v in update.items() if k != "update_id" and isinstance(v, dict)), {})
+    for holder in (body, body.get("message") or {}):
+        chat = holder.get("chat")
+        if isinstance(chat, dict) and "id" in chat:
+            return chat["id"]
+    sender = body.get("from")
+    return sender.get("id") if isinstance(sender, dict) else None
+
+
 @dataclass
 class WebhookDeliverer:
+    """Telegram holds up to `max_connections` deliveries open at once: here, the updates
+    of different chats go out together, and each chat's one at a time, in order (an
+    update whose delivery failed holds back its chat's later ones until it is taken)."""
+
     config: WebhookConfig
     queue: UpdateQueue
     clock: SandboxClock
@@ -71,26 +87,64 @@ class WebhookDeliverer:
     last_error_date: int | None = None
     last_error_message: str | None = None
     _task: asyncio.Task[None] | None = None
+    _stopping: bool = False
+    _open: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # by update id
+    _finished: asyncio.Event = field(default_factory=asyncio.Event)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            # The flag too: Python 3.11's wait_for swallows a cancellation that comes as the
+            # awaited read completes, and the loop would go on delivering (and this wait hang).
+            self._stopping = True
+            tasks = [self._task, *self._open.values()]
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             self._task = None
 
     async def _run(self) -> None:
         headers = {}
         if self.config.secret_token:
             headers[SECRET_HEADER] = self.config.secret_token
-        while True:
-            if not await self.queue.wait(1.0):
-                continue
-            update = self.queue.peek(1)[0]
+        while not self._stopping:
+            newest = self._dispatch(headers)
+            # Until a delivery ends or a new update comes.
+            self._finished.clear()
+            waits = {
+                asyncio.ensure_future(self._finished.wait()),
+                asyncio.ensure_future(self.queue.wait_after(newest, 1.0)),
+            }
+            try:
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for wait in waits:
+                    wait.cancel()
+
+    def _dispatch(self, headers: dict[str, str]) -> int:
+        """Starts the deliveries that may start now; returns the newest update id seen."""
+        held: set[object] = set()
+        newest = 0
+        for update in self.queue.peek(len(self.queue.pending)):
             update_id = int(update.get("update_id", 0))
+            newest = max(newest, update_id)
+            chat = chat_of(update)
+            if chat in held:
+                continue
+            held.add(chat)  # this chat's later updates wait for this one
+            if update_id in self._open or len(self._open) >= self.config.max_connections:
+                continue
+            task = asyncio.get_running_loop().create_task(self._deliver(update, headers))
+            self._open[update_id] = task
+        return newest
+
+    async def _deliver(self, update: dict[str, Any], headers: dict[str, str]) -> None:
+        update_id = int(update.get("update_id", 0))
+        try:
             try:
                 status, _ = await post_json(self.config.url, update, headers)
                 error = (
@@ -100,9 +154,12 @@ class WebhookDeliverer:
                 status, error = None, f"Connection failed: {exc!r}"
             self.deliveries.append(Delivery(update_id, status, error))
             if error is None:
-                self.queue.confirm(update_id + 1)
+                self.queue.remove(update_id)
             else:
                 # Telegram keeps the update and tries again later
                 self.last_error_date = self.clock.date()
                 self.last_error_message = error
                 await asyncio.sleep(self.retry_delay)
+        finally:
+            self._open.pop(update_id, None)
+            self._finished.set()

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import BotCommand
+from telegram import BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
@@ -15,6 +15,7 @@ from tg_mafia.bot import handlers
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.flood import CommandGate
 from tg_mafia.bot.leader import Replica
+from tg_mafia.bot.runner import CURRENT_UPDATE
 from tg_mafia.bot.service import GameService, ServiceConfig
 from tg_mafia.bot.status import read_snapshot
 from tg_mafia.bot.timers import JobQueueScheduler, LoopScheduler, Scheduler
@@ -62,9 +63,11 @@ class MeteredApplication(Application[Any, Any, Any, Any, Any, Any]):
 
     async def process_update(self, update: object) -> None:
         began = time.perf_counter()
+        handling = CURRENT_UPDATE.set(update.update_id if isinstance(update, Update) else None)
         try:
             await super().process_update(update)
         finally:
+            CURRENT_UPDATE.reset(handling)
             metrics: BotMetrics | None = self.bot_data.get("metrics")
             if metrics is not None:
                 metrics.update_handled(update, time.perf_counter() - began)

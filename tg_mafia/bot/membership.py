@@ -30,7 +30,7 @@ from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.gameview import state_of, table_of
 from tg_mafia.bot.lobby import Lobbies
 from tg_mafia.bot.ops import Method, Op, Priority
-from tg_mafia.bot.runner import Runner
+from tg_mafia.bot.runner import CURRENT_UPDATE, Runner
 from tg_mafia.i18n import translator
 from tg_mafia.storage import Database, GameRecord, GameStatus
 
@@ -68,7 +68,9 @@ class Membership:
             if record.status is GameStatus.LOBBY:
                 await self.lobbies.press(record.id, user_id, "leave", is_admin=False)
             else:
-                outcome = await self.runner.act(record.id, Depart(str(user_id)))
+                outcome = await self.runner.act(
+                    record.id, Depart(str(user_id)), update_id=CURRENT_UPDATE.get()
+                )
                 if outcome.error not in (None, "dead", "game_over"):
                     log.warning("game %s: %s left, refused: %s", record.id, user_id, outcome.error)
 

@@ -8,6 +8,7 @@ so a crash can lose nothing the game decided."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +65,11 @@ ALBUM_KEPT = 1
 ALBUM_DELETED = 2
 
 
+# The Telegram update being handled (set by the application for each update): the
+# moves it makes carry its id, so that a second delivery of it changes nothing.
+CURRENT_UPDATE: ContextVar[int | None] = ContextVar("current_update", default=None)
+
+
 def album_key(album: str) -> str:
     return f"album:{album}"[:64]
 
@@ -98,14 +104,17 @@ class Runner:
         *,
         post_message_id: int | None = None,
         album: str | None = None,
+        update_id: int | None = None,
     ) -> Outcome:
         """Applies the move in one transaction with its messages. A post that
         belongs to an album (`album`: its media group) is judged once for the
         whole album, whichever process takes each part: the album's fate is
-        stored with the game, and the later parts follow it."""
+        stored with the game, and the later parts follow it. A move made by a
+        Telegram update (`update_id`) that made one already is not applied again:
+        Telegram delivers an update again when its first delivery got no answer."""
         async with self.locks.hold(("game", game_id)):
             outcome = await self.db.run(
-                self._act, game_id, action, post_message_id, album, self.clock.now()
+                self._act, game_id, action, post_message_id, album, update_id, self.clock.now()
             )
         if outcome.error is None and outcome.record is not None:
             self.after_write(outcome.record, outcome.calls)
@@ -118,6 +127,7 @@ class Runner:
         action: Action,
         post_message_id: int | None,
         album: str | None,
+        update_id: int | None,
         now: float,
     ) -> Outcome:
         with db.transaction() as tx:
@@ -125,6 +135,9 @@ class Runner:
             if record is None or record.status is not GameStatus.RUNNING:
                 return Outcome("no_game", record)
             before = state_of(record)
+            # After the game's row lock: a twin delivery waits here for the first to commit.
+            if update_id is not None and tx.made_by_update(update_id):
+                return Outcome("duplicate", record, before)
             if album is not None and (fate := tx.living_id(game_id, 0, album_key(album))):
                 return self._follow_album(tx, record, fate, post_message_id, now)
             try:
@@ -145,6 +158,7 @@ class Runner:
                 timer_token=str(after.timer_id),
                 paused_left=paused_left,
                 final=final,
+                update_id=update_id,
             )
             calls = enqueue(tx, written, outgoing, now)
             if album is not None:

@@ -32,7 +32,7 @@ from tg_mafia.bot.membership import Membership
 from tg_mafia.bot.ops import Method, Op, Priority
 from tg_mafia.bot.presses import SUCCESS, is_toggle, picked, stale, to_action
 from tg_mafia.bot.retention import Retention
-from tg_mafia.bot.runner import Outcome, Runner
+from tg_mafia.bot.runner import CURRENT_UPDATE, Outcome, Runner
 from tg_mafia.bot.scene import Scene
 from tg_mafia.bot.sender import Sender
 from tg_mafia.bot.texts import RELAY_LIMIT
@@ -225,7 +225,9 @@ class GameService:
     async def act(
         self, game_id: int, action: Any, *, post_message_id: int | None = None
     ) -> Outcome:
-        return await self.runner.act(game_id, action, post_message_id=post_message_id)
+        return await self.runner.act(
+            game_id, action, post_message_id=post_message_id, update_id=CURRENT_UPDATE.get()
+        )
 
     async def press(self, record: GameRecord, user_id: int, button: Button) -> str:
         """A game button: the popup that answers the press."""
@@ -316,7 +318,13 @@ class GameService:
             actor = str(user_id)
         else:
             return  # spectators are not the game's business
-        await self.runner.act(record.id, Say(actor, text), post_message_id=message_id, album=album)
+        await self.runner.act(
+            record.id,
+            Say(actor, text),
+            post_message_id=message_id,
+            album=album,
+            update_id=CURRENT_UPDATE.get(),
+        )
 
     async def foreign_post(self, chat_id: int, topic: int, message_id: int) -> None:
         """A post as a channel or as an anonymous administrator: nobody to warn,

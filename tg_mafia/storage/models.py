@@ -124,7 +124,10 @@ class GameAction(SQLModel, table=True):
 
     __tablename__ = "game_action"
     # The unique (game_id, seq) index also serves lookups by game_id.
-    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_game_action_seq"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "seq", name="uq_game_action_seq"),
+        Index("uq_game_action_update", "update_id", unique=True),
+    )
 
     id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
     game_id: int = Field(
@@ -132,6 +135,9 @@ class GameAction(SQLModel, table=True):
     )
     seq: int = Field(sa_column=Column(Integer(), nullable=False))
     action: dict[str, Any] = Field(sa_column=Column(JSON(), nullable=False))
+    # The Telegram update that made this move (None: a timer, a host's button in a
+    # replayed log): an update delivered twice is applied once.
+    update_id: int | None = Field(default=None, sa_column=Column(BigInteger(), nullable=True))
     created_at: datetime = Field(
         default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
     )

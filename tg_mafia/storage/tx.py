@@ -252,9 +252,11 @@ class Tx:
         paused_left: float | Unset | None = UNSET,
         saved_permissions: Mapping[str, Any] | Unset | None = UNSET,
         final: tuple[str | None, Sequence[PlayerOutcome]] | None = None,
+        update_id: int | None = None,
     ) -> GameRecord:
-        """Append `action` with the next seq, store the engine snapshot `state` and the
-        stage's deadline and timer, bump the version; `final=(winner, results)` also
+        """Append `action` (made by the Telegram update `update_id`) with the next
+        seq, store the engine snapshot `state` and the stage's deadline and timer,
+        bump the version; `final=(winner, results)` also
         ends the game, so a decided game cannot be left running. StaleGameError (and
         nothing written) when the game is not at `expected_version`."""
         values: dict[str, Any] = {
@@ -271,7 +273,7 @@ class Tx:
         record = guarded_update(
             self.session, game_id, expected_version, (GameStatus.RUNNING.value,), values
         )
-        self._append_action(game_id, action)
+        self._append_action(game_id, action, update_id)
         if final is not None:
             winner, results = final
             record = self.finish_game(record, winner, results)
@@ -495,14 +497,27 @@ class Tx:
             .execution_options(synchronize_session=False)
         )
 
-    def _append_action(self, game_id: int, action: JsonObject) -> None:
+    def _append_action(self, game_id: int, action: JsonObject, update_id: int | None) -> None:
         # The version update before it holds the game's row lock, so seq cannot race.
         last = self.session.exec(
             select(func.max(GameAction.seq)).where(GameAction.game_id == game_id)
         ).one()
         self.session.add(
-            GameAction(game_id=game_id, seq=(last or 0) + 1, action=action, created_at=utc_now())
+            GameAction(
+                game_id=game_id,
+                seq=(last or 0) + 1,
+                action=action,
+                update_id=update_id,
+                created_at=utc_now(),
+            )
         )
+
+    def made_by_update(self, update_id: int) -> bool:
+        """Whether a move was made by this Telegram update already."""
+        found = self.session.exec(
+            select(GameAction.id).where(GameAction.update_id == update_id).limit(1)
+        ).first()
+        return found is not None
 
     # -- living messages ------------------------------------------------------------------
 

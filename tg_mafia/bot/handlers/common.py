@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from telegram import Chat, Message, Update, User
@@ -71,7 +71,7 @@ async def is_member_admin(context: Context, chat_id: int, user_id: int) -> bool:
     return member.status in ADMIN_STATUSES
 
 
-Handler = Callable[[Update, "Context"], Awaitable[None]]
+Handler = Callable[[Update, "Context"], Coroutine[Any, Any, None]]
 
 
 def gated(handler: Handler) -> Handler:

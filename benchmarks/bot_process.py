@@ -1,15 +1,15 @@
 """The bot in a process of its own, built as `tg-mafia run` builds it, for the
 benchmarks (load.py, restart.py): `BotProcess` starts and reads it from the
-benchmark; `main` is the process.
+benchmark; `serve` is the process.
 
     python benchmarks/bot_process.py BASE_URL TOKEN DATABASE_URL TIMER_SPEED
 
 As `tg-mafia run` (tg_mafia/commands/run.py, `serve`): PTB's HTTPXRequest (a pool
 of 256 connections for calls, one for getUpdates), each call counted by
-`MeteredRequest`; `build_application` with speed 1, so PTB's AIORateLimiter holds
-the bot to 30 calls a second and the outbox keeps Telegram's per-chat budgets in
-real seconds; long polling with every kind of update. What differs, for the
-measure, and nothing else:
+`MeteredRequest`; `build_application` with speed 1, so the rate limiter
+(tg_mafia/bot/ratelimit.py) holds the bot to 30 message calls a second and the
+outbox keeps Telegram's per-chat budgets in real seconds; long polling with every
+kind of update. What differs, for the measure, and nothing else:
 
 - The game timers (PTB's JobQueue, as in production) fire TIMER_SPEED times
   sooner than their deadlines: the games' clock runs faster, the Bot API's does

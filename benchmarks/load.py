@@ -1,8 +1,8 @@
 """Load: many concurrent games on one bot process at real network latency.
 
 The bot runs in a process of its own, built as `tg-mafia run` builds it
-(bot_process.py: PTB's AIORateLimiter, the outbox's budgets in real seconds),
-against the sandbox served over HTTP in this process, every call delayed by a
+(bot_process.py: the rate limiter as app.py sets it, the outbox's budgets in real
+seconds), against the sandbox served over HTTP in this process, every call delayed by a
 simulated network (a round trip of --rtt ms, ±--jitter of each leg), and the
 sandbox enforcing Telegram's limits (20 a minute per group, 1 a second per
 private chat, 30 a second for the bot: nothing lifted).
@@ -156,9 +156,10 @@ async def set_up(tables: list[Table], reader: Reader, drain: bool) -> None:
     waiting = set(by_chat)
 
     def start_visible_lobbies() -> bool:
+        games = reader.games()
         for chat in list(waiting):
             table = by_chat[chat]
-            game_id = reader.games()[chat][0]
+            game_id = games[chat][0]
             found = find_button(
                 table.h, chat, lambda d, g=game_id: d == f"{Kind.LOBBY.value}:{g}:-:start"
             )

@@ -15,7 +15,8 @@ of each leg) and Telegram's limits enforced, as in load.py.
 2. The bot is started again. Measured:
    - resumed: from the process's spawn, and from its imports done, to every
      unfinished game resumed (start_service returned: timers armed, sender running),
-     and to polling; the timers the bot reports armed (/metrics);
+     and to polling (start_service arms every game's timer, `_arm_all`, before it
+     returns); the games with a stored deadline, as /metrics reports them;
    - the catch-up: time until the outbox is empty, calls delivered, 429 answers;
    - live moves during the catch-up: the live games' players press the move the
      engine's policy picks, one press every --press-every seconds, round robin, from
@@ -201,7 +202,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["resumed_from_imports_s"] = timings["service"] - timings["imported"]
             result["polling_from_spawn_s"] = timings["polling"] - bot.spawned
             metrics = (await bot.get("/metrics")).decode()
-            result["timers_armed"] = next(
+            result["games_with_a_deadline"] = next(
                 float(line.split()[-1])
                 for line in metrics.splitlines()
                 if line.startswith("tg_mafia_timers_pending")

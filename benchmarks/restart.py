@@ -137,11 +137,11 @@ async def catch_up(
     pushed: list[tuple[int, float]] = []
     window.began = time.monotonic()
     index = 0
-    drained = 0.0
+    drained: float | None = None
     while time.monotonic() - window.began < 1800:
-        if not drained and reader.outbox() == 0:
+        if drained is None and reader.outbox() == 0:
             drained = time.monotonic() - window.began
-        if drained and time.monotonic() - window.began >= min_seconds:
+        if drained is not None and time.monotonic() - window.began >= min_seconds:
             break
         table = live[index % len(live)]
         index += 1
@@ -151,11 +151,11 @@ async def catch_up(
             pushed.append((table.h.group.id, at))
         await asyncio.sleep(press_every)
     window.ended = time.monotonic()
-    return window, pushed, drained
+    return window, pushed, drained if drained is not None else window.ended - window.began
 
 
-def next_message_ms(sb: Sandbox, pushed: list[tuple[int, float]]) -> list[float]:
-    """For each input: until the next charged call to its group landed."""
+def next_message(sb: Sandbox, pushed: list[tuple[int, float]]) -> list[float]:
+    """For each input: seconds until the next charged call to its group landed."""
     by_chat: dict[int, list[float]] = {}
     for record in sb.log.records:
         if record.ok and record.method in CHARGED_METHODS and record.chat_id is not None:
@@ -164,7 +164,7 @@ def next_message_ms(sb: Sandbox, pushed: list[tuple[int, float]]) -> list[float]
     for chat, at in pushed:
         later = [t for t in by_chat.get(chat, []) if t > at]
         if later:
-            waits.append((min(later) - at) * 1000)
+            waits.append(min(later) - at)
     return waits
 
 
@@ -222,14 +222,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 if i.query is not None and sb.callback_queries[i.query].answered_at is not None
             ]
             writes = [written[i.key] - i.pushed for i in window.inputs if i.key in written]
-            nexts = next_message_ms(sb, pushed)
+            nexts = next_message(sb, pushed)
             result["live_inputs"] = len(window.inputs)
             result["live_answer_p50_ms"] = ms(answers, 0.5)
             result["live_answer_p99_ms"] = ms(answers, 0.99)
             result["live_written_p50_ms"] = ms(writes, 0.5)
             result["live_written_p99_ms"] = ms(writes, 0.99)
-            result["live_next_message_p50_ms"] = statistics.median(nexts) if nexts else None
-            result["live_next_message_max_ms"] = max(nexts) if nexts else None
+            result["live_next_message_p50_ms"] = ms(nexts, 0.5)
+            result["live_next_message_max_ms"] = ms(nexts, 1.0)
             result["errors_logged"] = sum(
                 1
                 for line in (Path(tmp) / "bot.stderr").read_text().splitlines()

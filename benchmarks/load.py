@@ -1,112 +1,98 @@
-"""Load: many concurrent games in one bot process on the sandbox.
+"""Load: many concurrent games on one bot process at real network latency.
 
-GAMES groups each open a lobby, fill it and start; then the games are played
-in rounds: in each round every running game gets one move from its simulated
-players (a button press, or a timer fired by hand, as tests/bot/autoplay.py
-does), and the round ends when the bot has handled and sent everything.
-Handling time is measured inside the bot, around `Application.process_update`
-(one update, from the handler's start to its end: engine, database write,
-queueing the messages). Peak memory is the process's peak RSS (the sandbox
-and the simulated players live in the same process, so it is an upper
-bound). The sandbox's bot-wide limit (30 messages a second, Telegram's cap
-per token) is lifted: it would only measure Telegram, not the bot.
+The bot runs in a process of its own, built as `tg-mafia run` builds it
+(bot_process.py: the rate limiter as app.py sets it, the outbox's budgets in real
+seconds), against the sandbox served over HTTP in this process, every call delayed by a
+simulated network (a round trip of --rtt ms, ±--jitter of each leg), and the
+sandbox enforcing Telegram's limits (20 a minute per group, 1 a second per
+private chat, 30 a second for the bot: nothing lifted).
 
-The bot's own /metrics are read as an operator's Prometheus would: after each
-round's moves are made (before the round settles) and at the end; the summary
-gives the highest outbox backlog and oldest-call age seen, the Bot API calls by
-result, the updates the histogram counted, and how long a scrape took.
+1. Set-up (not measured): GAMES groups of PLAYERS; in each the admin sends
+   /newgame, the players join by the deep link, the admin presses Start once the
+   lobby is in the group; then, unless --no-drain, until the outbox is empty
+   (Telegram's 30 messages a second pace that part: about 20 calls per game).
+2. The measured window (--seconds): simulated players give the bot updates as a
+   Poisson process of --rate updates a second per game, spread over the games at
+   random (open loop: the offered load does not slow down when the bot does, so
+   a slow bot shows as latency, not as fewer updates). Each update is the move the
+   engine's random policy picks for the game's stored state, pressed on its button
+   when that button has reached the chat; else (the button still in the outbox,
+   or the policy waiting for a timer) a living player's line in the group. The
+   game timers fire --timer-speed times sooner than their deadlines, so the games
+   move on; the Bot API's clock is not sped up.
 
-    .venv/bin/python benchmarks/load.py [--games 1000] [--players 7] [--speed 200]
+Measured, from the moment the sandbox queued the update (so the network leg to
+the bot and any wait in the bot count):
+- callback answer: until answerCallbackQuery reached the sandbox;
+- state written: until the game write the update caused had committed (stamped in
+  the bot's database thread right after the commit);
+- updates/s: updates the bot finished handling within the window, per second;
+- memory per game: the bot process's RSS growth from its idle start, per game;
+- 429 answers, and the outbox backlog at the end.
+
+    .venv/bin/python benchmarks/load.py [--games 100] [--players 7] [--seconds 60]
+        [--rate 0.3] [--rtt 50] [--jitter 0.2] [--timer-speed 10] [--no-drain]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import datetime
+import logging
+import os
 import platform
 import random
-import resource
+import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.bot_process import BotProcess  # noqa: E402
 from engine import GameState  # noqa: E402
-from engine.simulation import random_action  # noqa: E402
-from tests.bot.autoplay import AutoPlayers  # noqa: E402
-from tests.bot.harness import BOT_RIGHTS, Harness  # noqa: E402
-from tg_mafia.bot.app import (  # noqa: E402
-    BotOptions,
-    build_application,
-    scrape_metrics,
-    start_service,
-    stop_service,
-)
-from tg_mafia.bot.metered import MeteredRequest  # noqa: E402
-from tg_mafia.bot.timers import ManualScheduler  # noqa: E402
-from tg_mafia.metrics import BotMetrics  # noqa: E402
-from tg_mafia.sandbox import Limits, Sandbox  # noqa: E402
-from tg_mafia.storage import GameStatus, open_database  # noqa: E402
+from engine.actions import Nominate, Timeout  # noqa: E402
+from engine.simulation import CHATTER_LINES, random_action  # noqa: E402
+from tg_mafia.bot.callbacks import Kind  # noqa: E402
+from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix  # noqa: E402
+from tg_mafia.playtest.harness import BOT_RIGHTS, Harness  # noqa: E402
+from tg_mafia.sandbox import HttpTransport, Limits, Network, Sandbox, SimUser  # noqa: E402
+from tg_mafia.sandbox.errors import SimulationError  # noqa: E402
+from tg_mafia.storage import Database, GameStatus, open_database  # noqa: E402
+
+POLL = 0.5  # seconds between looks at the database during the set-up
 
 
-class MetricsReader:
-    """Reads the bot's /metrics text as Prometheus would, and keeps the peaks."""
+@dataclass
+class Table:
+    h: Harness
+    players: AutoPlayers
+    rng: random.Random
+    game_id: int = 0
 
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.scrapes: list[float] = []
-        self.peak: dict[str, float] = {}
-        self.last: list[tuple[str, dict[str, str], float]] = []
 
-    async def read(self) -> None:
-        from prometheus_client.parser import text_string_to_metric_families
+@dataclass
+class Input:
+    key: str  # as the bot process stamps it
+    pushed: float  # monotonic
+    query: str | None = None  # a press's callback query id
 
-        began = time.perf_counter()
-        text = (await scrape_metrics(self.app)).decode()
-        self.scrapes.append(time.perf_counter() - began)
-        self.last = [
-            (s.name, dict(s.labels), s.value)
-            for family in text_string_to_metric_families(text)
-            for s in family.samples
-        ]
-        for name in (
-            "tg_mafia_outbox_calls",
-            "tg_mafia_outbox_oldest_seconds",
-            "tg_mafia_updates_waiting",
-            "tg_mafia_timers_pending",
-        ):
-            self.peak[name] = max(self.peak.get(name, 0.0), self.total(name))
 
-    def total(self, name: str, **labels: str) -> float:
-        return sum(v for n, given, v in self.last if n == name and labels.items() <= given.items())
-
-    def summary(self) -> dict[str, Any]:
-        calls: dict[str, int] = {}
-        refused: dict[str, int] = {}
-        for name, labels, value in self.last:
-            if name == "tg_mafia_api_calls_total" and labels["method"] != "getUpdates":
-                calls[labels["result"]] = calls.get(labels["result"], 0) + int(value)
-                if labels["result"] == "4xx":
-                    refused[labels["method"]] = int(value)
-        return {
-            "scrapes": len(self.scrapes),
-            "scrape_ms_max": max(self.scrapes) * 1000,
-            "scrape_ms_median": statistics.median(self.scrapes) * 1000,
-            "outbox_peak": int(self.peak["tg_mafia_outbox_calls"]),
-            "oldest_peak_s": self.peak["tg_mafia_outbox_oldest_seconds"],
-            "waiting_peak": int(self.peak["tg_mafia_updates_waiting"]),
-            "timers_peak": int(self.peak["tg_mafia_timers_pending"]),
-            "api_calls": calls,
-            "api_4xx": refused,
-            "updates_metric": int(self.total("tg_mafia_update_seconds_count")),
-            "update_errors": int(self.total("tg_mafia_update_errors_total")),
-            "db_errors": int(self.total("tg_mafia_database_errors_total")),
-        }
+@dataclass
+class Window:
+    inputs: list[Input] = field(default_factory=list)
+    presses: int = 0
+    posts: int = 0
+    impossible: int = 0  # a closed chat and no button: no update could be made
+    began: float = 0.0
+    ended: float = 0.0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -114,113 +100,292 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(games: int, players: int, speed: float, variant: str) -> dict[str, Any]:
-    sb = Sandbox(speed=speed, limits=Limits(global_messages=10**9))
-    timings: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        db = open_database(f"sqlite:///{Path(tmp) / 'bot.db'}")
-        metrics = BotMetrics("load")
-        builder = (
-            sb.application_builder()
-            .request(MeteredRequest(sb.request(), metrics.api_call))
-            .get_updates_request(MeteredRequest(sb.request(), metrics.api_call))
+def make_tables(sb: Sandbox, db: Database, games: int, players: int) -> list[Table]:
+    tables = []
+    for index in range(games):
+        users = sb.add_users(players, prefix=f"G{index}P")
+        admin = sb.add_user(f"Admin{index}")
+        group = sb.add_group(
+            f"g{index}", members=[*users, admin], owner=admin, bot_rights=BOT_RIGHTS
         )
-        app = build_application(builder, db, BotOptions(speed=speed, lobby_seconds=10**6), metrics)
-        reader = MetricsReader(app)
-        process = app.process_update
+        db.save_settings(group.id, variant="classic", language="en")
+        h = Harness(sb, None, db, group, users, admin)
+        tables.append(Table(h, AutoPlayers(h, None, index), random.Random(index)))  # type: ignore[arg-type]
+    return tables
 
-        async def timed(update: object) -> None:
-            began = time.perf_counter()
-            try:
-                await process(update)
-            finally:
-                timings.append(time.perf_counter() - began)
 
-        app.process_update = timed  # type: ignore[method-assign]
-        scheduler = ManualScheduler()
-        async with app:
-            await start_service(app, scheduler)
-            assert app.updater is not None
-            await app.updater.start_polling(poll_interval=0)
-            await app.start()
-            tables: list[tuple[Harness, AutoPlayers, int]] = []
-            began = time.perf_counter()
-            for index in range(games):
-                users = sb.add_users(players)
-                admin = sb.add_user("Admin")
-                group = sb.add_group(
-                    f"g{index}", members=[*users, admin], owner=admin, bot_rights=BOT_RIGHTS
-                )
-                db.save_settings(group.id, variant=variant, language="en")
-                h = Harness(sb, app, db, group, users, admin)
-                admin.command(group, "newgame", mention=True)
-                tables.append((h, AutoPlayers(h, scheduler, index), 0))
-            await tables[0][0].settle(timeout=600)
-            for h, _, _ in tables:
-                for user in h.users:
-                    user.open_deep_link(sb.deep_link(f"join_{h.group.id}"))
-            await tables[0][0].settle(timeout=600)
-            for h, _, _ in tables:
-                h.admin.press(h.group, "Start")
-            await tables[0][0].settle(timeout=600)
-            setup = time.perf_counter() - began
-            rounds, moves = 0, 0
-            live = [(h, p, (db.active_game(h.group.id) or _missing()).id) for h, p, _ in tables]
-            rng = random.Random(1)
-            while live:
-                rounds += 1
-                still = []
-                for h, p, game_id in live:
-                    record = db.get_game(game_id)
-                    assert record is not None
-                    if record.status is not GameStatus.RUNNING:
-                        continue
-                    state = GameState.from_dict(record.state or {})
-                    await p.perform(record, state, random_action(state, rng, 0.0))
-                    moves += 1
-                    still.append((h, p, game_id))
-                live = still
-                await reader.read()  # mid-round: the moves are in, their sends under way
-                await tables[0][0].settle(timeout=600)
-            wall = time.perf_counter() - began
-            await reader.read()
-            await app.updater.stop()
-            await app.stop()
-            await stop_service(app)
-        db.close()
-    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+class Reader:
+    """Plain reads of the bot's database file, off the bot's path (WAL readers)."""
+
+    def __init__(self, path: Path) -> None:
+        self.raw = sqlite3.connect(path, isolation_level=None)
+
+    def games(self) -> dict[int, tuple[int, str, str]]:
+        """By chat: (game id, status, players JSON) of its newest game."""
+        rows = self.raw.execute("SELECT chat_id, id, status, players FROM game ORDER BY id")
+        return {chat: (game, status, players) for chat, game, status, players in rows}
+
+    def outbox(self) -> int:
+        return int(self.raw.execute("SELECT count(*) FROM outbox").fetchone()[0])
+
+
+async def until(check: Any, what: str, timeout: float) -> None:
+    end = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > end:
+            raise TimeoutError(f"set-up: {what} took over {timeout:.0f} s")
+        await asyncio.sleep(POLL)
+
+
+async def set_up(tables: list[Table], reader: Reader, drain: bool) -> None:
+    by_chat = {t.h.group.id: t for t in tables}
+    for table in tables:
+        table.h.admin.command(table.h.group, "newgame", mention=True)
+    await until(lambda: len(reader.games()) == len(tables), "opening the lobbies", 600)
+    for table in tables:
+        for user in table.h.users:
+            user.open_deep_link(table.h.sb.deep_link(f"join_{table.h.group.id}"))
+    players = len(tables[0].h.users)
+
+    def joined() -> bool:
+        import json
+
+        return all(len(json.loads(p)) == players for _, _, p in reader.games().values())
+
+    await until(joined, "the joins", 600)
+    waiting = set(by_chat)
+
+    def start_visible_lobbies() -> bool:
+        games = reader.games()
+        for chat in list(waiting):
+            table = by_chat[chat]
+            game_id = games[chat][0]
+            found = find_button(
+                table.h, chat, lambda d, g=game_id: d == f"{Kind.LOBBY.value}:{g}:-:start"
+            )
+            if found is not None:
+                table.h.admin.press(chat, found[1], message_id=found[0])
+                table.game_id = game_id
+                waiting.discard(chat)
+        return not waiting
+
+    await until(start_visible_lobbies, "the lobbies reaching their groups", 3 * len(tables) + 600)
+    await until(
+        lambda: all(s == GameStatus.RUNNING.value for _, s, _ in reader.games().values()),
+        "the starts",
+        600,
+    )
+    if drain:
+        await until(lambda: reader.outbox() == 0, "the outbox", 60 * len(tables) + 600)
+
+
+def turn(table: Table, db: Database, window: Window) -> bool:
+    """One update for this game; False when the game is over."""
+    record = db.get_game(table.game_id)
+    if record is None or record.status is not GameStatus.RUNNING:
+        return False
+    state = GameState.from_dict(record.state or {})
+    h, players = table.h, table.players
+    action = random_action(state, table.rng, 0.0)
+    if not isinstance(action, Timeout):
+        chat, match = players.button_for(record, state, action)
+        if isinstance(action, Nominate) and find_button(h, chat, match) is None:
+            chat, match = h.group.id, prefix(Kind.NOMINATE_MENU, record)  # opens the list
+        found = find_button(h, chat, match)
+        if found is not None:
+            actor = players.user(action.actor)
+            press = actor.press(chat, found[1], message_id=found[0])
+            window.inputs.append(Input(f"q{press.query_id}", time.monotonic(), press.query_id))
+            window.presses += 1
+            return True
+    # Nothing to press yet: a living player talks in the group.
+    speaker: SimUser = players.user(table.rng.choice(sorted(state.alive)))
+    try:
+        message = speaker.send(h.group, table.rng.choice(CHATTER_LINES))
+    except SimulationError:  # the night has closed the chat
+        window.impossible += 1
+        return True
+    window.inputs.append(Input(f"m{h.group.id}:{message.message_id}", time.monotonic()))
+    window.posts += 1
+    return True
+
+
+async def measure(
+    tables: list[Table], db: Database, bot: BotProcess, seconds: float, rate: float, seed: int
+) -> tuple[Window, dict[str, float], dict[str, float], list[float]]:
+    rng = random.Random(seed)
+    live = list(tables)
+    window = Window()
+    handled: dict[str, float] = {}
+    written: dict[str, float] = {}
+    rss: list[float] = []
+
+    async def collect() -> None:
+        while True:
+            await asyncio.sleep(5)
+            got_handled, got_written = await bot.log()
+            handled.update(got_handled)
+            written.update(got_written)
+            rss.append(bot.rss_mb())
+
+    collector = asyncio.ensure_future(collect())
+    total_rate = rate * len(tables)
+    window.began = time.monotonic()
+    end = window.began + seconds
+    due = window.began
+    while live:
+        due += rng.expovariate(total_rate)
+        if due >= end:
+            break
+        delay = due - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        table = rng.choice(live)
+        if not turn(table, db, window):
+            live.remove(table)
+    window.ended = time.monotonic()
+    # Grace: the last updates are handled and answered.
+    await asyncio.sleep(10)
+    collector.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await collector
+    got_handled, got_written = await bot.log()
+    handled.update(got_handled)
+    written.update(got_written)
+    rss.append(bot.rss_mb())
+    return window, handled, written, rss
+
+
+def summarise(
+    sb: Sandbox,
+    window: Window,
+    handled: dict[str, float],
+    written: dict[str, float],
+) -> dict[str, Any]:
+    speed = sb.clock.speed
+    answers, unanswered = [], 0
+    for given in window.inputs:
+        if given.query is None:
+            continue
+        query = sb.callback_queries[given.query]
+        if query.answered_at is None:
+            unanswered += 1
+        else:
+            answers.append((query.answered_at - query.created) / speed)
+    writes = [written[i.key] - i.pushed for i in window.inputs if i.key in written]
+    duration = window.ended - window.began
+    done = sum(1 for t in handled.values() if window.began <= t <= window.ended)
+    ms = 1000.0
     return {
-        "games": games,
-        "players": players,
-        "updates": len(timings),
-        "moves": moves,
-        "rounds": rounds,
-        "median_ms": statistics.median(timings) * 1000,
-        "p99_ms": percentile(timings, 0.99) * 1000,
-        "max_ms": max(timings) * 1000,
-        "peak_rss_mb": peak_kb / 1024,
-        "setup_s": setup,
-        "wall_s": wall,
-        "count_429": sb.log.count_429(),
-        **reader.summary(),
+        "window_s": duration,
+        "updates_offered": len(window.inputs),
+        "presses": window.presses,
+        "posts": window.posts,
+        "no_input_possible": window.impossible,
+        "offered_per_s": len(window.inputs) / duration,
+        "handled_per_s": done / duration,
+        "answer_p50_ms": statistics.median(answers) * ms if answers else None,
+        "answer_p99_ms": percentile(answers, 0.99) * ms if answers else None,
+        "answer_max_ms": max(answers) * ms if answers else None,
+        "unanswered": unanswered,
+        "written_n": len(writes),
+        "written_p50_ms": statistics.median(writes) * ms if writes else None,
+        "written_p99_ms": percentile(writes, 0.99) * ms if writes else None,
+        "written_max_ms": max(writes) * ms if writes else None,
     }
 
 
-def _missing() -> Any:
-    raise AssertionError("a game did not start")
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    network = Network(rtt=args.rtt / 1000, jitter=args.jitter, seed=args.seed)
+    sb = Sandbox(network=network, limits=Limits())
+    http = HttpTransport(sb)
+    await http.start()
+    result: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
+        path = Path(tmp) / "bot.db"
+        db = open_database(f"sqlite:///{path}")
+        tables = make_tables(sb, db, args.games, args.players)
+        bot = BotProcess(http.base_url, sb.token, f"sqlite:///{path}", args.timer_speed)
+        try:
+            await bot.start(Path(tmp) / "bot.stderr")
+            await asyncio.sleep(2)  # idle: the baseline
+            idle_rss = bot.rss_mb()
+            began = time.monotonic()
+            reader = Reader(path)
+            await set_up(tables, reader, not args.no_drain)
+            result["setup_s"] = time.monotonic() - began
+            await bot.log()  # the set-up's stamps are not measured
+            setup_rss = bot.rss_mb()
+            cpu_before = bot.cpu_seconds()
+            window, handled, written, rss = await measure(
+                tables, db, bot, args.seconds, args.rate, args.seed
+            )
+            cpu = bot.cpu_seconds() - cpu_before
+            result.update(summarise(sb, window, handled, written))
+            result["bot_cpu_share"] = cpu / (window.ended - window.began + 10)
+            result["rss_idle_mb"] = idle_rss
+            result["rss_after_setup_mb"] = setup_rss
+            result["rss_end_mb"] = rss[-1]
+            result["mb_per_game"] = (max([setup_rss, *rss]) - idle_rss) / args.games
+            result["outbox_at_end"] = reader.outbox()
+            result["count_429"] = sb.log.count_429()
+            result["sandbox_bugs"] = len(sb.bugs)
+            if args.verbose:
+                from tg_mafia.sandbox.limits import CHARGED_METHODS
+
+                charged = [r for r in sb.log.records if r.ok and r.method in CHARGED_METHODS]
+                for record in sb.log.records:
+                    if record.error_code == 429:
+                        t = record.time
+                        bot_1s = sum(1 for r in charged if t - 1.0 < r.time <= t)
+                        chat_60 = sum(
+                            1
+                            for r in charged
+                            if r.chat_id == record.chat_id and t - 60 < r.time <= t
+                        )
+                        print(
+                            f"429 {record.method} chat {record.chat_id} at {t:.3f}: "
+                            f"bot {bot_1s}/1s, chat {chat_60}/60s, retry {record.retry_after}"
+                        )
+                print((Path(tmp) / "bot.stderr").read_text()[-5000:])
+                print("\n".join(sb.bugs))
+            result["errors_logged"] = sum(
+                1
+                for line in (Path(tmp) / "bot.stderr").read_text().splitlines()
+                if line.startswith("ERROR")
+            )
+        finally:
+            await bot.stop()
+            db.close()
+    await http.stop()
+    return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=7)
-    parser.add_argument("--speed", type=float, default=200.0)
-    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--seconds", type=float, default=60.0, help="the measured window")
+    parser.add_argument("--rate", type=float, default=0.3, help="updates a second per game")
+    parser.add_argument("--rtt", type=float, default=50.0, help="round trip, ms")
+    parser.add_argument("--jitter", type=float, default=0.2, help="fraction of each leg")
+    parser.add_argument("--timer-speed", type=float, default=10.0)
+    parser.add_argument("--no-drain", action="store_true", help="measure with the set-up's backlog")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tmp", default=None, help="where the database file goes")
+    parser.add_argument("--verbose", action="store_true", help="show the 429s and the bot's log")
     args = parser.parse_args()
-    result = asyncio.run(run(args.games, args.players, args.speed, args.variant))
-    print(f"# {platform.machine()}, Python {platform.python_version()}")
+    logging.getLogger("tornado.access").setLevel(logging.ERROR)  # every 4xx would be a line
+    began = datetime.datetime.now(datetime.UTC)
+    result = asyncio.run(run(args))
+    print(
+        f"# {began:%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}"
+    )
+    print(f"# {' '.join(sys.argv[1:])}")
     for key, value in result.items():
-        print(f"{key:>15}: {value:.1f}" if isinstance(value, float) else f"{key:>15}: {value}")
+        shown = f"{value:.1f}" if isinstance(value, float) else str(value)
+        print(f"{key:>20}: {shown}")
 
 
 if __name__ == "__main__":

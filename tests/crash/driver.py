@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -70,6 +71,7 @@ from engine.actions import (
     action_from_dict,
 )
 from engine.simulation import random_action
+from tests.crash.messages import Verdict, compare, expected_messages, reference_calls
 from tg_mafia.bot.callbacks import Kind
 from tg_mafia.sandbox import HttpTransport, Limits, Sandbox, SimUser
 from tg_mafia.sandbox.state import Chat
@@ -200,7 +202,9 @@ class CrashRun:
 
     # ----- set-up -----------------------------------------------------------------------
 
-    def add_table(self, variant: str, players: int, policy_seed: int) -> Table:
+    def add_table(self, variant: str, players: int, policy_seed: int, index: int) -> Table:
+        """The `index`-th table of a batch: the kill modes take turns, so a batch of
+        three or more tables has each."""
         users = self.sb.add_users(players)
         admin = self.sb.add_user("Admin")
         group = self.sb.add_group(
@@ -210,7 +214,7 @@ class CrashRun:
             bot_rights=BOT_RIGHTS,
         )
         self.db.save_settings(group.id, variant=variant, language="en")
-        return Table(variant, group, users, admin, policy_seed, 0, "press")
+        return Table(variant, group, users, admin, policy_seed, 0, KILL_MODES[index % 3])
 
     async def __aenter__(self) -> CrashRun:
         self.http = HttpTransport(self.sb)
@@ -332,7 +336,6 @@ class CrashRun:
             assert len(table.reference) < 20_000
         table.expected = state
         table.kill_at = self.rng.randrange(-1, len(table.reference))
-        table.kill_mode = self.rng.choice(KILL_MODES)
         table.permissions_before = dict(self.sb.world.resolve_chat(table.group.id).permissions)
 
     def _record(self, table: Table) -> GameRecord:
@@ -486,6 +489,19 @@ class CrashRun:
         assert state.to_dict() == expected.to_dict()
         permissions = dict(self.sb.world.resolve_chat(table.group.id).permissions)
         assert permissions == table.permissions_before
+
+    async def delivered(self) -> None:
+        """Until the outbox is empty: every call decided has been made."""
+        await self.until(lambda: self.raw.execute("SELECT count(*) FROM outbox").fetchone()[0] == 0)
+
+    def messages(self, table: Table) -> Verdict:
+        """The reference game's messages against the chats' (messages.py)."""
+        # As the game ran: the group's permissions saved (the night closes the chat).
+        record = dataclasses.replace(
+            self._record(table), saved_permissions=table.permissions_before
+        )
+        calls = reference_calls(record, table.reference, self.speed)
+        return compare(self.sb, expected_messages(calls))
 
 
 def summary(run: CrashRun) -> dict[str, Any]:

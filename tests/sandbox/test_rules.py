@@ -153,9 +153,14 @@ async def test_callback_query_answered_twice_or_late(env: Env) -> None:
     (update,) = await env.bot.get_updates()
     query = update.callback_query
     assert query is not None and query.data == "vote:1" and query.chat_instance
+    pending = env.sb.callback_queries[press.query_id]
+    assert pending.answered_at is None
+    env.sb.clock.advance(2)
     assert query.from_user.id == env.users[0].id and query.message is not None
     assert await query.answer("counted")
     assert press.answer == {"text": "counted"}
+    assert pending.answered_at is not None  # when it was answered, for the benchmarks
+    assert pending.answered_at - pending.created == pytest.approx(2, abs=0.5)
     with pytest.raises(BadRequest, match=r"(?i)query is too old"):
         await query.answer("again")
     late = env.users[1].press(env.group, "Vote")

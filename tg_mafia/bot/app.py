@@ -9,12 +9,13 @@ from typing import Any
 
 from telegram import BotCommand, Update
 from telegram.error import TelegramError
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+from telegram.ext import Application, ApplicationBuilder
 
 from tg_mafia.bot import handlers
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.flood import CommandGate
 from tg_mafia.bot.leader import Replica
+from tg_mafia.bot.ratelimit import MessageRateLimiter
 from tg_mafia.bot.runner import CURRENT_UPDATE
 from tg_mafia.bot.service import GameService, ServiceConfig
 from tg_mafia.bot.status import read_snapshot
@@ -82,13 +83,13 @@ def build_application(
     """The bot's Application. `metrics` counts its Bot API calls only when the builder's
     requests were wrapped with it (`MeteredRequest`); it is made here when not given."""
     if options.rate_limiter and options.speed == 1.0:
-        # The bot's ceiling on all its calls (30 a second). The per-chat budgets
-        # (a group's 20 a minute, a private chat's one a second) and the waiting
-        # out of a 429 are the sender's (sender.py), which knows which calls a
-        # chat's budget pays for: PTB's group limiter would also count the
-        # deletions and the membership checks.
+        # The bot's ceiling on its message calls (30 a second: ratelimit.py). The
+        # per-chat budgets (a group's 20 a minute, a private chat's one a second)
+        # and the waiting out of a 429 are the sender's (sender.py), which knows
+        # which calls a chat's budget pays for: PTB's group limiter would also
+        # count the deletions and the membership checks.
         builder = builder.rate_limiter(
-            AIORateLimiter(
+            MessageRateLimiter(
                 overall_max_rate=30, overall_time_period=1, group_max_rate=0, max_retries=0
             )
         )

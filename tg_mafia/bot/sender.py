@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +48,7 @@ CHARGED = frozenset(
 ) | {Method.DOCUMENT}
 WORKERS = 32  # chats served at once
 POLL = 1.0  # seconds between looks at the outbox when nothing woke the sender
+LANDING = 0.01  # real seconds between looks at a budget full of calls in flight
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,13 @@ class Unit:
 
 @dataclass
 class Window:
-    stamps: deque[float] = field(default_factory=deque)
+    """The calls of one budget: those on their way (`flying`) and those that
+    landed within the window. A call counts from the moment it leaves: over a
+    real network many calls are in flight at once, and Telegram counts each
+    when it arrives, which may be any moment until its answer comes back."""
+
+    stamps: deque[float] = field(default_factory=deque)  # when each answer came
+    flying: int = 0
 
     def wait(self, budget: Budget, clock: BotClock) -> float:
         """Seconds (real) until one more call fits."""
@@ -90,8 +97,10 @@ class Window:
         now = clock.now()
         while self.stamps and now - self.stamps[0] >= width:
             self.stamps.popleft()
-        if len(self.stamps) < budget.calls:
+        if len(self.stamps) + self.flying < budget.calls:
             return 0.0
+        if not self.stamps:
+            return LANDING  # every slot is a call on its way: until one lands
         return width - (now - self.stamps[0]) + 0.001
 
 
@@ -236,15 +245,12 @@ class Sender:
         while True:
             if op.extra.get("every"):
                 await self._hold_edit(unit)
-            if op.method in CHARGED:
-                await self._wait_budget(unit.chat_id)
-                # Counted before the call: the other workers must see the slot taken.
-                self._charge(unit.chat_id)
-            deadline = None
-            if op.timer is not None:
-                deadline = self.clock.deadline(float(op.timer["seconds"]))
             try:
-                delivery = await self._call(unit, deadline)
+                async with self._budget_spent(unit.chat_id, op.method in CHARGED):
+                    deadline = None  # the stage starts as its message leaves
+                    if op.timer is not None:
+                        deadline = self.clock.deadline(float(op.timer["seconds"]))
+                    delivery = await self._call(unit, deadline)
             except RetryAfter as error:
                 await asyncio.sleep(self.clock.real(_seconds(error.retry_after)) + 0.01)
                 return None
@@ -340,7 +346,14 @@ class Sender:
             window = self._windows[chat_id] = self._fresh(self._budget(chat_id))
         return window
 
-    async def _wait_budget(self, chat_id: int) -> None:
+    @contextlib.asynccontextmanager
+    async def _budget_spent(self, chat_id: int, charged: bool) -> AsyncIterator[None]:
+        """For a `charged` call: waits until the chat's budget and the bot's have
+        room, and counts the call against both while it flies and for a window
+        after it landed (a refused call too: it may have counted at Telegram's end)."""
+        if not charged:
+            yield
+            return
         window = self._window(chat_id)
         while True:
             wait = max(
@@ -348,17 +361,20 @@ class Sender:
                 self._bot_window.wait(BOT_BUDGET, self.clock),
             )
             if wait <= 0:
-                return
+                break
             await asyncio.sleep(wait)
-
-    def _charge(self, chat_id: int) -> None:
-        now = self.clock.now()
-        window = self._window(chat_id)
-        window.stamps.append(now)
-        self._bot_window.stamps.append(now)
-        self.calls += 1
-        if chat_id < 0:
-            self.peak[chat_id] = max(self.peak.get(chat_id, 0), len(window.stamps))
+        window.flying += 1
+        self._bot_window.flying += 1
+        try:
+            yield
+        finally:
+            now = self.clock.now()
+            for spent in (window, self._bot_window):
+                spent.flying -= 1
+                spent.stamps.append(now)
+            self.calls += 1
+            if chat_id < 0:
+                self.peak[chat_id] = max(self.peak.get(chat_id, 0), len(window.stamps))
 
     async def _hold_edit(self, unit: Unit) -> None:
         """A busy living message (the live vote board) changes at most every
@@ -375,6 +391,8 @@ class Sender:
         """Drops the windows of chats that sent nothing for a while."""
         now = self.clock.now()
         for chat_id, window in list(self._windows.items()):
+            if window.flying:
+                continue
             if not window.stamps or now - window.stamps[-1] > self.clock.real(120.0):
                 del self._windows[chat_id]
         self._last_edit = {

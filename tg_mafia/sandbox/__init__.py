@@ -10,6 +10,7 @@ from .errors import ApiError, SandboxBug, SimulationError
 from .faults import Fault
 from .files import Upload
 from .limits import Limits
+from .network import Network
 from .records import CallLog, CallRecord
 from .schema import Schema
 from .state import (
@@ -39,6 +40,7 @@ __all__ = [
     "HttpTransport",
     "Limits",
     "Message",
+    "Network",
     "Press",
     "Sandbox",
     "SandboxBug",

@@ -19,6 +19,7 @@ from .faults import Fault, FaultPlan
 from .files import FileStore, Upload
 from .limits import Limits, RateLimiter
 from .methods import CallContext, Methods, PendingQuery
+from .network import Network, Wire
 from .records import CallLog, CallRecord
 from .schema import Schema
 from .state import Chat, Message, User
@@ -49,8 +50,11 @@ class SandboxBase:
         strict: bool = True,
         start_time: float | None = None,
         schema: Schema | None = None,
+        network: Network | None = None,
     ) -> None:
         self.clock = SandboxClock(speed, start_time)
+        # the simulated round trip of every call (benchmarks); None: instant
+        self.wire = Wire(network) if network is not None else None
         self.limits = limits or Limits()
         self.limiter = RateLimiter(self.limits)
         self.schema = schema or Schema.bundled()
@@ -92,7 +96,23 @@ class SandboxBase:
     ) -> tuple[int, dict[str, Any]]:
         """Answer one Bot API request: (HTTP status, JSON body). Every call is recorded.
 
-        `files` are the request's multipart file parts, by field name."""
+        `files` are the request's multipart file parts, by field name. With a simulated
+        network, the request travels one leg before it is carried out and the answer
+        one leg back."""
+        if self.wire is None:
+            return await self._call(method, raw, token, files)
+        await self.wire.travel()
+        answer = await self._call(method, raw, token, files)
+        await self.wire.travel()
+        return answer
+
+    async def _call(
+        self,
+        method: str,
+        raw: Mapping[str, Any] | None,
+        token: str | None,
+        files: Mapping[str, Upload] | None,
+    ) -> tuple[int, dict[str, Any]]:
         raw = dict(raw or {})
         files = files or {}
         for name, upload in files.items():

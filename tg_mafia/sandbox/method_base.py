@@ -60,6 +60,7 @@ class PendingQuery:
     created: float
     answered: bool = False
     answer: dict[str, Any] = field(default_factory=dict)
+    answered_at: float | None = None  # sandbox seconds: when the answer arrived
 
 
 Handler = Callable[[dict[str, Any], CallContext], Awaitable[Any]]

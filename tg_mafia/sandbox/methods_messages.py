@@ -91,6 +91,7 @@ class MessageMethods(MethodBase):
         if len(p.get("text", "")) > 200:
             raise bad_request("MESSAGE_TOO_LONG")
         query.answered = True
+        query.answered_at = self._now()
         query.answer = {k: p[k] for k in ("text", "show_alert", "url", "cache_time") if k in p}
         return True
 

@@ -1,0 +1,260 @@
+"""The bot in a process of its own, built as `tg-mafia run` builds it, for the
+benchmarks (load.py, restart.py): `BotProcess` starts and reads it from the
+benchmark; `serve` is the process.
+
+    python benchmarks/bot_process.py BASE_URL TOKEN DATABASE_URL TIMER_SPEED
+
+As `tg-mafia run` (tg_mafia/commands/run.py, `serve`): PTB's HTTPXRequest (a pool
+of 256 connections for calls, one for getUpdates), each call counted by
+`MeteredRequest`; `build_application` with speed 1, so the rate limiter
+(tg_mafia/bot/ratelimit.py) holds the bot to 30 message calls a second and the
+outbox keeps Telegram's per-chat budgets in real seconds; long polling with every
+kind of update. What differs, for the measure, and nothing else:
+
+- The game timers (PTB's JobQueue, as in production) fire TIMER_SPEED times
+  sooner than their deadlines: the games' clock runs faster, the Bot API's does
+  not. Scripted players fill the lobbies, so a lobby waits 10^6 s.
+- Each update handled and each game write is time-stamped (time.monotonic, the
+  same clock in every process on Linux): the write right after its transaction
+  committed, in the database thread.
+- A control server on 127.0.0.1, never part of the bot:
+      GET /log       {"handled": {key: t}, "written": {key: t}}, keys "q<callback
+                     query id>" or "m<chat>:<message id>", emptied by each read
+      GET /metrics   the bot's own /metrics text
+
+When polling, it prints one JSON line: {"ready": true, "pid", "control_port",
+"timings": {"imported", "service", "polling"}}: monotonic times at which the
+imports were done, the service had resumed every unfinished game (timers armed,
+sender running), and polling had started."""
+
+from __future__ import annotations
+
+import time
+
+IMPORTS_BEGAN = time.monotonic()
+
+import asyncio  # noqa: E402
+import contextvars  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import socket  # noqa: E402
+import sys  # noqa: E402
+from collections.abc import Awaitable, Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class BotProcess:
+    """The benchmark's side: start the bot process, read its log, its memory, stop it."""
+
+    def __init__(self, base_url: str, token: str, database_url: str, timer_speed: float) -> None:
+        self.args = [base_url, token, database_url, str(timer_speed)]
+        self.process: asyncio.subprocess.Process | None = None
+        self.ready: dict[str, Any] = {}
+        self.spawned = 0.0  # monotonic
+        self.control = ""
+
+    async def start(self, stderr: Path) -> dict[str, Any]:
+        self.spawned = time.monotonic()
+        with stderr.open("ab") as err:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                str(Path(__file__)),
+                *self.args,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=err,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+            )
+        assert self.process.stdout is not None
+        line = await asyncio.wait_for(self.process.stdout.readline(), 600)
+        if not line:
+            raise RuntimeError(f"the bot did not start: {stderr.read_text()[-3000:]}")
+        self.ready = json.loads(line)
+        self.control = f"http://127.0.0.1:{self.ready['control_port']}"
+        return self.ready
+
+    def rss_mb(self) -> float:
+        assert self.process is not None
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError("no VmRSS")
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time the bot process has used."""
+        assert self.process is not None
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    async def get(self, path: str) -> bytes:
+        import httpx
+
+        async with httpx.AsyncClient(timeout=120) as client:
+            answer = await client.get(f"{self.control}{path}")
+            answer.raise_for_status()
+            return answer.content
+
+    async def log(self) -> tuple[dict[str, float], dict[str, float]]:
+        data = json.loads(await self.get("/log"))
+        return data["handled"], data["written"]
+
+    async def stop(self) -> None:
+        """SIGKILL: the benchmarks never need the bot's drain."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.kill()
+            await self.process.wait()
+
+
+# ----- the bot process ------------------------------------------------------------------------
+
+
+class FasterTimers:
+    """The game timers, `factor` times sooner than their deadlines (the games' clock)."""
+
+    def __init__(self, inner: Any, factor: float) -> None:
+        self.inner = inner
+        self.factor = factor
+
+    def arm(self, name: str, delay: float, fire: Callable[[], Awaitable[None]]) -> None:
+        self.inner.arm(name, delay / self.factor, fire)
+
+    def cancel(self, name: str) -> None:
+        self.inner.cancel(name)
+
+
+def update_key(update: Any) -> str | None:
+    if update.callback_query is not None:
+        return f"q{update.callback_query.id}"
+    message = update.effective_message
+    if message is not None:
+        return f"m{message.chat.id}:{message.message_id}"
+    return None
+
+
+class Stamps:
+    """When each update was handled, and when the game write it caused committed."""
+
+    def __init__(self) -> None:
+        self.current: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+            "update", default=None
+        )
+        self.handled: dict[str, float] = {}
+        self.written: dict[str, float] = {}
+        self.committed: dict[tuple[int, int], float] = {}  # (game, version): in the db thread
+
+    def install(self, app: Any) -> None:
+        from tg_mafia.bot.runner import Runner
+
+        process = app.process_update
+
+        async def timed(update: Any) -> None:
+            key = update_key(update)
+            token = self.current.set(key)
+            try:
+                await process(update)
+            finally:
+                self.current.reset(token)
+                if key is not None:
+                    self.handled[key] = time.monotonic()
+
+        app.process_update = timed
+        stamps = self
+        sync_act, async_act = Runner._act, Runner.act
+
+        def _act(runner: Runner, *args: Any) -> Any:
+            outcome = sync_act(runner, *args)
+            if outcome.error is None and outcome.record is not None:
+                # the transaction of `sync_act` has committed when it returns
+                stamps.committed[outcome.record.id, outcome.record.version] = time.monotonic()
+            return outcome
+
+        async def act(runner: Runner, game_id: int, action: Any, **kwargs: Any) -> Any:
+            outcome = await async_act(runner, game_id, action, **kwargs)
+            if outcome.error is None and outcome.record is not None:
+                done = stamps.committed.pop((outcome.record.id, outcome.record.version), None)
+                key = stamps.current.get()
+                if key is not None and done is not None:
+                    stamps.written[key] = done  # a timer's write has no update
+            return outcome
+
+        Runner._act = _act  # type: ignore[method-assign]
+        Runner.act = act  # type: ignore[method-assign]
+
+    def take(self) -> dict[str, dict[str, float]]:
+        handled, written = self.handled, self.written
+        self.handled, self.written = {}, {}
+        return {"handled": handled, "written": written}
+
+
+async def serve(base_url: str, token: str, database_url: str, timer_speed: float) -> None:
+    from telegram import Update
+    from telegram.ext import ApplicationBuilder
+    from telegram.request import HTTPXRequest
+    from tornado.httpserver import HTTPServer
+    from tornado.web import Application as WebApplication
+    from tornado.web import RequestHandler
+
+    from tg_mafia.bot.app import BotOptions, build_application, scrape_metrics, start_service
+    from tg_mafia.bot.metered import MeteredRequest
+    from tg_mafia.bot.timers import JobQueueScheduler
+    from tg_mafia.metrics import BotMetrics
+    from tg_mafia.storage import open_database
+
+    imported = time.monotonic()
+    db = open_database(database_url)
+    metrics = BotMetrics("bench")
+    builder: Any = (
+        ApplicationBuilder()
+        .token(token)
+        .base_url(base_url)
+        .request(MeteredRequest(HTTPXRequest(connection_pool_size=256), metrics.api_call))
+        .get_updates_request(MeteredRequest(HTTPXRequest(), metrics.api_call))
+    )
+    app = build_application(builder, db, BotOptions(lobby_seconds=10**6), metrics)
+    stamps = Stamps()
+    stamps.install(app)
+
+    class Log(RequestHandler):
+        def get(self) -> None:
+            self.set_header("Content-Type", "application/json")
+            self.finish(json.dumps(stamps.take()))
+
+    class Metrics(RequestHandler):
+        async def get(self) -> None:
+            self.finish(await scrape_metrics(app))
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    sock.setblocking(False)
+    HTTPServer(WebApplication([(r"/log", Log), (r"/metrics", Metrics)])).add_sockets([sock])
+    await app.initialize()
+    assert app.job_queue is not None
+    await start_service(app, FasterTimers(JobQueueScheduler(app.job_queue), timer_speed))
+    service = time.monotonic()
+    assert app.updater is not None
+    await app.updater.start_polling(allowed_updates=Update.ALL_TYPES)
+    await app.start()
+    polling = time.monotonic()
+    ready = {
+        "ready": True,
+        "pid": os.getpid(),
+        "control_port": sock.getsockname()[1],
+        "timings": {
+            "began": IMPORTS_BEGAN,
+            "imported": imported,
+            "service": service,
+            "polling": polling,
+        },
+    }
+    print(json.dumps(ready), flush=True)
+    await asyncio.Event().wait()  # until killed
+
+
+if __name__ == "__main__":
+    import logging
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    asyncio.run(serve(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])))

@@ -1,0 +1,271 @@
+"""Restart: a bot started on a database of many unfinished games, at real network latency.
+
+The bot runs in a process of its own as `tg-mafia run` builds it (bot_process.py),
+against the sandbox over HTTP with a simulated network (--rtt ms round trip, ±--jitter
+of each leg) and Telegram's limits enforced, as in load.py.
+
+1. Set-up (not measured): --live games are opened, joined and started through the bot
+   as players would, and their outbox drained; the bot is SIGKILLed. Then, with the bot
+   down, --games more unfinished games are written to its database by the bot's own
+   Runner in this process (the deal and the engine's random policy, so every stage
+   occurs, short of the end): a tenth stay lobbies, the others are 0-39 moves in. For
+   --waiting of them (a fraction) the calls of their last 2 moves (all of them, the
+   deal's included, if fewer) stay in the outbox, as a crash leaves them; the rest are
+   taken as delivered (their outbox emptied).
+2. The bot is started again. Measured:
+   - resumed: from the process's spawn, and from its imports done, to every
+     unfinished game resumed (start_service returned: timers armed, sender running),
+     and to polling (start_service arms every game's timer, `_arm_all`, before it
+     returns); the games with a stored deadline, as /metrics reports them;
+   - the catch-up: time until the outbox is empty, calls delivered, 429 answers;
+   - live moves during the catch-up: the live games' players press the move the
+     engine's policy picks, one press every --press-every seconds, round robin, from
+     the moment the bot polls until the outbox is empty (--min-live seconds at least):
+     time from the update to the callback answer, to the state written, and to the
+     next message in that group. The default pace (a press per game every 8 s) keeps
+     each live group inside its own 15 calls a minute, so a late message there means
+     the catch-up held it back, not its own group's budget.
+
+    .venv/bin/python benchmarks/restart.py [--games 1000] [--live 20] [--waiting 0.2]
+        [--rtt 50] [--jitter 0.2] [--press-every 0.4] [--min-live 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import logging
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bot_process import BotProcess  # noqa: E402
+from benchmarks.load import Reader, Window, make_tables, percentile, set_up, turn  # noqa: E402
+from engine import Phase, apply  # noqa: E402
+from engine.simulation import random_action  # noqa: E402
+from tg_mafia.bot.clock import BotClock  # noqa: E402
+from tg_mafia.bot.dbthread import AsyncDb  # noqa: E402
+from tg_mafia.bot.gameview import state_of  # noqa: E402
+from tg_mafia.bot.runner import Runner  # noqa: E402
+from tg_mafia.playtest.harness import BOT_RIGHTS  # noqa: E402
+from tg_mafia.sandbox import HttpTransport, Limits, Network, Sandbox  # noqa: E402
+from tg_mafia.sandbox.limits import CHARGED_METHODS  # noqa: E402
+from tg_mafia.storage import Database, Player, open_database  # noqa: E402
+
+PLAYERS = 7
+MAX_MOVES = 40
+BACKLOG = 2  # a waiting game keeps the calls of its last moves
+
+
+async def populate(
+    sb: Sandbox, db: Database, path: Path, games: int, waiting: float, seed: int
+) -> dict[str, int]:
+    """Unfinished games written by the bot's Runner, the bot down; see the module's text."""
+    rng = random.Random(seed)
+    adb = AsyncDb(db)
+    runner = Runner(adb, BotClock(1.0, time.time), lambda record, calls: None)
+    reader = Reader(path)
+    counts = {"lobbies": 0, "running": 0, "with_waiting_calls": 0}
+    try:
+        for index in range(games):
+            users = sb.add_users(PLAYERS, prefix=f"R{index}P", started=True)
+            admin = sb.add_user(f"RAdmin{index}")
+            group = sb.add_group(
+                f"r{index}", members=[*users, admin], owner=admin, bot_rights=BOT_RIGHTS
+            )
+            lobby = db.create_lobby(
+                group.id,
+                opened_by=admin.id,
+                variant="classic",
+                language="en",
+                players=[Player(u.id, f"R{index}P{n}") for n, u in enumerate(users)],
+                title=group.title or "",
+                bot_rights={"can_delete_messages": True, "can_pin_messages": True},
+                stage_deadline=time.time() + 600,
+            )
+            if index % 10 == 0:
+                counts["lobbies"] += 1
+                continue
+            outcome = await runner.start(lobby, None)
+            assert outcome.error is None and outcome.record is not None, outcome.error
+            record, state = outcome.record, outcome.state
+            assert state is not None
+            keep = rng.random() < waiting
+            moves = rng.randrange(MAX_MOVES)
+            for move in range(moves):
+                action = random_action(state, rng, 0.0)
+                if apply(state, action)[0].phase is Phase.ENDED:
+                    break  # unfinished games only
+                if keep and move == moves - BACKLOG:  # what came before was delivered
+                    reader.raw.execute("DELETE FROM outbox WHERE game_id = ?", (record.id,))
+                outcome = await runner.act(record.id, action)
+                assert outcome.error is None and outcome.record is not None, outcome.error
+                record, state = outcome.record, state_of(outcome.record)
+            counts["running"] += 1
+            if keep:
+                counts["with_waiting_calls"] += 1
+            else:
+                reader.raw.execute("DELETE FROM outbox WHERE game_id = ?", (record.id,))
+    finally:
+        adb.close()
+    counts["calls_waiting"] = reader.outbox()
+    return counts
+
+
+async def catch_up(
+    sb: Sandbox,
+    db: Database,
+    reader: Reader,
+    live: list[Any],
+    press_every: float,
+    min_seconds: float,
+) -> tuple[Window, list[tuple[int, float]], float]:
+    """Live presses, round robin, until the outbox is empty and `min_seconds` have
+    passed; (the presses, (group, sandbox time) of each, seconds until the outbox
+    was first seen empty)."""
+    window = Window()
+    pushed: list[tuple[int, float]] = []
+    window.began = time.monotonic()
+    index = 0
+    drained: float | None = None
+    while time.monotonic() - window.began < 1800:
+        if drained is None and reader.outbox() == 0:
+            drained = time.monotonic() - window.began
+        if drained is not None and time.monotonic() - window.began >= min_seconds:
+            break
+        table = live[index % len(live)]
+        index += 1
+        before = len(window.inputs)
+        at = sb.clock.now()
+        if turn(table, db, window) and len(window.inputs) > before:
+            pushed.append((table.h.group.id, at))
+        await asyncio.sleep(press_every)
+    window.ended = time.monotonic()
+    return window, pushed, drained if drained is not None else window.ended - window.began
+
+
+def next_message(sb: Sandbox, pushed: list[tuple[int, float]]) -> list[float]:
+    """For each input: seconds until the next charged call to its group landed."""
+    by_chat: dict[int, list[float]] = {}
+    for record in sb.log.records:
+        if record.ok and record.method in CHARGED_METHODS and record.chat_id is not None:
+            by_chat.setdefault(record.chat_id, []).append(record.time)
+    waits = []
+    for chat, at in pushed:
+        later = [t for t in by_chat.get(chat, []) if t > at]
+        if later:
+            waits.append(min(later) - at)
+    return waits
+
+
+def ms(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    return (statistics.median(values) if q == 0.5 else percentile(values, q)) * 1000
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    network = Network(rtt=args.rtt / 1000, jitter=args.jitter, seed=args.seed)
+    sb = Sandbox(network=network, limits=Limits())
+    http = HttpTransport(sb)
+    await http.start()
+    result: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
+        path = Path(tmp) / "bot.db"
+        url = f"sqlite:///{path}"
+        db = open_database(url)
+        reader = Reader(path)
+        live = make_tables(sb, db, args.live, PLAYERS)
+        bot = BotProcess(http.base_url, sb.token, url, 1.0)
+        try:
+            await bot.start(Path(tmp) / "bot.stderr")
+            await set_up(live, reader, drain=True)
+            await bot.stop()
+            began = time.monotonic()
+            result.update(await populate(sb, db, path, args.games, args.waiting, args.seed))
+            result["populate_s"] = time.monotonic() - began
+            log_before = len(sb.log.records)
+            bot = BotProcess(http.base_url, sb.token, url, 1.0)
+            ready = await bot.start(Path(tmp) / "bot.stderr")
+            timings = ready["timings"]
+            result["resumed_from_spawn_s"] = timings["service"] - bot.spawned
+            result["resumed_from_imports_s"] = timings["service"] - timings["imported"]
+            result["polling_from_spawn_s"] = timings["polling"] - bot.spawned
+            metrics = (await bot.get("/metrics")).decode()
+            result["games_with_a_deadline"] = next(
+                float(line.split()[-1])
+                for line in metrics.splitlines()
+                if line.startswith("tg_mafia_timers_pending")
+            )
+            window, pushed, drained = await catch_up(
+                sb, db, reader, live, args.press_every, args.min_live
+            )
+            await asyncio.sleep(3)  # the last presses are answered
+            _, written = await bot.log()
+            result["catch_up_s"] = drained
+            new = sb.log.records[log_before:]
+            result["calls_delivered"] = sum(1 for r in new if r.ok and r.method in CHARGED_METHODS)
+            result["count_429"] = sum(1 for r in new if r.error_code == 429)
+            answers = [
+                sb.callback_queries[i.query].answered_at - sb.callback_queries[i.query].created
+                for i in window.inputs
+                if i.query is not None and sb.callback_queries[i.query].answered_at is not None
+            ]
+            writes = [written[i.key] - i.pushed for i in window.inputs if i.key in written]
+            nexts = next_message(sb, pushed)
+            result["live_inputs"] = len(window.inputs)
+            result["live_answer_p50_ms"] = ms(answers, 0.5)
+            result["live_answer_p99_ms"] = ms(answers, 0.99)
+            result["live_written_p50_ms"] = ms(writes, 0.5)
+            result["live_written_p99_ms"] = ms(writes, 0.99)
+            result["live_next_message_p50_ms"] = ms(nexts, 0.5)
+            result["live_next_message_max_ms"] = ms(nexts, 1.0)
+            result["errors_logged"] = sum(
+                1
+                for line in (Path(tmp) / "bot.stderr").read_text().splitlines()
+                if line.startswith("ERROR")
+            )
+        finally:
+            await bot.stop()
+            db.close()
+    await http.stop()
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--live", type=int, default=20, help="games played through the bot")
+    parser.add_argument("--waiting", type=float, default=0.2, help="share with calls waiting")
+    parser.add_argument("--press-every", type=float, default=0.4, help="seconds, live presses")
+    parser.add_argument("--min-live", type=float, default=20.0, help="seconds of live presses")
+    parser.add_argument("--rtt", type=float, default=50.0, help="round trip, ms")
+    parser.add_argument("--jitter", type=float, default=0.2, help="fraction of each leg")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tmp", default=None, help="where the database file goes")
+    args = parser.parse_args()
+    logging.getLogger("tornado.access").setLevel(logging.ERROR)
+    began = datetime.datetime.now(datetime.UTC)
+    result = asyncio.run(run(args))
+    print(
+        f"# {began:%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}"
+    )
+    print(f"# {' '.join(sys.argv[1:])}")
+    for key, value in result.items():
+        shown = f"{value:.2f}" if isinstance(value, float) else str(value)
+        print(f"{key:>26}: {shown}")
+
+
+if __name__ == "__main__":
+    main()

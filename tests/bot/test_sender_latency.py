@@ -1,0 +1,42 @@
+"""The sender's budgets hold at a real network's latency: a call is counted
+against them from the moment it leaves, not when its answer comes back, so
+the calls still on their way cannot take the bot past Telegram's 30 a second."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tg_mafia.bot.clock import BotClock
+from tg_mafia.bot.dbthread import AsyncDb
+from tg_mafia.bot.ops import Method, Op
+from tg_mafia.bot.sender import Sender
+from tg_mafia.sandbox import Network, Sandbox
+from tg_mafia.sandbox.limits import CHARGED_METHODS
+from tg_mafia.storage import open_database
+from tg_mafia.virtual_time import current_time_source
+
+
+async def test_the_bot_wide_budget_holds_with_calls_in_flight(tmp_path: Path) -> None:
+    sb = Sandbox(network=Network(rtt=0.05, jitter=0.2))
+    readers = sb.add_users(120, started=True)
+    db = open_database(f"sqlite:///{tmp_path / 'bot.db'}")
+    adb = AsyncDb(db)
+    bot = sb.bot()  # no AIORateLimiter: the sender's own budget is under test
+    await bot.initialize()
+    with db.transaction() as tx:  # 120 private chats: many workers at once
+        for reader in readers:
+            tx.enqueue(reader.id, Op(Method.SEND, text=f"hello {reader.id}").to_json(), now=0.0)
+    sender = Sender(bot, adb, BotClock(1.0, current_time_source()))
+    sender.start()
+    try:
+        await sender.drain()
+    finally:
+        await sender.stop()
+        await bot.shutdown()
+        adb.close()
+        db.close()
+    sent = [r.time for r in sb.log if r.ok and r.method in CHARGED_METHODS]
+    assert len(sent) == 120
+    assert sb.log.count_429() == 0
+    busiest = max(sum(1 for t in sent if s - 1.0 < t <= s) for s in sent)
+    assert busiest <= 30

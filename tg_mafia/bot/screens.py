@@ -25,11 +25,13 @@ from engine.actions import (
     Vote,
 )
 from engine.handvote import finished_counts
+from engine.state import FLOOR_STAGES
 from tg_mafia.bot import keyboards, sport_texts, texts
 from tg_mafia.bot.callbacks import Kind
 from tg_mafia.bot.ops import Keyboard, Method, Op, callback
 from tg_mafia.bot.presses import refusal, selection_arg
 from tg_mafia.bot.scene import Scene
+from tg_mafia.bot.timefmt import RELATIVE
 
 FLOOR = "floor"
 COUNT = "count"
@@ -68,7 +70,7 @@ def floor(scene: Scene, method: Method = Method.SEND) -> Op:
         view.day,
         view.speaker,
         view.timer_seconds or 0,
-        scene.until(),
+        scene.until(RELATIVE),
         view.nominees,
         view.next_speaker,
         view.floor_mode,
@@ -97,7 +99,7 @@ def count(scene: Scene, method: Method) -> Op:
         state.count_index + 1,
         len(state.candidates),
         candidate,
-        scene.until(),
+        scene.until(RELATIVE),
     )
     first = []
     if _legal(state, Hand) or _legal(state, Lower):
@@ -117,7 +119,7 @@ def lift(scene: Scene, method: Method) -> Op:
     """sport's lift vote: one message, its question and Raise / Lower."""
     state, t = scene.state, scene.t
     text = sport_texts.lift_question(
-        t, scene.table, state.candidates, len(state.alive), scene.until()
+        t, scene.table, state.candidates, len(state.alive), scene.until(RELATIVE)
     )
     buttons = []
     if _legal(state, Hand) or _legal(state, Lower):
@@ -127,6 +129,25 @@ def lift(scene: Scene, method: Method) -> Op:
         ]
     buttons.append(callback(texts.button(t, "time"), scene.any_step(Kind.TIME)))
     return Op(method, text=text, key=LIFT, keyboard=keyboards.row(*buttons), timer=scene.timer())
+
+
+def countdown(scene: Scene, seconds: int) -> Op | None:
+    """The floor, the count or the lift when `seconds` are left: the same
+    message, redrawn with one line more (None: the stage has none of them).
+    The scene must not open the stage (its deadline is the stored one), and
+    the edit carries no timer: it starts nothing."""
+    stage = scene.state.stage
+    if stage is Stage.VOTE:
+        op = count(scene, Method.EDIT)
+    elif stage is Stage.LIFT:
+        op = lift(scene, Method.EDIT)
+    elif stage in FLOOR_STAGES and scene.state.speaker is not None:
+        op = floor(scene, Method.EDIT)
+    else:
+        return None
+    op.text = (op.text or "") + "\n" + texts.seconds_left(scene.t, seconds)
+    op.timer = None
+    return op
 
 
 def vote_board(scene: Scene, method: Method) -> Op:

@@ -66,6 +66,10 @@ ALBUM_KEPT = 1
 ALBUM_DELETED = 2
 
 
+# The stage whose countdown was written, stored the same way (its timer id as the value).
+COUNTDOWN_KEY = "countdown"
+
+
 def album_key(album: str) -> str:
     return f"album:{album}"[:64]
 
@@ -221,11 +225,14 @@ class Runner:
             left = deadline - now
             if not 0 < left <= self.clock.real(seconds) + self.clock.real(1.0):
                 return Outcome("stale_timer", record)  # moved: a new countdown is armed
+            if tx.living_id(game_id, 0, COUNTDOWN_KEY) == int(timer_id):
+                return Outcome("stale_timer", record)  # a duplicate firing: once a stage
             state = state_of(record)
             scene = Scene(game_view(record, self.clock.speed), state, before=state)
             op = screens.countdown(scene, seconds)
             if op is None or state.paused:
                 return Outcome("no_countdown", record, state)
+            tx.set_living(game_id, 0, COUNTDOWN_KEY, int(timer_id))
             # Late once fewer than `seconds` - SPARE_SLACK are left.
             late = deadline - self.clock.real(seconds - SPARE_SLACK)
             op.extra[SPARE] = {"token": record.timer_token, "by": late}

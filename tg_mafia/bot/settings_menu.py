@@ -257,12 +257,13 @@ def menu_markup(t: Translator, current: Settings, screen: str) -> Keyboard | Non
 
 def main_markup(t: Translator, current: Settings) -> Keyboard:
     values = current.resolved()
-    rows: Keyboard = [
+    rows = keyboards.packed(
         [
             button("🌐 " + language_name(current.language), "l"),
             button("🎭 " + texts.variant_name(t, current.variant), "v"),
-        ]
-    ]
+        ],
+        ROW,
+    )
     options = []
     for spec in option_specs(current.variant):
         value = values[spec.name]
@@ -277,7 +278,7 @@ def main_markup(t: Translator, current: Settings) -> Keyboard:
     options.append(
         button(autostart_line(t, current.autostart), "A", "off" if current.autostart else "on")
     )
-    rows.extend(keyboards.grid(options, ROW))
+    rows.extend(keyboards.packed(options, ROW))
     rows.append([button(t.gettext("✅ Done"), "x")])
     return rows
 

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import functools
 import gettext
+from collections.abc import Iterable
 from io import BytesIO
 from pathlib import Path
+from typing import Literal
 
+from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -67,6 +70,12 @@ class Translator:
 
     def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
         return self._translations.npgettext(context, singular, plural, n)
+
+    def join(self, items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
+        """Items as the language lists them: "A, B et C", "A, B и C"
+        (CLDR's list patterns; style "or" for alternatives). Empty: ""."""
+        listed = list(items)
+        return format_list(listed, style=style, locale=self.language) if listed else ""
 
 
 def compile_po(path: Path, language: str) -> gettext.GNUTranslations:

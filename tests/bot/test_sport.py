@@ -80,8 +80,8 @@ async def test_the_lift_and_the_best_move_reach_the_group_and_no_secret_does(
         group = h.group_texts()
         lift = [m for m in group if "Lift · " in m]
         assert len(lift) == 1, "the lift is one message"
-        assert "5 of 10 hands: both stay." in lift[0]
-        assert "Hands: 1 · " in lift[0]
+        assert "5 of 10 votes: both stay." in lift[0]
+        assert "Votes: 1 · " in lift[0]
         assert find_button(h, h.group.id, prefix(Kind.HAND, table.record())) is None
         # Night 2: the family shoots the first red seat; the checks.
         roles = state.roles

@@ -26,10 +26,12 @@ def played(
     finish: bool = True,
     host: bool = False,
     options: dict[str, object] | None = None,
+    chatter: float = 0.02,
 ) -> tuple[GameRecord, list[ActionRecord], GameState]:
     """A game of `variant` played by random moves: to its end, or (finish
     False) about halfway."""
-    count = players or find_variant(variant).min_players + 2
+    rules = find_variant(variant)
+    count = players or min(rules.min_players + 2, rules.max_players)
     seats = [Player(1000 + i, NAMES[i]) for i in range(count)]
     given = dict(options or {})
     given["host"] = "human" if host else "auto"
@@ -40,7 +42,7 @@ def played(
     while not state.is_over or (host and state.winner is None):
         if not finish and len(log) > 60 and state.stage.value != "confirm":
             break
-        action = random_action(state, rng, 0.02)
+        action = random_action(state, rng, chatter)
         state, _ = apply(state, action)
         log.append(
             ActionRecord(1, len(log) + 1, action.to_dict(), START + timedelta(seconds=len(log)))

@@ -27,19 +27,22 @@ from tg_mafia.protocol import (
 )
 from tg_mafia.protocol.text import MAX_MESSAGE, _pack, result_line
 
-VARIANTS = ("classic", "moscow", "party", "club")
+VARIANTS = ("classic", "moscow", "party", "club", "sport")
 FATE_OF = {
     Cause.KILLED: "killed",
     Cause.VOTE: "eliminated",
     Cause.LEFT: "left",
     Cause.WARNINGS: "warnings",
+    Cause.FOULS: "fouls",
+    Cause.DEPARTED: "departed",
 }
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_the_protocol_agrees_with_the_game(variant: str, seed: int) -> None:
-    record, log, state = played(variant, seed=seed)
+@pytest.mark.parametrize("chatter", [0.02, 0.3])  # 0.3: posts out of turn, so fouls and warnings
+def test_the_protocol_agrees_with_the_game(variant: str, seed: int, chatter: float) -> None:
+    record, log, state = played(variant, seed=seed, chatter=chatter)
     data = protocol_json(build_protocol(record, log))
     json.dumps(data)  # JSON-able as it is
     assert (data["schema"], data["version"]) == (SCHEMA, SCHEMA_VERSION)

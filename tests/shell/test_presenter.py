@@ -9,13 +9,13 @@ import random
 
 import pytest
 
-from engine import GameSetup, GameState, apply, events, legal_actions
-from engine.actions import NightChoice, Nominate, Pass
+from engine import GameSetup, GameState, Stage, apply, events, legal_actions
+from engine.actions import NightChoice, Nominate, Pass, Timeout
 from engine.events import Event
 from engine.simulation import random_action
 from tg_mafia.bot import presenter, screens, texts
 from tg_mafia.bot.callbacks import Kind, decode
-from tg_mafia.bot.ops import Method
+from tg_mafia.bot.ops import RELATIVE_DEADLINE, Method
 from tg_mafia.bot.scene import GameView, Scene
 from tg_mafia.bot.table import Table
 from tg_mafia.i18n import translator
@@ -82,10 +82,24 @@ def test_a_stage_that_starts_carries_its_timer_and_a_deadline_to_fill() -> None:
     scene = Scene(view(state), state)
     op = screens.floor(scene)
     assert op.timer == {"game": 1, "token": str(state.timer_id), "seconds": 15}
-    assert "\u2063deadline\u2063" in (op.text or "")
+    assert RELATIVE_DEADLINE in (op.text or "")  # the time left, counted down by the app
     # The same stage drawn again (no new step): the stored deadline, no timer restart.
     again = Scene(view(state), state, before=state)
-    assert "\u2063deadline\u2063" not in (screens.floor(again, Method.EDIT).text or "")
+    assert RELATIVE_DEADLINE not in (screens.floor(again, Method.EDIT).text or "")
+
+
+def test_the_countdown_redraws_the_floor_with_the_seconds_left_and_starts_nothing() -> None:
+    state = GameSetup("moscow", SEATS[:9], {"maniac": False}, seed=2).start()
+    scene = Scene(view(state), state, before=state)
+    op = screens.countdown(scene, 10)
+    assert op is not None and op.method is Method.EDIT and op.key == screens.FLOOR
+    assert op.timer is None and RELATIVE_DEADLINE not in (op.text or "")
+    assert (op.text or "").endswith("⏱ 10 seconds left!")
+    assert (op.text or "").startswith(screens.floor(scene, Method.EDIT).text or "")
+    night = state
+    while night.stage is not Stage.NIGHT:
+        night, _ = apply(night, Timeout("clock"))
+    assert screens.countdown(Scene(view(night), night, before=night), 10) is None
 
 
 def test_the_count_shows_leave_the_table_only_when_the_engine_takes_it() -> None:
@@ -127,16 +141,24 @@ def test_the_choice_that_ends_the_night_stays_on_its_prompt() -> None:
     rng = random.Random(3)
 
     def choices(state: GameState) -> list[NightChoice]:
-        return [a for a in legal_actions(state) if isinstance(a, NightChoice) and a.target]
+        """The night's moves not made yet (a move made may be changed until dawn)."""
+        return [
+            a
+            for a in legal_actions(state)
+            if isinstance(a, NightChoice)
+            and a.target
+            and f"{a.actor}:{a.move}" not in state.choices
+        ]
 
     while not choices(state):  # to the first night with moves to make
         state, _ = apply(state, random_action(state, rng, chatter=0))
-    while True:
+    for _ in range(len(state.seats) * 3):  # each of the night's moves, once
         last = choices(state)[0]
         before = state
         state, pending = apply(state, last)
         if state.stage.value != "night":
             break
+    assert state.stage.value != "night", "the night did not end when every move was made"
     out = presenter.render(view(state), state, pending, before)
     prompt = [o.op.text or "" for o in out if o.chat_id == int(last.actor)]
     question = screens.night_key(last.move)

@@ -14,6 +14,7 @@ from tg_mafia.bot.callbacks import Button, Kind, decode
 from tg_mafia.bot.ops import Method, Op
 from tg_mafia.bot.presses import picked, selection_arg, to_action
 from tg_mafia.bot.scene import GameView, Outgoing, Scene
+from tg_mafia.bot.standings import standings
 from tg_mafia.bot.table import Table
 from tg_mafia.i18n import translator
 from tg_mafia.storage import ChatStats
@@ -107,7 +108,7 @@ def test_the_best_move_menu_toggles_names_and_offers_done() -> None:
     assert code == "ok" and op is not None and op.method is Method.EDIT
     labels = [b["text"] for row in op.keyboard or [] for b in row]
     assert "✅ 2 · P2" in labels and "✅ 5 · P5" in labels and "1 · P1" in labels
-    assert "Chosen: 2 · P2, 5 · P5" in (op.text or "")
+    assert "Chosen: 2 · P2 and 5 · P5" in (op.text or "")
     done = [b for row in op.keyboard or [] for b in row if b["text"] == "✅ Done"]
     button = decode(done[0]["data"])
     assert button is not None and button.args == ("d", "2_5")
@@ -140,7 +141,7 @@ def test_the_best_move_is_shown_in_the_group_and_recorded_in_private() -> None:
     state, events, before = play(state, Best(seat(3), (seat(2), seat(5), seat(8))))
     out = render(state, events, before)
     said = [op.text or "" for op in group(out)]
-    assert said == ["🎯 Best move of 3 · P3: 2 · P2, 5 · P5, 8 · P8"]
+    assert said == ["🎯 Best move of 3 · P3: 2 · P2, 5 · P5, and 8 · P8"]
     (private,) = [o.op for o in out if o.chat_id == int(seat(3))]
     assert private.key == screens.BEST and private.method is Method.EDIT and not private.keyboard
 
@@ -188,7 +189,7 @@ def test_the_lift_is_one_message_with_its_question_edited_at_the_end() -> None:
     assert lift.method is Method.SEND and lift.timer is not None
     assert "Lift · " in (lift.text or "") and "tied twice" in (lift.text or "")
     assert "Who is for both of them leaving the table?" in (lift.text or "")
-    assert "They leave with 6 hands of 10." in (lift.text or "")
+    assert "They leave with 6 votes of 10." in (lift.text or "")
     assert kinds(lift) == {Kind.HAND, Kind.LOWER, Kind.TIME}
     hands = [seat(n) for n in (1, 4, 6, 7, 9, 10)]
     state, _, _ = play(state, *(Hand(p) for p in hands))
@@ -199,8 +200,8 @@ def test_the_lift_is_one_message_with_its_question_edited_at_the_end() -> None:
     ops = group(render(state, events, before))
     (result,) = [op for op in ops if op.key == screens.LIFT]
     assert result.method is Method.EDIT and not result.keyboard
-    assert "6 of 10 hands: both leave." in (result.text or "")
-    assert "Hands: 1 · P1, 4 · P4, 6 · P6, 7 · P7, 9 · P9, 10 · P10" in (result.text or "")
+    assert "6 of 10 votes: both leave." in (result.text or "")
+    assert "Votes: 1 · P1, 4 · P4, 6 · P6, 7 · P7, 9 · P9, and 10 · P10" in (result.text or "")
 
 
 def test_a_removal_says_it_and_cancels_the_running_vote_on_screen() -> None:
@@ -244,7 +245,7 @@ def test_the_draw_in_the_words_of_every_language() -> None:
             english, False, Side.DRAW, Role.SHERIFF
         )
     assert "Ничья" in texts.winner_line(translator("ru"), Side.DRAW)
-    assert "фол 3/4" in sport_texts.fouled(translator("ru"), TABLE, seat(6), 3, 4, "night", "")
+    assert "фол 3 из 4" in sport_texts.fouled(translator("ru"), TABLE, seat(6), 3, 4, "night", "")
 
 
 def test_the_stats_count_draws() -> None:
@@ -254,7 +255,7 @@ def test_the_stats_count_draws() -> None:
         wins_by_side={"town": 1, "mafia": 1, "draw": 1},
         top_players=(),
     )
-    text = stats_text.chat_text(translator("en"), stats)
+    text = stats_text.chat_text(translator("en"), stats, standings(()))
     assert "Draws: 1" in text and "Town: 1 win" in text
 
 
@@ -277,7 +278,7 @@ def test_the_end_screen_repeats_the_best_move_before_its_goodbye() -> None:
     ops = group(render(state, events, before))
     (end,) = [op.text or "" for op in ops if "Well played" in (op.text or "")]
     lines = end.splitlines()
-    best = lines.index("🎯 Best move of 3 · P3: 2 · P2, 8 · P8")
+    best = lines.index("🎯 Best move of 3 · P3: 2 · P2 and 8 · P8")
     assert lines[best + 1] == "Well played."
 
 

@@ -2,7 +2,15 @@
 (the JobQueue does not persist jobs: at start every unfinished game's
 timer is armed again). A late or duplicate firing is harmless: it names
 the timer it was armed for, and the engine refuses a timer the game has
-left."""
+left.
+
+Beside it, the countdown: a second job at COUNTDOWN_SECONDS before the same
+deadline, which redraws the stage's message once ("10 seconds left", as
+clubs warn the speaker). It is derived from the stored deadline, so it
+needs no storage of its own: re-armed with the timer (a deadline moved by
+the message's delivery, the host's extension, a restart), and never armed
+once its moment has passed, so a restart neither repeats it nor sends it
+late."""
 
 from __future__ import annotations
 
@@ -13,27 +21,50 @@ from tg_mafia.bot.timers import Scheduler
 
 Fire = Callable[[int, int], Awaitable[None]]  # (game, timer id)
 
+COUNTDOWN_SECONDS = 10  # of the game's time: the moment clubs warn the speaker
+
 
 class TimerKeeper:
-    def __init__(self, scheduler: Scheduler, clock: BotClock, fire: Fire) -> None:
+    def __init__(
+        self, scheduler: Scheduler, clock: BotClock, fire: Fire, countdown: Fire | None = None
+    ) -> None:
         self.scheduler = scheduler
         self.clock = clock
         self.fire = fire
+        self.countdown = countdown
 
     @staticmethod
     def name(game_id: int) -> str:
         return f"game-{game_id}"
 
+    @staticmethod
+    def countdown_name(game_id: int) -> str:
+        return f"game-{game_id}-countdown"
+
     def arm(self, game_id: int, deadline: float | None, timer_id: int) -> None:
         if deadline is None:
             self.cancel(game_id)
             return
-        fire = self.fire
+        self.scheduler.arm(
+            self.name(game_id), deadline - self.clock.now(), self._job(self.fire, game_id, timer_id)
+        )
+        self._arm_countdown(game_id, deadline, timer_id)
 
+    def _arm_countdown(self, game_id: int, deadline: float, timer_id: int) -> None:
+        name = self.countdown_name(game_id)
+        delay = deadline - self.clock.real(COUNTDOWN_SECONDS) - self.clock.now()
+        if self.countdown is None or delay <= 0:
+            self.scheduler.cancel(name)  # its moment is past (or the stage is shorter)
+            return
+        self.scheduler.arm(name, delay, self._job(self.countdown, game_id, timer_id))
+
+    @staticmethod
+    def _job(fire: Fire, game_id: int, timer_id: int) -> Callable[[], Awaitable[None]]:
         async def run() -> None:
             await fire(game_id, timer_id)
 
-        self.scheduler.arm(self.name(game_id), deadline - self.clock.now(), run)
+        return run
 
     def cancel(self, game_id: int) -> None:
         self.scheduler.cancel(self.name(game_id))
+        self.scheduler.cancel(self.countdown_name(game_id))

@@ -14,6 +14,11 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 # Where a stage's deadline goes in a text: filled in when the message is
 # actually sent, so the time shown is the time the stage really ends.
 DEADLINE: Final = "\u2063deadline\u2063"
+# An op's extra key for a call worth making only now: {"token": the stage's timer,
+# "until": its deadline}. The sender drops it (settled, no call) when the chat's
+# budget has no room at once, the stage has moved on, or too little time is left.
+SPARE: Final = "spare"
+RELATIVE_DEADLINE: Final = "\u2063deadline:r\u2063"  # the same, shown as "in 45 seconds"
 
 
 class Method(StrEnum):

@@ -3,6 +3,7 @@ labels and values. Shared by the /settings menu and the /rules summary."""
 
 from __future__ import annotations
 
+from engine import find_variant
 from engine.options import OptionSpec, OptionValue
 from tg_mafia.i18n import LANGUAGES, Translator
 
@@ -21,7 +22,10 @@ def language_name(code: str) -> str:
     return LANGUAGE_NAMES.get(code, code)
 
 
-def option_label(t: Translator, name: str) -> str:
+def option_label(t: Translator, name: str, variant: str) -> str:
+    """An option's name; sport calls its warnings fouls."""
+    if name == "warnings_limit" and find_variant(variant).has_fouls:
+        return t.gettext("Fouls limit")
     labels = {
         "host": t.gettext("Host"),
         "reveal_roles": t.gettext("Roles shown on death"),
@@ -52,10 +56,10 @@ def option_value(t: Translator, spec: OptionSpec, value: OptionValue) -> str:
     return str(value)
 
 
-def option_line(t: Translator, spec: OptionSpec, value: OptionValue) -> str:
+def option_line(t: Translator, spec: OptionSpec, value: OptionValue, variant: str) -> str:
     """`Night: 60 s`, punctuated as the language does."""
     return t.gettext("{option}: {value}").format(
-        option=option_label(t, spec.name), value=option_value(t, spec, value)
+        option=option_label(t, spec.name, variant), value=option_value(t, spec, value)
     )
 
 
@@ -69,7 +73,7 @@ def option_range(t: Translator, spec: OptionSpec) -> str:
             low=low or option_value(t, spec, spec.minimum),
             high=option_value(t, spec, spec.maximum),
         )
-    return ", ".join(option_value(t, spec, choice) for choice in spec.choices)
+    return t.join((option_value(t, spec, choice) for choice in spec.choices), style="or")
 
 
 def autostart_line(t: Translator, on: bool) -> str:

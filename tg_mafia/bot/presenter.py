@@ -178,14 +178,24 @@ def deletion(game: GameView, message_id: int) -> list[Outgoing]:
 
 
 def warned(scene: Scene, event: ev.Warned) -> None:
-    scene.say(
-        texts.warned(scene.t, scene.table, event.player, event.count, event.limit, event.reason)
-    )
+    note = texts.warned(scene.t, scene.table, event.player, event.count, event.limit, event.reason)
+    _during_speech(scene, note)
 
 
 def nominated(scene: Scene, event: ev.Nominated) -> None:
     scene.private(event.player, Op(Method.CLEAR, key=screens.NOMINATE))
-    scene.say(texts.nominated(scene.t, scene.table, event.player, event.target))
+    _during_speech(scene, texts.nominated(scene.t, scene.table, event.player, event.target))
+
+
+def _during_speech(scene: Scene, note: str) -> None:
+    """What happens while a speech goes on is one edit of its floor message,
+    not a message more (the next floor lists the nominees); otherwise, or
+    when the action also ends the speech, an announcement."""
+    state, before = scene.state, scene.before
+    if state.speaker is not None and before is not None and before.step == state.step:
+        scene.group(screens.floor(scene, Method.EDIT, note))
+    else:
+        scene.say(note)
 
 
 # ----- the hand-raise vote --------------------------------------------------------------
@@ -200,7 +210,7 @@ def vote_started(scene: Scene, event: ev.VoteStarted) -> None:
     if before is not None and before.speaker is not None:
         scene.private(before.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
     scene.group(Op(Method.DELETE, key=screens.FLOOR))
-    scene.say(texts.vote_started(scene.t, scene.table, event.candidates, event.round))
+    # The round's candidates head its count message (count_started), mentioned there.
 
 
 def count_started(scene: Scene, event: ev.CountStarted) -> None:
@@ -213,7 +223,10 @@ def count_ended(scene: Scene, event: ev.CountEnded) -> None:
     if event.number == event.of:
         # The last count: the board shows every result and loses its buttons.
         # (After any other count the next count's edit says it all.)
-        text = texts.vote_board(scene.t, scene.table, event.counts)
+        before = scene.before or scene.state
+        candidates = tuple(c for c, _ in event.counts)
+        head = texts.vote_started(scene.t, scene.table, candidates, before.vote_round.value)
+        text = head + "\n\n" + texts.vote_board(scene.t, scene.table, event.counts)
         scene.group(Op(Method.EDIT, text=text, key=screens.COUNT))
 
 

@@ -69,9 +69,7 @@ def role_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
     for low, high, key in runs:
         count = f"{low}–{high}" if high > low else str(low)
         special = sum(n for _, n in key)
-        roles = ", ".join(
-            texts.role_label(t, role) + (f" ×{n}" if n > 1 else "") for role, n in key
-        )
+        roles = t.join(texts.role_label(t, role) + (f" ×{n}" if n > 1 else "") for role, n in key)
         citizens = f"{low - special}–{high - special}" if high > low else str(low - special)
         lines.append(
             t.ngettext(
@@ -133,7 +131,7 @@ def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
     for role in ROLE_ORDER:
         moves = variant.role_moves(role) if role in roles else ()
         if moves:
-            phrases = ", ".join(move_phrase(t, role, move) for move in moves)
+            phrases = t.join(move_phrase(t, role, move) for move in moves)
             lines.append(
                 t.gettext("{role}: {moves}").format(role=texts.role_label(t, role), moves=phrases)
             )
@@ -332,7 +330,7 @@ def win_lines(t: Translator, name: str, options: Options) -> list[str]:
 def option_lines(t: Translator, name: str, options: Options) -> list[str]:
     return [
         " · ".join(
-            option_line(t, spec, options[spec.name])
+            option_line(t, spec, options[spec.name], name)
             for spec in option_specs(name)
             if spec.name in options
         )

@@ -20,8 +20,8 @@ from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.gameview import game_view, state_of
 from tg_mafia.bot.locks import KeyedLocks
-from tg_mafia.bot.ops import Method, Op
-from tg_mafia.bot.scene import Outgoing
+from tg_mafia.bot.ops import SPARE, Method, Op
+from tg_mafia.bot.scene import Outgoing, Scene
 from tg_mafia.storage import Database, GameRecord, GameStatus, PlayerOutcome, Tx
 
 # A stage whose message has not reached the chat yet waits for it: its
@@ -29,6 +29,8 @@ from tg_mafia.storage import Database, GameRecord, GameStatus, PlayerOutcome, Tx
 # and this much later than its timer at most if the message never goes out
 # (the sender's patience with a failing network).
 DELIVERY_GRACE = 900.0
+# How late (seconds of the game) the countdown's "10 seconds left" may still go out.
+SPARE_SLACK = 3.0
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,9 @@ ALBUM_DELETED = 2
 # The Telegram update being handled (set by the application for each update): the
 # moves it makes carry its id, so that a second delivery of it changes nothing.
 CURRENT_UPDATE: ContextVar[int | None] = ContextVar("current_update", default=None)
+
+# The stage whose countdown was written, stored the same way (its timer id as the value).
+COUNTDOWN_KEY = "countdown"
 
 
 def album_key(album: str) -> str:
@@ -204,6 +209,48 @@ class Runner:
         if after.timer_id != before.timer_id or old is None:
             return stage_deadline(clock, after, now, outgoing), None
         return old, None
+
+    # ----- the countdown --------------------------------------------------------------
+
+    async def countdown(self, game_id: int, timer_id: int, seconds: int) -> Outcome:
+        """The running stage's message redrawn with `seconds` left, when the
+        stage that timer was armed for still runs and its deadline is that
+        near (not moved later by its message's delivery, not paused). The
+        edit is SPARE: the sender drops it rather than send it late."""
+        async with self.locks.hold(("game", game_id)):
+            outcome = await self.db.run(
+                self._countdown, game_id, timer_id, seconds, self.clock.now()
+            )
+        if outcome.calls and outcome.record is not None:
+            self.after_write(outcome.record, outcome.calls)
+        return outcome
+
+    def _countdown(
+        self, db: Database, game_id: int, timer_id: int, seconds: int, now: float
+    ) -> Outcome:
+        with db.transaction() as tx:
+            record = tx.game(game_id, for_update=True)
+            if record is None or record.status is not GameStatus.RUNNING:
+                return Outcome("no_game", record)
+            deadline = record.stage_deadline
+            if record.timer_token != str(timer_id) or deadline is None:
+                return Outcome("stale_timer", record)
+            left = deadline - now
+            if not 0 < left <= self.clock.real(seconds) + self.clock.real(1.0):
+                return Outcome("stale_timer", record)  # moved: a new countdown is armed
+            if tx.living_id(game_id, 0, COUNTDOWN_KEY) == int(timer_id):
+                return Outcome("stale_timer", record)  # a duplicate firing: once a stage
+            state = state_of(record)
+            scene = Scene(game_view(record, self.clock.speed), state, before=state)
+            op = screens.countdown(scene, seconds)
+            if op is None or state.paused:
+                return Outcome("no_countdown", record, state)
+            tx.set_living(game_id, 0, COUNTDOWN_KEY, int(timer_id))
+            # Late once fewer than `seconds` - SPARE_SLACK are left.
+            late = deadline - self.clock.real(seconds - SPARE_SLACK)
+            op.extra[SPARE] = {"token": record.timer_token, "by": late}
+            scene.group(op)
+            return Outcome(None, record, state, enqueue(tx, record, scene.out, now))
 
     # ----- the start --------------------------------------------------------------------
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from engine import GameState
 from engine.events import Event
 from tg_mafia.bot.callbacks import Button, Kind
-from tg_mafia.bot.ops import DEADLINE, Method, Op, Priority
+from tg_mafia.bot.ops import DEADLINE, RELATIVE_DEADLINE, Method, Op, Priority
 from tg_mafia.bot.table import Table
-from tg_mafia.bot.timefmt import deadline_html
+from tg_mafia.bot.timefmt import ABSOLUTE, RELATIVE, deadline_html
 from tg_mafia.i18n import Translator
 
 
@@ -115,17 +115,18 @@ class Scene:
             "seconds": state.timer_seconds,
         }
 
-    def until(self) -> str:
-        """The running stage's deadline as the reader's own time: filled in
-        by the sender for a message that starts the stage (`timer()`),
-        from the stored deadline otherwise."""
+    def until(self, style: str = ABSOLUTE) -> str:
+        """The running stage's deadline as the reader's own time (RELATIVE:
+        the time left, which the app keeps counting down): filled in by the
+        sender for a message that starts the stage (`timer()`), from the
+        stored deadline otherwise."""
         if self.opens_stage():
-            return DEADLINE
-        return self.stored_until()
+            return RELATIVE_DEADLINE if style == RELATIVE else DEADLINE
+        return self.stored_until(style)
 
-    def stored_until(self) -> str:
+    def stored_until(self, style: str = ABSOLUTE) -> str:
         """The deadline stored with the game (a stage that is over, or goes on)."""
-        return deadline_html(self.game.deadline) if self.game.deadline else "—"
+        return deadline_html(self.game.deadline, style) if self.game.deadline else "—"
 
     def opens_stage(self) -> bool:
         before = self.before

@@ -25,11 +25,13 @@ from engine.actions import (
     Vote,
 )
 from engine.handvote import finished_counts
+from engine.state import FLOOR_STAGES
 from tg_mafia.bot import keyboards, sport_texts, texts
 from tg_mafia.bot.callbacks import Kind
 from tg_mafia.bot.ops import Keyboard, Method, Op, callback
 from tg_mafia.bot.presses import refusal, selection_arg
 from tg_mafia.bot.scene import Scene
+from tg_mafia.bot.timefmt import RELATIVE
 
 FLOOR = "floor"
 COUNT = "count"
@@ -55,9 +57,11 @@ def _legal(state: GameState, kind: type[Action]) -> list[Action]:
 # ----- the group ------------------------------------------------------------------------
 
 
-def floor(scene: Scene, method: Method = Method.SEND) -> Op:
+def floor(scene: Scene, method: Method = Method.SEND, note: str = "") -> Op:
     """The floor: who speaks, until when, who is next, who is nominated;
-    Pass and Nominate… while the engine takes them."""
+    Pass and Nominate… while the engine takes them; and `note`, what just
+    happened during this speech (a nomination, a warning), folded in here
+    rather than sent as a message of its own."""
     state, t = scene.state, scene.t
     view = public_view(state)
     assert view.speaker is not None
@@ -68,7 +72,7 @@ def floor(scene: Scene, method: Method = Method.SEND) -> Op:
         view.day,
         view.speaker,
         view.timer_seconds or 0,
-        scene.until(),
+        scene.until(RELATIVE),
         view.nominees,
         view.next_speaker,
         view.floor_mode,
@@ -77,27 +81,43 @@ def floor(scene: Scene, method: Method = Method.SEND) -> Op:
         text += "\n" + sport_texts.farewell_best_move(t, scene.table, view.speaker)
     if view.stage is Stage.SPEECH and view.vote_cancelled:
         text += "\n" + sport_texts.no_nomination_today(t)
+    if note:
+        text += "\n" + note
     buttons = []
     if _legal(state, Pass):
         buttons.append(callback(texts.button(t, "pass"), scene.data(Kind.PASS)))
     if _legal(state, Nominate):
         buttons.append(callback(texts.button(t, "nominate"), scene.data(Kind.NOMINATE_MENU)))
     buttons.append(callback(texts.button(t, "time"), scene.any_step(Kind.TIME)))
-    return Op(method, text=text, key=FLOOR, keyboard=keyboards.row(*buttons), timer=scene.timer())
+    return Op(method, text=text, key=FLOOR, keyboard=keyboards.row(*buttons), timer=_timer(scene))
+
+
+def _timer(scene: Scene) -> dict[str, object] | None:
+    """A drawing of the running stage carries its timer only when it opens
+    the stage: a redraw must not start the time again."""
+    return scene.timer() if scene.opens_stage() else None
 
 
 def count(scene: Scene, method: Method) -> Op:
-    """One message for the whole round of a hand-raise vote: the counts
+    """One message for the whole round of a hand-raise vote: the round's
+    candidates (mentioned: the first drawing rings their phones), the counts
     finished so far, and the candidate being counted."""
     state, t = scene.state, scene.t
     candidate = state.candidates[state.count_index]
-    text = texts.vote_board(t, scene.table, finished_counts(state)) + texts.count(
-        t,
-        scene.table,
-        state.count_index + 1,
-        len(state.candidates),
-        candidate,
-        scene.until(),
+    head = texts.vote_started(t, scene.table, state.candidates, state.vote_round.value)
+    board = texts.vote_board(t, scene.table, finished_counts(state))
+    text = (
+        head
+        + "\n\n"
+        + board
+        + texts.count(
+            t,
+            scene.table,
+            state.count_index + 1,
+            len(state.candidates),
+            candidate,
+            scene.until(RELATIVE),
+        )
     )
     first = []
     if _legal(state, Hand) or _legal(state, Lower):
@@ -110,14 +130,14 @@ def count(scene: Scene, method: Method) -> Op:
     if _legal(state, Leave):
         second.append(callback(texts.button(t, "leave_table"), scene.data(Kind.LEAVE)))
     keyboard = keyboards.rows(first, second)
-    return Op(method, text=text, key=COUNT, keyboard=keyboard, timer=scene.timer())
+    return Op(method, text=text, key=COUNT, keyboard=keyboard, timer=_timer(scene))
 
 
 def lift(scene: Scene, method: Method) -> Op:
     """sport's lift vote: one message, its question and Raise / Lower."""
     state, t = scene.state, scene.t
     text = sport_texts.lift_question(
-        t, scene.table, state.candidates, len(state.alive), scene.until()
+        t, scene.table, state.candidates, len(state.alive), scene.until(RELATIVE)
     )
     buttons = []
     if _legal(state, Hand) or _legal(state, Lower):
@@ -126,7 +146,25 @@ def lift(scene: Scene, method: Method) -> Op:
             callback(texts.button(t, "lower"), scene.data(Kind.LOWER)),
         ]
     buttons.append(callback(texts.button(t, "time"), scene.any_step(Kind.TIME)))
-    return Op(method, text=text, key=LIFT, keyboard=keyboards.row(*buttons), timer=scene.timer())
+    return Op(method, text=text, key=LIFT, keyboard=keyboards.row(*buttons), timer=_timer(scene))
+
+
+def countdown(scene: Scene, seconds: int) -> Op | None:
+    """The floor, the count or the lift when `seconds` are left: the same
+    message, redrawn with one line more (None: the stage has none of them).
+    The scene must not open the stage: its deadline is the stored one, and
+    the edit starts nothing."""
+    stage = scene.state.stage
+    if stage is Stage.VOTE:
+        op = count(scene, Method.EDIT)
+    elif stage is Stage.LIFT:
+        op = lift(scene, Method.EDIT)
+    elif stage in FLOOR_STAGES and scene.state.speaker is not None:
+        op = floor(scene, Method.EDIT)
+    else:
+        return None
+    op.text = (op.text or "") + "\n" + texts.seconds_left(scene.t, seconds)
+    return op
 
 
 def vote_board(scene: Scene, method: Method) -> Op:

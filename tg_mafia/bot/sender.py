@@ -32,8 +32,8 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 from tg_mafia.bot.calls import CALLS, Call, Delivery
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
-from tg_mafia.bot.ops import DEADLINE, Method, Op
-from tg_mafia.bot.timefmt import deadline_html
+from tg_mafia.bot.ops import DEADLINE, RELATIVE_DEADLINE, SPARE, Method, Op
+from tg_mafia.bot.timefmt import RELATIVE, deadline_html
 from tg_mafia.storage import Database, OutboxRecord
 
 log = logging.getLogger(__name__)
@@ -208,6 +208,8 @@ class Sender:
                 if not entries:
                     return
                 unit = plan(entries)
+                if not unit.skip and SPARE in unit.op.extra:
+                    unit.skip = not await self._spare_due(unit)
                 if not unit.skip:
                     delivered = await self._deliver(unit)
                     if delivered is None:
@@ -306,10 +308,13 @@ class Sender:
     async def _call(self, unit: Unit, deadline: float | None) -> Delivery:
         op = unit.op
         text = op.text or ""
+        # A deadline to fill in: the stage's, starting now; "—" if the call
+        # carries no timer (a renderer's mistake must not show the marker).
         if DEADLINE in text:
-            # A deadline to fill in: the stage's, starting now; "—" if the call
-            # carries no timer (a renderer's mistake must not show the marker).
             text = text.replace(DEADLINE, deadline_html(deadline) if deadline else "—")
+        if RELATIVE_DEADLINE in text:
+            relative = deadline_html(deadline, RELATIVE) if deadline else "—"
+            text = text.replace(RELATIVE_DEADLINE, relative)
         call = Call(
             self.bot,
             op,
@@ -329,6 +334,19 @@ class Sender:
         if unit.game_id is None or unit.op.key is None:
             return None
         return await self.db.run(_living_id, unit.game_id, unit.chat_id, unit.op.key)
+
+    async def _spare_due(self, unit: Unit) -> bool:
+        """A spare call (the countdown's edit) goes out only at once, in
+        time, and for the stage it was drawn for; otherwise it is dropped."""
+        spare = unit.op.extra[SPARE]
+        if self.clock.now() > float(spare["by"]):
+            return False
+        window = self._windows.setdefault(unit.chat_id, Window())
+        if window.wait(self._budget(unit.chat_id), self.clock) > 0:
+            return False  # the budget is for the game's own calls
+        if self._bot_window.wait(BOT_BUDGET, self.clock) > 0 or unit.game_id is None:
+            return False
+        return bool(await self.db.run(_timer_token, unit.game_id) == spare["token"])
 
     # ----- budgets --------------------------------------------------------------------------
 
@@ -419,12 +437,12 @@ def plan(entries: list[OutboxRecord]) -> Unit:
 
 
 def _superseded(key: str, later: Iterable[OutboxRecord]) -> bool:
-    """A later edit of the same message makes this one useless, unless the
-    message is sent, cleared or deleted in between."""
+    """A later edit of the same message, or its deletion, makes this edit
+    useless, unless the message is sent or cleared in between."""
     for entry in later:
         if entry.op.get("key") != key:
             continue
-        return bool(entry.op.get("m") == Method.EDIT.value)
+        return entry.op.get("m") in (Method.EDIT.value, Method.DELETE.value)
     return False
 
 
@@ -459,6 +477,12 @@ def _pending_chats(db: Database) -> list[tuple[int, int, int, float]]:
 def _pending(db: Database, chat_id: int) -> list[OutboxRecord]:
     with db.transaction() as tx:
         return tx.pending(chat_id)
+
+
+def _timer_token(db: Database, game_id: int) -> str | None:
+    with db.transaction() as tx:
+        record = tx.game(game_id)
+        return record.timer_token if record is not None else None
 
 
 def _living_id(db: Database, game_id: int, chat_id: int, key: str) -> int | None:

@@ -25,7 +25,7 @@ from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.draining import Draining
 from tg_mafia.bot.gameview import game_view, state_of, table_of
-from tg_mafia.bot.keeper import TimerKeeper
+from tg_mafia.bot.keeper import COUNTDOWN_SECONDS, TimerKeeper
 from tg_mafia.bot.leader import PostgresLeader, Replica, SoleLeader, leader_for
 from tg_mafia.bot.lobby import Lobbies, LobbyConfig
 from tg_mafia.bot.membership import Membership
@@ -77,7 +77,7 @@ class GameService:
         self.sender = Sender(
             bot, self.adb, clock, self._deadline_moved, self._unreachable, self._migrated
         )
-        self.keeper = TimerKeeper(scheduler, clock, self._timer_fired)
+        self.keeper = TimerKeeper(scheduler, clock, self._timer_fired, self._countdown)
         self.runner = Runner(self.adb, clock, self._written)
         self.lobbies = Lobbies(
             bot,
@@ -198,6 +198,9 @@ class GameService:
         outcome = await self.runner.act(game_id, Timeout("clock", timer_id))
         if outcome.error not in (None, *QUIET_TIMER_ERRORS):
             log.warning("timer of game %s refused: %s", game_id, outcome.error)
+
+    async def _countdown(self, game_id: int, timer_id: int) -> None:
+        await self.runner.countdown(game_id, timer_id, COUNTDOWN_SECONDS)
 
     # ----- answers ----------------------------------------------------------------------------
 

@@ -129,7 +129,7 @@ def _set(t: Translator, current: Settings, rest: list[str]) -> Step:
     except SetupError:
         raise Refused(
             t.gettext("{option}: allowed values are {range}.").format(
-                option=option_label(t, spec.name), range=option_range(t, spec)
+                option=option_label(t, spec.name, current.variant), range=option_range(t, spec)
             )
         ) from None
     options[spec.name] = checked[spec.name]
@@ -159,7 +159,7 @@ def _spec_of(t: Translator, variant: str, name: str) -> OptionSpec:
     if spec is None or variant not in spec.variants:
         raise Refused(
             t.gettext("The variant {variant} has no option «{option}».").format(
-                variant=texts.variant_name(t, variant), option=option_label(t, name)
+                variant=texts.variant_name(t, variant), option=option_label(t, name, variant)
             )
         )
     return spec
@@ -180,14 +180,23 @@ def button(label: str, *args: str) -> ButtonData:
     return callback(label, Button(Kind.SETTINGS, 0, None, args).encode())
 
 
+def menu_head(t: Translator, title: str, saved: bool) -> str:
+    """The menu's first line; the group's title (HTML-escaped) quoted as its
+    language quotes."""
+    if not title:
+        return t.gettext("✅ Settings saved.") if saved else t.gettext("⚙️ <b>Settings</b>")
+    if saved:
+        # TRANSLATORS: {title} is the group's name; quote it as your language does.
+        return t.gettext("✅ Settings of «{title}» saved.").format(title=title)
+    # TRANSLATORS: {title} is the group's name; quote it as your language does.
+    return t.gettext("⚙️ <b>Settings</b> of «{title}»").format(title=title)
+
+
 def menu_text(t: Translator, title: str, current: Settings, busy: bool, screen: str) -> str:
     variant = find_variant(current.variant)
     values = current.resolved()
-    head = t.gettext("✅ Settings saved.") if screen == "done" else t.gettext("⚙️ <b>Settings</b>")
-    if title:
-        head += f" · «{escape(title)}»"
     lines = [
-        head,
+        menu_head(t, escape(title), saved=screen == "done"),
         t.gettext("Language: {language}").format(language=language_name(current.language)),
         t.gettext("Variant: {variant} ({low} to {high} players)").format(
             variant=texts.variant_name(t, current.variant),
@@ -196,7 +205,7 @@ def menu_text(t: Translator, title: str, current: Settings, busy: bool, screen: 
         ),
     ]
     for spec in option_specs(current.variant):
-        lines.append("· " + option_line(t, spec, values[spec.name]))
+        lines.append("· " + option_line(t, spec, values[spec.name], current.variant))
     lines.append("· " + autostart_line(t, current.autostart))
     if busy:
         lines.append(
@@ -210,7 +219,7 @@ def menu_text(t: Translator, title: str, current: Settings, busy: bool, screen: 
         spec = SPECS_BY_NAME[screen.removeprefix("option:")]
         lines.append(
             t.gettext("<b>{option}</b>: {value} ({range}; default {default}).").format(
-                option=option_label(t, spec.name),
+                option=option_label(t, spec.name, current.variant),
                 value=option_value(t, spec, values[spec.name]),
                 range=option_range(t, spec),
                 default=option_value(t, spec, spec.default_for(current.variant)),
@@ -248,16 +257,17 @@ def menu_markup(t: Translator, current: Settings, screen: str) -> Keyboard | Non
 
 def main_markup(t: Translator, current: Settings) -> Keyboard:
     values = current.resolved()
-    rows: Keyboard = [
+    rows = keyboards.packed(
         [
             button("🌐 " + language_name(current.language), "l"),
             button("🎭 " + texts.variant_name(t, current.variant), "v"),
-        ]
-    ]
+        ],
+        ROW,
+    )
     options = []
     for spec in option_specs(current.variant):
         value = values[spec.name]
-        label = option_line(t, spec, value)
+        label = option_line(t, spec, value, current.variant)
         if isinstance(value, bool):
             options.append(button(label, "O", spec.name, "off" if value else "on"))
         elif spec.choices:
@@ -268,7 +278,7 @@ def main_markup(t: Translator, current: Settings) -> Keyboard:
     options.append(
         button(autostart_line(t, current.autostart), "A", "off" if current.autostart else "on")
     )
-    rows.extend(keyboards.grid(options, ROW))
+    rows.extend(keyboards.packed(options, ROW))
     rows.append([button(t.gettext("✅ Done"), "x")])
     return rows
 

@@ -72,18 +72,18 @@ def best_move_prompt(t: Translator, most: int) -> str:
 
 
 def best_move_picked(t: Translator, table: Table, picked: tuple[str, ...]) -> str:
-    return t.gettext("Chosen: {players}").format(players=table.labels(picked))
+    return t.gettext("Chosen: {players}").format(players=table.labels(picked, t))
 
 
 def best_move_made(t: Translator, table: Table, player: str, targets: tuple[str, ...]) -> str:
     return t.gettext("🎯 Best move of {player}: {players}").format(
-        player=table.label(player), players=table.labels(targets)
+        player=table.label(player), players=table.labels(targets, t)
     )
 
 
 def best_move_recorded(t: Translator, table: Table, targets: tuple[str, ...]) -> str:
     return t.gettext("🎯 Your best move is recorded: {players}.").format(
-        players=table.labels(targets)
+        players=table.labels(targets, t)
     )
 
 
@@ -105,12 +105,12 @@ def lift_question(
     return "\n".join(
         [
             t.gettext("✋ Lift · {players} tied twice").format(
-                players=", ".join(table.mention(p) for p in tied)
+                players=t.join(table.mention(p) for p in tied)
             ),
             question,
             t.ngettext(
-                "They leave with {need} hand of {living}. One… two… three at {time}.",
-                "They leave with {need} hands of {living}. One… two… three at {time}.",
+                "They leave with {need} vote of {living}. One… two… three ⏱ {time}.",
+                "They leave with {need} votes of {living}. One… two… three ⏱ {time}.",
                 need,
             ).format(need=need, living=living, time=until),
         ]
@@ -125,35 +125,35 @@ def lift_result(
     living: int,
     leave: bool,
 ) -> str:
-    head = t.gettext("✋ Lift · {players} tied twice").format(players=table.labels(tied))
+    head = t.gettext("✋ Lift · {players} tied twice").format(players=table.labels(tied, t))
     hands = len(voters)
     if len(tied) == 2 and leave:
         result = t.ngettext(
-            "{hands} of {living} hands: both leave.",
-            "{hands} of {living} hands: both leave.",
+            "{hands} of {living} votes: both leave.",
+            "{hands} of {living} votes: both leave.",
             hands,
         )
     elif len(tied) == 2:
         result = t.ngettext(
-            "{hands} of {living} hands: both stay.",
-            "{hands} of {living} hands: both stay.",
+            "{hands} of {living} votes: both stay.",
+            "{hands} of {living} votes: both stay.",
             hands,
         )
     elif leave:
         result = t.ngettext(
-            "{hands} of {living} hands: they all leave.",
-            "{hands} of {living} hands: they all leave.",
+            "{hands} of {living} votes: they all leave.",
+            "{hands} of {living} votes: they all leave.",
             hands,
         )
     else:
         result = t.ngettext(
-            "{hands} of {living} hands: they all stay.",
-            "{hands} of {living} hands: they all stay.",
+            "{hands} of {living} votes: they all stay.",
+            "{hands} of {living} votes: they all stay.",
             hands,
         )
     lines = [head, result.format(hands=hands, living=living)]
     if voters:
-        lines.append(t.gettext("Hands: {players}").format(players=table.labels(voters)))
+        lines.append(t.gettext("Votes: {players}").format(players=table.labels(voters, t)))
     return "\n".join(lines)
 
 

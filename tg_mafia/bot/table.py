@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from html import escape
 
 from tg_mafia.bot.names import cut
+from tg_mafia.i18n import Translator
 
 
 @dataclass(frozen=True)
@@ -32,8 +33,9 @@ class Table:
         """A mention that rings the player's phone."""
         return f'<a href="tg://user?id={int(player)}">{self.label(player)}</a>'
 
-    def labels(self, players: Sequence[str], join: str = ", ") -> str:
-        return join.join(self.label(p) for p in players) or "—"
+    def labels(self, players: Sequence[str], t: Translator) -> str:
+        """`1 · Ann, 2 · Ben and 3 · Cat`, joined as the reader's language lists."""
+        return t.join(self.label(p) for p in players) or "—"
 
     def player_at(self, seat: int) -> str | None:
         return self.seats[seat - 1] if 1 <= seat <= len(self.seats) else None

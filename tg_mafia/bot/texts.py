@@ -139,7 +139,7 @@ def your_role(t: Translator, role: Role, variant: str, title: str) -> str:
 
 
 def family(t: Translator, table: Table, members: tuple[tuple[str, Role], ...]) -> str:
-    listed = ", ".join(
+    listed = t.join(
         f"{table.label(p)} ({role_name(t, r)})" if r.is_boss else table.label(p) for p, r in members
     )
     return t.gettext("🤝 Your family: {players}.").format(players=listed)
@@ -282,7 +282,7 @@ def plan_set(t: Translator, table: Table, targets: tuple[str, ...]) -> str:
     if not targets:
         return t.gettext("📝 The Don has set no list.")
     return t.gettext("📝 The Don's list for the coming nights: {players}.").format(
-        players=table.labels(targets)
+        players=table.labels(targets, t)
     )
 
 
@@ -344,7 +344,7 @@ def day_started(
 ) -> str:
     lines = [t.gettext("☀️ <b>Day {n}.</b> The city wakes up.").format(n=number)]
     if killed:
-        names = ", ".join(
+        names = t.join(
             f"{table.label(p)} ({role_name(t, shown[p])})" if p in shown else table.label(p)
             for p in killed
         )
@@ -408,13 +408,15 @@ def floor(
     following: str | None = None,
     mode: str = "normal",
 ) -> str:
+    # TRANSLATORS: {time} is the time left, which the reader's app shows and counts
+    # down in their language: "in 45 seconds".
     if mode == "silent":
         now = t.gettext(
-            "Now: {player} — {seconds} s, until {time}. Nominate or pass only: a post is "
+            "Now: {player} — {seconds} s, ⏱ {time}. Nominate or pass only: a post is "
             "deleted and earns a foul."
         )
     else:
-        now = t.gettext("Now: {player} — {seconds} s, until {time}. Everyone else waits.")
+        now = t.gettext("Now: {player} — {seconds} s, ⏱ {time}. Everyone else waits.")
     lines = [
         floor_head(t, stage, mode, day),
         now.format(player=table.mention(speaker), seconds=seconds, time=until),
@@ -422,8 +424,13 @@ def floor(
     if following is not None:
         lines.append(t.gettext("Next: {player}").format(player=table.label(following)))
     if stage == "speech" and nominees:
-        lines.append(t.gettext("Nominees: {players}").format(players=table.labels(nominees)))
+        lines.append(t.gettext("Nominees: {players}").format(players=table.labels(nominees, t)))
     return "\n".join(lines)
+
+
+def seconds_left(t: Translator, seconds: int) -> str:
+    """The line a floor or a count gains when its time is nearly up."""
+    return t.ngettext("⏱ {n} second left!", "⏱ {n} seconds left!", seconds).format(n=seconds)
 
 
 def nominated(t: Translator, table: Table, by: str, target: str) -> str:
@@ -440,7 +447,7 @@ def warning_reason(t: Translator, reason: str) -> str:
     return {
         "night": t.gettext("posted at night"),
         "during_vote": t.gettext("posted during the vote"),
-        "after_floor": t.gettext("posted after their floor"),
+        "after_floor": t.gettext("posted after their speech"),
         "blocked": t.gettext("posted while blocked for the day"),
         "out_of_turn": t.gettext("posted out of turn"),
         "host": t.gettext("warned by the host"),
@@ -472,7 +479,7 @@ def vote_started(t: Translator, table: Table, candidates: tuple[str, ...], kind:
     else:
         head = t.gettext("✋ The vote. Candidates, in order:")
     # Mentions: every candidate's phone rings when the vote begins.
-    return head + "\n" + ", ".join(table.mention(c) for c in candidates)
+    return head + "\n" + t.join(table.mention(c) for c in candidates)
 
 
 def count(t: Translator, table: Table, index: int, total: int, candidate: str, until: str) -> str:
@@ -481,7 +488,9 @@ def count(t: Translator, table: Table, index: int, total: int, candidate: str, u
             t.gettext("✋ Vote · candidate {index} of {total}: {player}").format(
                 index=index, total=total, player=table.mention(candidate)
             ),
-            t.gettext("Raise your hand to eliminate {player}. One… two… three at {time}.").format(
+            # TRANSLATORS: {time} is the time left, which the reader's app shows and
+            # counts down in their language: "in 20 seconds".
+            t.gettext("Raise your hand to eliminate {player}. One… two… three ⏱ {time}.").format(
                 player=table.label(candidate), time=until
             ),
         ]
@@ -496,8 +505,8 @@ def vote_board(t: Translator, table: Table, counts: tuple[tuple[str, tuple[str, 
 
 def count_result(t: Translator, table: Table, candidate: str, voters: tuple[str, ...]) -> str:
     return t.ngettext(
-        "{player} — {n} hand ({voters})", "{player} — {n} hands ({voters})", len(voters)
-    ).format(player=table.label(candidate), n=len(voters), voters=table.labels(voters))
+        "{player} — {n} vote ({voters})", "{player} — {n} votes ({voters})", len(voters)
+    ).format(player=table.label(candidate), n=len(voters), voters=table.labels(voters, t))
 
 
 def tally_lines(
@@ -544,31 +553,31 @@ def vote_result(
     elif outcome == "revote":
         lines.append(
             t.gettext("A tie between {players}: they go to a new vote.").format(
-                players=table.labels(players)
+                players=table.labels(players, t)
             )
         )
     elif outcome == "last_words":
         lines.append(
             t.gettext(
                 "A tie between {players}: each has a last word, then the vote is repeated."
-            ).format(players=table.labels(players))
+            ).format(players=table.labels(players, t))
         )
     elif outcome == "decide":
         lines.append(
-            t.gettext("A tie again between {players}.").format(players=table.labels(players))
+            t.gettext("A tie again between {players}.").format(players=table.labels(players, t))
         )
     elif outcome == "respeeches":
         lines.append(
             t.gettext(
                 "A tie between {players}: each has a re-speech, then they are voted on again."
-            ).format(players=table.labels(players))
+            ).format(players=table.labels(players, t))
         )
     elif outcome == "lift":
         lines.append(
             t.gettext(
                 "The same players are tied again: {players}. The lift vote decides whether "
                 "they all leave."
-            ).format(players=table.labels(players))
+            ).format(players=table.labels(players, t))
         )
     elif outcome == "table_split":
         lines.append(t.gettext("Everyone at the table is tied twice: nobody leaves today."))
@@ -612,7 +621,7 @@ def decide_public(t: Translator, table: Table, player: str, seconds: int) -> str
 
 def decide_private(t: Translator, table: Table, candidates: tuple[str, ...]) -> str:
     return t.gettext("⚖️ You cast the deciding vote. Who is eliminated: {players}?").format(
-        players=table.labels(candidates)
+        players=table.labels(candidates, t)
     )
 
 
@@ -664,7 +673,7 @@ def live_board(
             ).format(
                 player=table.label(player),
                 n=count,
-                voters=table.labels((voters or {}).get(player, ())),
+                voters=table.labels((voters or {}).get(player, ()), t),
             )
             if voters
             else tally_lines(t, table, ((player, count),))
@@ -733,7 +742,7 @@ def end_screen(
     lines = [winner_line(t, side)]
     for group in (Side.MAFIA, Side.TOWN, Side.MANIAC):
         if groups[group]:
-            lines.append(f"<b>{titles[group]}</b> " + ", ".join(groups[group]))
+            lines.append(f"<b>{titles[group]}</b> " + t.join(groups[group]))
     lines.extend(notes)
     lines.append(t.gettext("Well played."))
     return "\n".join(lines)
@@ -820,7 +829,7 @@ def popups(t: Translator) -> dict[str, str]:
         "may_not_vote": t.gettext("You may not vote now."),
         "no_count": t.gettext("No candidate is being counted now."),
         "no_best_move": t.gettext("You have no best move to make now."),
-        "no_floor": t.gettext("Nobody holds the floor now."),
+        "no_floor": t.gettext("Nobody is speaking now."),
         "no_leaving": t.gettext("Leaving the table is not part of these rules."),
         "no_such_move": t.gettext("Your role has no such move tonight."),
         "no_timer": t.gettext("No timer is running now."),
@@ -893,7 +902,7 @@ def help_text(t: Translator) -> str:
         t.gettext("/cancel — stop the game (administrators)"),
         t.gettext(
             "I need to be an administrator who may delete messages, restrict members and pin "
-            "messages: to close the chat at night and keep the floor."
+            "messages: to close the chat at night and keep speeches in turn."
         ),
     ]
     return "\n".join(lines)

@@ -24,6 +24,8 @@ class Fate(StrEnum):
     ELIMINATED = "eliminated"  # voted out by day
     LEFT = "left"  # left the table
     WARNINGS = "warnings"  # removed by warnings
+    FOULS = "fouls"  # sport: removed at the fouls limit
+    DEPARTED = "departed"  # left the group, or was removed from it
 
 
 @dataclass(frozen=True)
@@ -81,12 +83,16 @@ def fate_text(t: Translator, fate: Fate) -> str:
     voted_out = t.gettext("Voted out")
     left = t.gettext("Left the table")
     warnings = t.gettext("Removed for warnings")
+    fouls = t.gettext("Removed for fouls")
+    departed = t.gettext("Left the group")
     return {
         Fate.SURVIVED: survived,
         Fate.KILLED: killed,
         Fate.ELIMINATED: voted_out,
         Fate.LEFT: left,
         Fate.WARNINGS: warnings,
+        Fate.FOULS: fouls,
+        Fate.DEPARTED: departed,
     }[fate]
 
 

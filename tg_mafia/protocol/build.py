@@ -35,6 +35,8 @@ FATES = {
     Cause.VOTE: Fate.ELIMINATED,
     Cause.LEFT: Fate.LEFT,
     Cause.WARNINGS: Fate.WARNINGS,
+    Cause.FOULS: Fate.FOULS,
+    Cause.DEPARTED: Fate.DEPARTED,
 }
 
 

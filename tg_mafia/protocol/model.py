@@ -22,6 +22,8 @@ class Fate(StrEnum):
     ELIMINATED = "eliminated"  # voted out
     LEFT = "left"  # left the table
     WARNINGS = "warnings"  # removed for warnings
+    FOULS = "fouls"  # sport: removed at the fouls limit
+    DEPARTED = "departed"  # left the group, or was removed from it
 
 
 @dataclass(frozen=True)

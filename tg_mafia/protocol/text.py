@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from html import escape
 
-from tg_mafia.bot import texts
+from engine import find_variant
+from tg_mafia.bot import sport_texts, texts
 from tg_mafia.bot.table import Table
 from tg_mafia.i18n import Translator
 from tg_mafia.pictures.table import Fate, fate_text, when_badge, winner_title
@@ -71,7 +72,13 @@ def _round(protocol: Protocol, t: Translator, table: Table, item: Round) -> str:
             lines += _vote(t, table, vote)
     roles = {s.player: s.role for s in protocol.seats}
     limit = int(protocol.options.get("warnings_limit", 0) or 0)
-    lines += [texts.warned(t, table, w.player, w.count, limit, w.reason) for w in item.warnings]
+    if find_variant(protocol.variant).has_fouls:
+        lines += [
+            sport_texts.fouled(t, table, w.player, w.count, limit, w.reason, effect="")
+            for w in item.warnings
+        ]
+    else:
+        lines += [texts.warned(t, table, w.player, w.count, limit, w.reason) for w in item.warnings]
     lines += [
         texts.eliminated(t, table, e.player, e.cause, roles[e.player])
         for e in item.eliminations
@@ -100,7 +107,7 @@ def _night(t: Translator, table: Table, item: Round) -> list[str]:
 
 
 def _vote(t: Translator, table: Table, vote: Vote) -> list[str]:
-    names = table.labels(vote.candidates)
+    names = table.labels(vote.candidates, t)
     top = max((n for _, n in vote.tally), default=0)
     leaders = tuple(c for c, n in vote.tally if n == top)
     target = vote.eliminated[0] if vote.eliminated else None
@@ -124,7 +131,7 @@ def _vote(t: Translator, table: Table, vote: Vote) -> list[str]:
             t.ngettext(
                 "{player}: {n} vote ({voters})", "{player}: {n} votes ({voters})", len(c.voters)
             ).format(
-                player=table.label(c.candidate), n=len(c.voters), voters=table.labels(c.voters)
+                player=table.label(c.candidate), n=len(c.voters), voters=table.labels(c.voters, t)
             )
             for c in vote.counts
         ]
@@ -142,7 +149,7 @@ def _vote(t: Translator, table: Table, vote: Vote) -> list[str]:
     if vote.silent and vote.counts:
         lines.append(
             t.gettext("Raised no hand, so counted for {player}: {players}").format(
-                player=table.label(vote.counts[-1].candidate), players=table.labels(vote.silent)
+                player=table.label(vote.counts[-1].candidate), players=table.labels(vote.silent, t)
             )
         )
     if vote.outcome is not None:

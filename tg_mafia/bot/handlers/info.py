@@ -38,7 +38,7 @@ async def on_rules(update: Update, context: Context) -> None:
         name = (context.args[0].lower() if context.args else "") or "classic"
         if name not in VARIANTS:
             text = t.gettext("Unknown variant. Choose one of: {variants}.").format(
-                variants=", ".join(VARIANTS)
+                variants=t.join(VARIANTS, style="or")
             )
         else:
             text = (

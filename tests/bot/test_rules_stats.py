@@ -50,7 +50,7 @@ async def test_rules_in_the_group_follow_its_variant_language_and_options(
 def test_the_rules_cover_roles_phases_moves_votes_wins_and_options() -> None:
     t = translator("en")
     text = rules(t, "moscow", resolve_options("moscow", {"thanks_rule": True, "maniac": False}))
-    assert "7–8 players: 🎩 Don, 🔫 Mafioso, 🕵️ Sheriff; citizens: 4–5" in text
+    assert "7–8 players: 🎩 Don, 🔫 Mafioso, and 🕵️ Sheriff; citizens: 4–5" in text
     assert "Maniac" not in text.split("<b>Night</b>")[0]  # option maniac off: none dealt
     for words in ("introduces themselves", "nominate", "raised hands", "last word", "warning"):
         assert words in text

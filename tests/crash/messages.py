@@ -34,7 +34,7 @@ from engine import GameState, apply, new_game
 from engine.actions import Action
 from tg_mafia.bot import presenter
 from tg_mafia.bot.gameview import game_view
-from tg_mafia.bot.ops import DEADLINE, Method, Op
+from tg_mafia.bot.ops import DEADLINE, RELATIVE_DEADLINE, Method, Op
 from tg_mafia.bot.scene import Outgoing
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.sandbox.textfmt import parse_text
@@ -45,7 +45,8 @@ TG_TIME = re.compile(r"<tg-time[^>]*>.*?</tg-time>", re.DOTALL)
 
 def reader_text_of_html(html: str) -> str:
     """What a reader sees of a rendered text, deadlines left out."""
-    text, _ = parse_text(TG_TIME.sub("", html.replace(DEADLINE, "")), "HTML", None)
+    bare = html.replace(DEADLINE, "").replace(RELATIVE_DEADLINE, "")
+    text, _ = parse_text(TG_TIME.sub("", bare), "HTML", None)
     return text
 
 

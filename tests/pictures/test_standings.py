@@ -74,7 +74,7 @@ def test_leaderboard_without_games() -> None:
     picture = render_leaderboard(leaderboard([]), {}, "Friday club", translator("fr"))
     checks.sound(picture)
     assert [item.text for item in picture.of_kind("empty")] == [
-        "Aucune partie terminée pour l'instant."
+        "Aucune partie terminée pour l’instant."
     ]
 
 

@@ -40,7 +40,7 @@ async def test_watch_shows_posts_presses_edits_and_deletions_in_order() -> None:
     text = "\n".join(lines)
     assert lines[0].endswith("group: Admin posts #1")
     assert re.search(r"group: Admin presses \[Start\] on #\d+", text)
-    assert re.search(r"group: edited #\d+\n    .*— \d+ hands? ", text), "the hand count runs"
+    assert re.search(r"group: edited #\d+\n    .*— \d+ votes? ", text), "the hand count runs"
     # A post out of turn: deleted with the engine's reason, then the warning,
     # which the option made the last one.
     deletion = next(

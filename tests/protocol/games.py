@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from engine import GameState, apply, new_game
+from engine import GameState, IllegalAction, apply, new_game
+from engine.actions import Action, MafiaChat, action_from_dict
 from engine.simulation import random_action
 from engine.variants import find_variant
 from tg_mafia.storage import ActionRecord, GameRecord, GameStatus, Player
@@ -27,6 +28,7 @@ def played(
     host: bool = False,
     options: dict[str, object] | None = None,
     chatter: float = 0.02,
+    family_talk: bool = False,
 ) -> tuple[GameRecord, list[ActionRecord], GameState]:
     """A game of `variant` played by random moves: to its end, or (finish
     False) about halfway."""
@@ -43,6 +45,15 @@ def played(
         if not finish and len(log) > 60 and state.stage.value != "confirm":
             break
         action = random_action(state, rng, chatter)
+        if family_talk and state.stage.value == "night":
+            mafioso = next(p for p in state.seats if state.roles[p].is_mafia and state.is_alive(p))
+            talk = MafiaChat(mafioso, "psst")
+            if not any(isinstance(a, MafiaChat) for a in _since_dusk(log)):
+                try:
+                    apply(state, talk)
+                    action = talk
+                except IllegalAction:
+                    pass
         state, _ = apply(state, action)
         log.append(
             ActionRecord(1, len(log) + 1, action.to_dict(), START + timedelta(seconds=len(log)))
@@ -79,3 +90,13 @@ def played(
         winner=state.winner.value if state.winner else None,
     )
     return record, log, state
+
+
+def _since_dusk(log: list[ActionRecord]) -> list[Action]:
+    """The actions since the last timer (a night is ended by one)."""
+    found: list[Action] = []
+    for entry in reversed(log):
+        if entry.action.get("verb") == "timeout":
+            break
+        found.append(action_from_dict(dict(entry.action)))
+    return found

@@ -12,8 +12,9 @@ import json
 import pytest
 
 from engine.state import Cause
+from engine.variants import find_variant
 from tests.protocol.games import played
-from tg_mafia.bot.runner import results
+from tg_mafia.bot.runner import results, stand_in
 from tg_mafia.i18n import LANGUAGES, translator
 from tg_mafia.pictures.table import render_table, winner_title
 from tg_mafia.protocol import (
@@ -150,3 +151,23 @@ def test_a_draw_is_a_protocol_a_picture_and_a_result() -> None:
     winner, outcomes = final
     assert winner is None and not any(o.won for o in outcomes)
     assert {o.side for o in outcomes} == {r.side.value for r in state.roles.values()}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_game_whose_texts_were_forgotten_replays_the_same(variant: str) -> None:
+    """At the end the players' texts are replaced by stand-ins (runner.stand_in):
+    the protocol is rebuilt from that log, so it must replay to the same end."""
+    for seed in range(1, 6):
+        record, log, state = played(variant, seed=seed, chatter=0.3, family_talk=True)
+        talks = any(find_variant(variant).mafia_chat_open(n) for n in (1, 2))
+        assert any(e.action["verb"] == "chat" for e in log) == talks
+        forgotten = [
+            dataclasses.replace(
+                entry, action={**entry.action, "text": stand_in(dict(entry.action), "en")}
+            )
+            if "text" in entry.action
+            else entry
+            for entry in log
+        ]
+        data = protocol_json(build_protocol(record, forgotten))
+        assert data["result"]["winner"] == state.winner.value

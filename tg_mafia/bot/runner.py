@@ -85,6 +85,8 @@ def stand_in(action: dict[str, Any], language: str) -> str:
     holds the thanks word keeps the thanks word alone."""
     if action.get("verb") == Say.verb and says_thanks(str(action.get("text", "")), language):
         return THANKS_WORDS.get(language, THANKS_WORDS["en"])[0]
+    if action.get("verb") == MafiaChat.verb:
+        return "…"  # the family's message relays nothing when empty: it must stay a message
     return ""
 
 

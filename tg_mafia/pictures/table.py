@@ -24,6 +24,7 @@ class Fate(StrEnum):
     ELIMINATED = "eliminated"  # voted out by day
     LEFT = "left"  # left the table
     WARNINGS = "warnings"  # removed by warnings
+    IDLE = "idle"  # out for letting their turns pass
 
 
 @dataclass(frozen=True)
@@ -81,12 +82,14 @@ def fate_text(t: Translator, fate: Fate) -> str:
     voted_out = t.gettext("Voted out")
     left = t.gettext("Left the table")
     warnings = t.gettext("Removed for warnings")
+    idle = t.gettext("Out for idleness")
     return {
         Fate.SURVIVED: survived,
         Fate.KILLED: killed,
         Fate.ELIMINATED: voted_out,
         Fate.LEFT: left,
         Fate.WARNINGS: warnings,
+        Fate.IDLE: idle,
     }[fate]
 
 

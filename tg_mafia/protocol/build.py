@@ -35,6 +35,7 @@ FATES = {
     Cause.VOTE: Fate.ELIMINATED,
     Cause.LEFT: Fate.LEFT,
     Cause.WARNINGS: Fate.WARNINGS,
+    Cause.IDLE: Fate.IDLE,
 }
 
 

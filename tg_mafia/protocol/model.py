@@ -22,6 +22,7 @@ class Fate(StrEnum):
     ELIMINATED = "eliminated"  # voted out
     LEFT = "left"  # left the table
     WARNINGS = "warnings"  # removed for warnings
+    IDLE = "idle"  # out for letting their turns pass
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,8 @@ def check_pause(ctx: Ctx, action: HostPause) -> None:
 
 
 def pause(ctx: Ctx, action: HostPause) -> None:
+    # The pause's limit is a timer of its own: a late firing of the stage's is stale.
+    ctx.state.timer_id += 1
     ctx.state.paused = True
     ctx.emit(TimerChanged(audience=PUBLIC, change="paused"))
 

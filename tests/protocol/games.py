@@ -7,6 +7,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 from engine import GameState, apply, new_game
+from engine.actions import Say
 from engine.simulation import random_action
 from engine.variants import find_variant
 from tg_mafia.storage import ActionRecord, GameRecord, GameStatus, Player
@@ -37,10 +38,14 @@ def played(
     state, _ = new_game(variant, ids, given, seed, "en")
     rng = random.Random(seed)
     log: list[ActionRecord] = []
-    while not state.is_over or (host and state.winner is None):
+    greeted = 0  # the last day someone said good morning: the table is never abandoned
+    while state.phase.value != "ended":
         if not finish and len(log) > 60 and state.stage.value != "confirm":
             break
         action = random_action(state, rng, 0.02)
+        if state.phase.value == "day" and state.day != greeted and not state.is_over:
+            greeted = state.day
+            action = Say(state.alive[0], "good morning")
         state, _ = apply(state, action)
         log.append(
             ActionRecord(1, len(log) + 1, action.to_dict(), START + timedelta(seconds=len(log)))

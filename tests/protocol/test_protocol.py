@@ -33,6 +33,7 @@ FATE_OF = {
     Cause.VOTE: "eliminated",
     Cause.LEFT: "left",
     Cause.WARNINGS: "warnings",
+    Cause.IDLE: "idle",
 }
 
 

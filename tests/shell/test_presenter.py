@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from engine import GameSetup, GameState, apply, events, legal_actions
+from engine import GameSetup, GameState, Stage, apply, events, legal_actions
 from engine.actions import NightChoice, Nominate, Pass
 from engine.events import Event
 from engine.simulation import random_action
@@ -54,7 +54,7 @@ def test_private_events_never_reach_the_group(variant: str) -> None:
                 group = [o for o in out if o.chat_id == CHAT]
                 if not event.audience.is_public:
                     assert not group, f"{type(event).__name__} wrote to the group"
-            if state.winner is not None:
+            if state.stage is Stage.ENDED:
                 break
             before = state
             state, pending = apply(state, random_action(state, rng, chatter=0.05))
@@ -89,7 +89,7 @@ def test_a_stage_that_starts_carries_its_timer_and_a_deadline_to_fill() -> None:
 
 
 def test_the_count_shows_leave_the_table_only_when_the_engine_takes_it() -> None:
-    state = GameSetup("moscow", SEATS[:9], {"maniac": False}, seed=4).start()
+    state = GameSetup("moscow", SEATS[:9], {"maniac": False, "idle_limit": 0}, seed=4).start()
     clock = __import__("engine").actions.Timeout("clock")
     while state.day < 2:  # introductions, then the acquaintance night
         state, _ = apply(state, clock)
@@ -131,8 +131,8 @@ def test_the_choice_that_ends_the_night_stays_on_its_prompt() -> None:
 
     while not choices(state):  # to the first night with moves to make
         state, _ = apply(state, random_action(state, rng, chatter=0))
-    while True:
-        last = choices(state)[0]
+    while True:  # each move not made yet, in turn
+        last = next(a for a in choices(state) if f"{a.actor}:{a.move}" not in state.choices)
         before = state
         state, pending = apply(state, last)
         if state.stage.value != "night":

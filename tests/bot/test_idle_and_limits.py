@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import GameState, Role, Stage
+from engine.actions import Nominate, Pass
 from engine.simulation import random_action
 from engine.state import Cause
 from tests.bot.autoplay import AutoPlayers
@@ -37,13 +38,15 @@ async def test_a_player_who_never_acts_is_reminded_then_out(tmp_path: Path) -> N
     async with running_bot(tmp_path, 9, scheduler=scheduler) as h:
         game_id = await auto_game(h, "club")
         record, state = load(h, game_id)
-        idle = next(p for p in state.seats if state.roles[p] is Role.CITIZEN)
+        idle = next(p for p in state.seats if state.roles[p] is Role.MAFIA)
         idle_user = next(u for u in h.users if str(u.id) == idle)
         players = AutoPlayers(h, scheduler, seed=5, chatter=0.0)
         while state.is_alive(idle):
             assert players.steps < 2000 and record.status is GameStatus.RUNNING
             players.steps += 1
             action = random_action(state, players.rng)
+            if isinstance(action, Nominate) and action.target == idle:
+                action = Pass(action.actor)  # nobody votes them out first
             if action.actor == idle:  # their turn: they let it run out
                 await scheduler.fire(f"game-{game_id}")
             else:

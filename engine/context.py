@@ -63,6 +63,13 @@ class Ctx:
         assert isinstance(value, int)
         return value
 
+    def later_option(self, name: str) -> int:
+        """An option added after games were first stored: a game set up
+        without it reads 0 (off), and plays on as it began."""
+        value = self.state.options.get(name, 0)
+        assert isinstance(value, int)
+        return value
+
     def enter(self, stage: Stage, seconds: int | None) -> None:
         """Enter a stage (a new floor or count is a new entry too): a new
         step, so buttons made for the last one are stale, and a fresh timer."""
@@ -72,3 +79,4 @@ class Ctx:
         state.timer_id += 1
         state.timer_seconds = seconds
         state.paused = False
+        state.present = frozenset()

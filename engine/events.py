@@ -304,7 +304,7 @@ class DecideAsked(Event):
 class Eliminated(Event):
     kind: ClassVar[str] = "eliminated"
     player: str
-    cause: str  # vote, warnings, left
+    cause: str  # state.Cause: vote, warnings, fouls, left, departed, idle
     role: Role | None  # shown in the group, where the variant shows it
 
 
@@ -415,13 +415,31 @@ class BallotCast(Event):
     cast: int  # how many have voted so far
 
 
+# ----- idle players ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IdleReminded(Event):
+    """In private: one of the player's own turns passed with no action from
+    them; `limit` idle turns in a row put them out."""
+
+    kind: ClassVar[str] = "idle_reminded"
+    player: str
+    count: int  # idle turns in a row so far
+    limit: int
+
+    @property
+    def left(self) -> int:
+        return self.limit - self.count
+
+
 # ----- the host and the end ----------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TimerChanged(Event):
     kind: ClassVar[str] = "timer_changed"
-    change: str  # paused, resumed, extended
+    change: str  # paused, resumed, extended, unpaused (the pause's limit ran out)
     seconds: int = 0
 
 
@@ -442,9 +460,10 @@ class Drawn(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameEnded(Event):
     kind: ClassVar[str] = "game_ended"
-    winner: Side  # Side.DRAW: nobody won
+    winner: Side | None  # Side.DRAW: nobody won; None: abandoned, nobody won or lost
     roles: RoleList
     winners: Seats
+    reason: str = "decided"  # decided (a side won, or sport's draw), abandoned
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

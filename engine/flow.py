@@ -9,11 +9,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from engine import day, farewell, handvote, lift, night, openvote
+from engine import abandon, day, farewell, handvote, host, idle, lift, night, openvote
 from engine.actions import Action
 from engine.context import Ctx, Entry, Flow
 from engine.moves import Move
-from engine.state import Stage
+from engine.state import Phase, Stage
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,16 +36,17 @@ def end_floor(ctx: Ctx) -> None:
         day.next_floor(ctx)
 
 
-FLOOR = StageRule((day.PASS,), ("intro_seconds",), end_floor)
+# A floor's or a night's timer first counts the idle (engine/idle.py).
+FLOOR = StageRule((day.PASS,), ("intro_seconds",), idle.floor_timeout)
 STAGES: Mapping[Stage, StageRule] = MappingProxyType(
     {
-        Stage.NIGHT: StageRule(night.MOVES, ("night_seconds",), night.dawn),
+        Stage.NIGHT: StageRule(night.MOVES, ("night_seconds",), idle.night_timeout),
         Stage.INTRO: FLOOR,
         # A silent or short speech (sport's third foul) is timed by last_word_seconds.
         Stage.SPEECH: StageRule(
-            (day.PASS, day.NOMINATE), ("speech_seconds", "last_word_seconds"), end_floor
+            (day.PASS, day.NOMINATE), ("speech_seconds", "last_word_seconds"), idle.floor_timeout
         ),
-        Stage.LAST_WORD: StageRule((day.PASS,), ("last_word_seconds",), end_floor),
+        Stage.LAST_WORD: StageRule((day.PASS,), ("last_word_seconds",), idle.floor_timeout),
         Stage.VOTE: StageRule(
             (handvote.HAND, handvote.LOWER, handvote.LEAVE),
             ("vote_count_seconds",),
@@ -60,17 +61,20 @@ STAGES: Mapping[Stage, StageRule] = MappingProxyType(
         Stage.BALLOT: StageRule(
             (openvote.VOTE, openvote.UNVOTE), ("ballot_seconds",), openvote.timeout
         ),
-        Stage.FAREWELL: StageRule((day.PASS, farewell.BEST), ("speech_seconds",), end_floor),
+        Stage.FAREWELL: StageRule(
+            (day.PASS, farewell.BEST), ("speech_seconds",), idle.floor_timeout
+        ),
         Stage.LIFT: StageRule((lift.HAND, lift.LOWER), ("vote_count_seconds",), lift.end_lift),
-        Stage.CONFIRM: StageRule((), (), None),
+        Stage.CONFIRM: StageRule((), ("confirm_seconds",), host.confirm_timeout),
         Stage.ENDED: StageRule((), (), None),
     }
 )
 
 ENTRIES: Flow = MappingProxyType(
     {
-        Entry.NIGHT: night.start_night,
-        Entry.DAY: day.start_day,
+        # A phase begins unless nobody has played for a whole day and night.
+        Entry.NIGHT: abandon.phase_begins(Phase.DAY, night.start_night),
+        Entry.DAY: abandon.phase_begins(Phase.NIGHT, day.start_day),
         Entry.END_DAY: farewell.close_day,
         Entry.NEXT_FLOOR: day.next_floor,
         Entry.END_FLOOR: end_floor,

@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from engine import host, posts
+from engine import abandon, host, idle, posts
 from engine.actions import HOST, Action, Depart, Say, Timeout
 from engine.context import Ctx, Entry
 from engine.errors import IllegalAction, SetupError
@@ -93,6 +93,10 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
     if isinstance(action, Timeout):
         timeout(ctx, action)
         return
+    if action.actor in state.roles and not isinstance(action, Depart):
+        # A player plays (a refused action leaves no trace: this copy is dropped).
+        idle.note_action(ctx, action.actor)
+        abandon.note_action(ctx)
     if isinstance(action, Say):
         posts.say(ctx, action)
         return
@@ -120,7 +124,9 @@ def timeout(ctx: Ctx, action: Timeout) -> None:
     if action.timer is not None and action.timer != state.timer_id:
         raise IllegalAction("stale_timer", "that timer belongs to a stage the game has left")
     if state.paused:
-        raise IllegalAction("paused", "the timer is paused")
+        # A paused timer does not run out: this is the pause's own limit.
+        host.pause_timeout(ctx)
+        return
     on_timeout = STAGES[state.stage].on_timeout
     if on_timeout is None:  # pragma: no cover - a stage with a timer has a timeout
         raise IllegalAction("no_timer", f"stage {state.stage} has no timer")

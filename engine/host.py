@@ -53,6 +53,18 @@ def confirm(ctx: Ctx, action: HostConfirm) -> None:
     end_game(ctx, ctx.state.pending_winner)
 
 
+def confirm_timeout(ctx: Ctx) -> None:
+    """The host stayed silent for confirm_seconds: the win stands."""
+    assert ctx.state.pending_winner is not None
+    end_game(ctx, ctx.state.pending_winner)
+
+
+def pause_timeout(ctx: Ctx) -> None:
+    """The pause's limit (pause_limit) ran out: the timer runs on from where it stopped."""
+    ctx.state.paused = False
+    ctx.emit(TimerChanged(audience=PUBLIC, change="unpaused"))
+
+
 def check_warn(ctx: Ctx, action: HostWarn) -> None:
     _check_running(ctx, action)
     if not ctx.variant.has_warnings:
@@ -72,6 +84,8 @@ def check_pause(ctx: Ctx, action: HostPause) -> None:
 
 
 def pause(ctx: Ctx, action: HostPause) -> None:
+    # The pause's limit is a timer of its own: a late firing of the stage's is stale.
+    ctx.state.timer_id += 1
     ctx.state.paused = True
     ctx.emit(TimerChanged(audience=PUBLIC, change="paused"))
 

@@ -34,7 +34,8 @@ def mark_dead(ctx: Ctx, player: str, cause: Cause) -> Role | None:
     state.ballots.pop(player, None)
     # Votes for a player who is out no longer count (classic, party).
     state.ballots = {v: t for v, t in state.ballots.items() if t != player}
-    # No role is shown for a player out by warnings or fouls, or gone from the group.
+    # No role is shown for a player out by warnings or fouls, or gone from the group;
+    # one out for idleness shows it as an eliminated player does.
     if reveals_on_death(ctx) and cause not in (Cause.WARNINGS, Cause.FOULS, Cause.DEPARTED):
         state.revealed = {**state.revealed, player: state.roles[player]}
         return state.roles[player]
@@ -78,14 +79,16 @@ def check_win(ctx: Ctx, at_dawn: bool) -> bool:
         return False
     if ctx.state.human_host:
         ctx.state.pending_winner = side
-        ctx.enter(Stage.CONFIRM, None)
+        # The host's silence confirms too (after confirm_seconds).
+        ctx.enter(Stage.CONFIRM, ctx.later_option("confirm_seconds") or None)
         ctx.emit(ConfirmRequested(audience=HOST_ONLY, winner=side))
     else:
         end_game(ctx, side)
     return True
 
 
-def end_game(ctx: Ctx, side: Side) -> None:
+def _close(ctx: Ctx, side: Side | None) -> tuple[tuple[str, Role], ...]:
+    """The game is over: every role is shown; returns them in seat order."""
     state = ctx.state
     state.winner = side
     state.pending_winner = None
@@ -96,7 +99,20 @@ def end_game(ctx: Ctx, side: Side) -> None:
     state.candidates = ()
     state.farewells = ()  # sport: a won or drawn game ends at once, with no farewell
     state.revealed = dict(state.roles)
-    roles = tuple((p, state.roles[p]) for p in state.seats)
+    return tuple((p, state.roles[p]) for p in state.seats)
+
+
+def abandon(ctx: Ctx) -> None:
+    """Nobody played for a whole day and a whole night: the game ends with
+    no winner, and no player has a result."""
+    ctx.state.abandoned = True
+    roles = _close(ctx, None)
+    ctx.emit(GameEnded(audience=PUBLIC, winner=None, roles=roles, winners=(), reason="abandoned"))
+
+
+def end_game(ctx: Ctx, side: Side) -> None:
+    state = ctx.state
+    roles = _close(ctx, side)
     winners = tuple(p for p in state.seats if state.roles[p].side is side)
     ctx.emit(GameEnded(audience=PUBLIC, winner=side, roles=roles, winners=winners))
     for player in state.seats:

@@ -97,6 +97,11 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     _spec("thanks_rule", {"moscow", "sport"}, False, sport=True),
     _spec("maniac", {"moscow"}, True),
     _spec("warnings_limit", {"moscow", "club", "sport"}, 3, 0, 5, sport=4),
+    # Idle turns in a row that put a player out (0: never); the bot as host only.
+    _spec("idle_limit", set(ALL_VARIANTS), 2, 0, 5),
+    # A human host's limits: a pause ends, and a win is confirmed, by itself.
+    _spec("pause_limit", set(ALL_VARIANTS), 600, 60, 3600),
+    _spec("confirm_seconds", set(ALL_VARIANTS), 300, 30, 1800),
 )
 SPECS_BY_NAME = {spec.name: spec for spec in OPTION_SPECS}
 

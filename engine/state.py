@@ -63,6 +63,7 @@ class Cause(StrEnum):
     FOULS = "fouls"  # sport: removed at the fouls limit, without a farewell
     LEFT = "left"  # left the table (moscow's "leaving beautifully")
     DEPARTED = "departed"  # left the group, or was removed from it
+    IDLE = "idle"  # let `idle_limit` of their own turns pass in a row
 
 
 @dataclass(slots=True)
@@ -130,6 +131,15 @@ class GameState:
     deleted: int = 0
     winner: Side | None = None
     pending_winner: Side | None = None
+    # Idle players (engine/idle.py): idle turns in a row, and who has acted
+    # on the current step (cleared by every new step).
+    idle: dict[str, int] = field(default_factory=dict)
+    present: frozenset[str] = frozenset()
+    # Abandoned games (engine/abandon.py): phases begun since a player last
+    # acted, and the kinds of phase (day, night) that passed whole meanwhile.
+    calm_phases: int = 0
+    quiet: frozenset[str] = frozenset()
+    abandoned: bool = False  # ended with nobody acting: no winner
     # `alive` is asked for at nearly every step: it is kept with the number
     # of the dead it was worked out for (players only ever join `dead`).
     _alive: tuple[int, tuple[str, ...]] = field(
@@ -244,11 +254,17 @@ class GameState:
         state.deleted = data["deleted"]
         state.winner = Side(data["winner"]) if data["winner"] else None
         state.pending_winner = Side(data["pending_winner"]) if data["pending_winner"] else None
+        # Saved before idle players and abandoned games: the defaults.
+        state.idle = dict(data.get("idle", {}))
+        state.present = frozenset(data.get("present", ()))
+        state.calm_phases = data.get("calm_phases", 0)
+        state.quiet = frozenset(data.get("quiet", ()))
+        state.abandoned = data.get("abandoned", False)
         return state
 
 
 # The dicts the rules change in place, copied on every apply. The other dicts
-# (options, roles, dead, revealed, votes, learned, learned_all) are replaced
+# (options, roles, dead, revealed, votes, learned, learned_all, idle) are replaced
 # whole when they change, so the copy and the original can share them.
 _COPIED_DICTS = frozenset({"choices", "voted", "ballots", "warnings"})
 

@@ -7,7 +7,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 from engine import GameState, IllegalAction, apply, new_game
-from engine.actions import Action, MafiaChat, action_from_dict
+from engine.actions import Action, MafiaChat, Say, action_from_dict
 from engine.simulation import random_action
 from engine.variants import find_variant
 from tg_mafia.storage import ActionRecord, GameRecord, GameStatus, Player
@@ -41,11 +41,15 @@ def played(
     state, _ = new_game(variant, ids, given, seed, "en")
     rng = random.Random(seed)
     log: list[ActionRecord] = []
-    while not state.is_over or (host and state.winner is None):
+    greeted = 0  # the last day someone said good morning: the table is never abandoned
+    while state.phase.value != "ended":
         if not finish and len(log) > 60 and state.stage.value != "confirm":
             break
         action = random_action(state, rng, chatter)
-        if family_talk and state.stage.value == "night":
+        if state.phase.value == "day" and state.day != greeted and not state.is_over:
+            greeted = state.day  # a player acts each day: the game is not abandoned
+            action = Say(state.alive[0], "good morning")
+        elif family_talk and state.stage.value == "night":
             mafioso = next(p for p in state.seats if state.roles[p].is_mafia and state.is_alive(p))
             talk = MafiaChat(mafioso, "psst")
             if not any(isinstance(a, MafiaChat) for a in _since_dusk(log)):

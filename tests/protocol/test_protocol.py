@@ -36,6 +36,7 @@ FATE_OF = {
     Cause.WARNINGS: "warnings",
     Cause.FOULS: "fouls",
     Cause.DEPARTED: "departed",
+    Cause.IDLE: "idle",
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import GameState, Role, Side, apply, new_game, resolve_options
+from engine import GameState, Role, Side, Stage, apply, new_game, resolve_options
 from engine import events as ev
 from engine.actions import Action, Best, Hand, NightChoice, Nominate, Pass, Say, Timeout
 from engine.errors import SetupError
@@ -56,6 +56,9 @@ def test_the_options_and_their_defaults() -> None:
         "vote_count_seconds": 6,  # Decision: [L] 7.9's two seconds are too short for a button
         "thanks_rule": True,
         "warnings_limit": 4,
+        "idle_limit": 2,
+        "pause_limit": 600,
+        "confirm_seconds": 300,
     }
     assert resolve_options("moscow")["thanks_rule"] is False
     assert resolve_options("moscow")["warnings_limit"] == 3
@@ -170,10 +173,14 @@ def test_a_removal_says_which_vote_it_cancels() -> None:
 
 
 def test_a_draw_is_a_result_nobody_won() -> None:
-    state, _ = start()
+    state, _ = start(idle_limit=0)
     events: list[Event] = []
     while state.winner is None:
-        state, new = apply(state, CLOCK)
+        # Each day's opener speaks: a table where nobody acts is abandoned instead.
+        opener = state.speaking_order[0] if state.stage is Stage.SPEECH else None
+        speaks = opener == state.speaker and opener is not None and opener not in state.present
+        action = Say(opener, "hello") if speaks and opener else CLOCK
+        state, new = apply(state, action)
         events += new
     assert state.winner is Side.DRAW and state.night == 4
     (drawn,) = of(ev.Drawn, events)

@@ -54,7 +54,7 @@ def test_private_events_never_reach_the_group(variant: str) -> None:
                 group = [o for o in out if o.chat_id == CHAT]
                 if not event.audience.is_public:
                     assert not group, f"{type(event).__name__} wrote to the group"
-            if state.winner is not None:
+            if state.stage is Stage.ENDED:
                 break
             before = state
             state, pending = apply(state, random_action(state, rng, chatter=0.05))
@@ -103,7 +103,7 @@ def test_the_countdown_redraws_the_floor_with_the_seconds_left_and_starts_nothin
 
 
 def test_the_count_shows_leave_the_table_only_when_the_engine_takes_it() -> None:
-    state = GameSetup("moscow", SEATS[:9], {"maniac": False}, seed=4).start()
+    state = GameSetup("moscow", SEATS[:9], {"maniac": False, "idle_limit": 0}, seed=4).start()
     clock = __import__("engine").actions.Timeout("clock")
     while state.day < 2:  # introductions, then the acquaintance night
         state, _ = apply(state, clock)

@@ -361,17 +361,27 @@ class Lobbies:
             answer = t.gettext("⏱ The lobby waits longer: it starts at {time} at the latest.")
             return answer.format(time=deadline_html(deadline)), record
 
-    async def set_host(self, chat_id: int, topic: int, user_id: int, name: str) -> str:
-        """/host: the caller hosts the open lobby (and leaves its players)."""
+    async def set_host(
+        self, chat_id: int, topic: int, user_id: int, name: str, is_admin: bool
+    ) -> str:
+        """/host: the caller, the lobby's opener or an administrator, hosts the
+        open lobby (and leaves its players)."""
         answer, record = await self.db.run(
-            self._set_host, chat_id, topic, user_id, name, self.clock.now()
+            self._set_host, chat_id, topic, user_id, name, is_admin, self.clock.now()
         )
         if record is not None:
             self.after_write(record, 1)
         return answer
 
     def _set_host(
-        self, db: Database, chat_id: int, topic: int, user_id: int, name: str, now: float
+        self,
+        db: Database,
+        chat_id: int,
+        topic: int,
+        user_id: int,
+        name: str,
+        is_admin: bool,
+        now: float,
     ) -> tuple[str, GameRecord | None]:
         with db.transaction() as tx:
             record = tx.active_game(chat_id, topic, for_update=True)
@@ -380,6 +390,8 @@ class Lobbies:
                 return t.gettext("Open a lobby with /newgame first, then send /host."), None
             if record.host_user_id not in (None, user_id):
                 return t.gettext("This game has a host already."), None
+            if user_id != record.opened_by and not is_admin:
+                return texts.popup(t, "only_opener"), None  # no one else takes the game over
             players = tuple(p for p in record.players if p.user_id != user_id)
             record = tx.update_game(
                 record.id, record.version, players=players, host_user_id=user_id, host_name=name

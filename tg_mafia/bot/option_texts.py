@@ -39,6 +39,12 @@ def option_label(t: Translator, name: str, variant: str) -> str:
         "thanks_rule": t.gettext("Thanks word"),
         "maniac": t.gettext("Maniac"),
         "warnings_limit": t.gettext("Warnings limit"),
+        # TRANSLATORS: a setting: idle turns in a row that put a player out.
+        "idle_limit": t.gettext("Idle turns limit"),
+        # TRANSLATORS: a setting: how long a human host's pause may last.
+        "pause_limit": t.gettext("Host's pause"),
+        # TRANSLATORS: a setting: how long a human host has to confirm the winner.
+        "confirm_seconds": t.gettext("Host's confirmation"),
     }
     return labels.get(name, name)
 
@@ -49,10 +55,12 @@ def option_value(t: Translator, spec: OptionSpec, value: OptionValue) -> str:
         return t.gettext("on") if value else t.gettext("off")
     if spec.name == "host":
         return t.gettext("a person") if value == "human" else t.gettext("the bot")
-    if isinstance(value, int) and spec.name.endswith("_seconds"):
+    if isinstance(value, int) and spec.name.endswith(("_seconds", "pause_limit")):
         return t.gettext("{n} s").format(n=value)
     if spec.name == "warnings_limit" and value == 0:
         return t.gettext("no limit")
+    if spec.name == "idle_limit" and value == 0:
+        return t.gettext("off")
     return str(value)
 
 
@@ -68,7 +76,7 @@ def option_range(t: Translator, spec: OptionSpec) -> str:
         return t.gettext("on or off")
     if isinstance(spec.default, int):
         # The plain number: "no limit to 5" would not read.
-        low = str(spec.minimum) if spec.name == "warnings_limit" else None
+        low = str(spec.minimum) if spec.name in ("warnings_limit", "idle_limit") else None
         return t.gettext("{low} to {high}").format(
             low=low or option_value(t, spec, spec.minimum),
             high=option_value(t, spec, spec.maximum),

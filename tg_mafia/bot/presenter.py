@@ -332,8 +332,11 @@ def game_ended(scene: Scene, event: ev.GameEnded) -> None:
         )
     protocol = callback(texts.button(scene.t, "protocol"), scene.any_step(Kind.PROTOCOL))
     text = texts.end_screen(scene.t, scene.table, event.winner, event.roles, set(state.dead), notes)
-    scene.group(endgame.table_request(state.language))  # the table as a picture
-    scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again, protocol)))
+    if event.winner is None:  # abandoned: stored as not played, with no picture or protocol
+        scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again)))
+    else:
+        scene.group(endgame.table_request(state.language))  # the table as a picture
+        scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again, protocol)))
     scene.group(Op(Method.PERMISSIONS, permissions={}, final=True))
     if scene.game.host_id is not None:
         scene.private(scene.game.host_id, Op(Method.CLEAR, key=screens.PANEL))
@@ -341,6 +344,11 @@ def game_ended(scene: Scene, event: ev.GameEnded) -> None:
     before = scene.before
     if before is not None and before.stage is Stage.FAREWELL and before.speaker is not None:
         scene.private(before.speaker, Op(Method.CLEAR, key=screens.BEST))  # a menu still open
+
+
+def idle_reminded(scene: Scene, event: ev.IdleReminded) -> None:
+    text = texts.idle_reminder(scene.t, scene.game.title, event.left)
+    scene.private(event.player, Op(Method.SEND, text=text))
 
 
 def player_result(scene: Scene, event: ev.PlayerResult) -> None:
@@ -384,6 +392,7 @@ RENDERERS: Mapping[type[Event], Renderer] = MappingProxyType(
         ev.ConfirmRequested: confirm_requested,
         ev.GameEnded: game_ended,
         ev.PlayerResult: player_result,
+        ev.IdleReminded: idle_reminded,
         **sport_render.RENDERERS,
     }
 )

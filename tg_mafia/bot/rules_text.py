@@ -324,6 +324,29 @@ def win_lines(t: Translator, name: str, options: Options) -> list[str]:
     lines = [wins[name], t.gettext("A side wins as a whole, its dead members included.")]
     if options.get("host") == "human":
         lines.append(t.gettext("The human host confirms the winner before the end."))
+    return lines + idle_lines(t, options)
+
+
+def idle_lines(t: Translator, options: Options) -> list[str]:
+    """Idle players (the bot as host) and abandoned games."""
+    lines = []
+    limit = int(options.get("idle_limit", 0))
+    if limit and options.get("host") != "human":
+        lines.append(
+            t.ngettext(
+                "A player who lets {n} of their own turns in a row pass with no move "
+                "(a speech, a night move) is out.",
+                "A player who lets {n} of their own turns in a row pass with no move "
+                "(a speech, a night move) is out.",
+                limit,
+            ).format(n=limit)
+        )
+    lines.append(
+        t.gettext(
+            "A game in which no player acts for a whole day and night is abandoned: "
+            "nobody wins, and it does not count."
+        )
+    )
     return lines
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Action, GameState, IllegalAction, Phase, apply, new_game
-from engine.actions import HostExtend, HostPause, HostResume, MafiaChat, Say
+from engine.actions import HostExtend, HostPause, MafiaChat, Say
 from engine.thanks import THANKS_WORDS, says_thanks
 from tg_mafia.bot import endgame, presenter, screens
 from tg_mafia.bot.clock import BotClock
@@ -44,8 +44,9 @@ class Outcome:
 
 
 def results(record: GameRecord, state: GameState) -> tuple[str | None, list[PlayerOutcome]] | None:
-    """The winning side (None: a draw, nobody won) and each player's result."""
-    if state.phase is not Phase.ENDED:
+    """The winning side (None: a draw, nobody won) and each player's result;
+    None while the game runs, and for an abandoned game (it is not counted)."""
+    if state.phase is not Phase.ENDED or state.abandoned:
         return None
     names = {str(p.user_id): p.name for p in record.players}
     outcomes = [
@@ -167,13 +168,15 @@ class Runner:
                 final=final,
                 update_id=update_id,
             )
+            if after.abandoned:  # ended as not played: no result, as an administrator's /cancel
+                written = tx.abort_game(written.id, expected_version=written.version)
             calls = enqueue(tx, written, outgoing, now)
             if album is not None:
                 deleted = after.deleted > before.deleted
                 tx.set_living(
                     game_id, 0, album_key(album), ALBUM_DELETED if deleted else ALBUM_KEPT
                 )
-            if final is not None:
+            if after.phase is Phase.ENDED:
                 forget_texts(tx, written)
             return Outcome(None, written, after, calls)
 
@@ -199,13 +202,16 @@ class Runner:
         """The stage's deadline after `action`, and the seconds left on a paused timer."""
         clock, old = self.clock, record.stage_deadline
         if isinstance(action, HostPause):
-            return None, clock.left(old) if old is not None else after.timer_seconds
+            # The pause's own limit is the deadline meanwhile (stored: it survives a restart).
+            left = clock.left(old) if old is not None else after.timer_seconds
+            return pause_deadline(clock, after, now), left
         if after.timer_seconds is None or after.paused:
-            return None, record.paused_left
+            return (old if before.paused else None), record.paused_left
         if isinstance(action, HostExtend) and old is not None:
             extra = after.timer_seconds - (before.timer_seconds or 0)
             return old + clock.real(extra), None
-        if isinstance(action, HostResume):
+        if before.paused and after.timer_id == before.timer_id:
+            # Resumed, by the host or at the pause's limit: the time left runs again.
             left = record.paused_left if record.paused_left is not None else after.timer_seconds
             return now + clock.real(left), None
         if after.timer_id != before.timer_id or old is None:
@@ -331,6 +337,12 @@ class Runner:
                 )
             )
             return Outcome(None, aborted, None, enqueue(tx, aborted, outgoing, now))
+
+
+def pause_deadline(clock: BotClock, state: GameState, now: float) -> float | None:
+    """When a pause ends by itself (none for a game set up before pause_limit)."""
+    limit = state.options.get("pause_limit")
+    return now + clock.real(limit) if isinstance(limit, int) else None
 
 
 def stage_deadline(

@@ -639,6 +639,10 @@ def eliminated(t: Translator, table: Table, player: str, cause: str, role: Role 
         return t.gettext("🚪 {player} leaves the table.").format(player=who)
     if cause == "departed":
         return t.gettext("🚪 {player} left the group and is out of the game.").format(player=who)
+    if cause == "idle":
+        return t.gettext("💤 {player} is out: they let their turns pass with no move.").format(
+            player=who
+        )
     return t.gettext("⚰️ {player} is eliminated.").format(player=who)
 
 
@@ -706,6 +710,8 @@ def timer_note(t: Translator, outcome: str, seconds: int) -> str:
         return t.gettext("⏸ The host paused the timer.")
     if outcome == "resumed":
         return t.gettext("▶️ The host resumed the timer.")
+    if outcome == "unpaused":
+        return t.gettext("▶️ The pause has run out: the timer runs again.")
     return t.gettext("⏱ The host added {seconds} s.").format(seconds=seconds)
 
 
@@ -724,12 +730,13 @@ def winner_line(t: Translator, side: Side) -> str:
 def end_screen(
     t: Translator,
     table: Table,
-    side: Side,
+    side: Side | None,
     roles: tuple[tuple[str, Role], ...],
     dead: set[str],
     notes: tuple[str, ...] = (),
 ) -> str:
-    """The winner, every role by side, and `notes` (sport's best move) before the goodbye."""
+    """The winner (None: the game was abandoned), every role by side, and
+    `notes` (sport's best move) before the goodbye."""
     groups: dict[Side, list[str]] = {Side.MAFIA: [], Side.TOWN: [], Side.MANIAC: []}
     for player, role in roles:
         mark = " ☠" if player in dead else ""
@@ -739,13 +746,31 @@ def end_screen(
         Side.TOWN: t.gettext("Town:"),
         Side.MANIAC: t.gettext("Maniac:"),
     }
-    lines = [winner_line(t, side)]
+    lines = [winner_line(t, side) if side is not None else abandoned_line(t)]
     for group in (Side.MAFIA, Side.TOWN, Side.MANIAC):
         if groups[group]:
             lines.append(f"<b>{titles[group]}</b> " + t.join(groups[group]))
     lines.extend(notes)
     lines.append(t.gettext("Well played."))
     return "\n".join(lines)
+
+
+def abandoned_line(t: Translator) -> str:
+    return t.gettext(
+        "🕸 <b>Nobody played for a whole day and night: the game is abandoned.</b> "
+        "Nobody wins, and it does not count in the statistics."
+    )
+
+
+def idle_reminder(t: Translator, title: str, left: int) -> str:
+    """In private, after one of the player's own turns passed with no move."""
+    return t.ngettext(
+        "💤 Your turn in «{title}» passed with no move from you. "
+        "{n} more such turn in a row and you are out of the game.",
+        "💤 Your turn in «{title}» passed with no move from you. "
+        "{n} more such turns in a row and you are out of the game.",
+        left,
+    ).format(title=escape(title), n=left)
 
 
 def own_result(t: Translator, won: bool, side: Side, role: Role) -> str:

@@ -33,6 +33,7 @@ FATE_COLOURS: dict[str, Colour] = {
     "eliminated": (242, 165, 65),
     "left": MUTED,
     "warnings": (240, 208, 80),
+    "idle": MUTED,
 }
 
 ROLE_MARKS: dict[Role, str] = {

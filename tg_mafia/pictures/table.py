@@ -26,6 +26,7 @@ class Fate(StrEnum):
     WARNINGS = "warnings"  # removed by warnings
     FOULS = "fouls"  # sport: removed at the fouls limit
     DEPARTED = "departed"  # left the group, or was removed from it
+    IDLE = "idle"  # out for letting their turns pass
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ def fate_text(t: Translator, fate: Fate) -> str:
     warnings = t.gettext("Removed for warnings")
     fouls = t.gettext("Removed for fouls")
     departed = t.gettext("Left the group")
+    idle = t.gettext("Out for idleness")
     return {
         Fate.SURVIVED: survived,
         Fate.KILLED: killed,
@@ -93,6 +95,7 @@ def fate_text(t: Translator, fate: Fate) -> str:
         Fate.WARNINGS: warnings,
         Fate.FOULS: fouls,
         Fate.DEPARTED: departed,
+        Fate.IDLE: idle,
     }[fate]
 
 

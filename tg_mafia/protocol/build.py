@@ -37,6 +37,7 @@ FATES = {
     Cause.WARNINGS: Fate.WARNINGS,
     Cause.FOULS: Fate.FOULS,
     Cause.DEPARTED: Fate.DEPARTED,
+    Cause.IDLE: Fate.IDLE,
 }
 
 

@@ -24,6 +24,7 @@ class Fate(StrEnum):
     WARNINGS = "warnings"  # removed for warnings
     FOULS = "fouls"  # sport: removed at the fouls limit
     DEPARTED = "departed"  # left the group, or was removed from it
+    IDLE = "idle"  # out for letting their turns pass
 
 
 @dataclass(frozen=True)

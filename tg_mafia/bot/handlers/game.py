@@ -69,9 +69,9 @@ async def on_host(update: Update, context: Context) -> None:
         ).format(link=link)
         await reply(context, update, text)
         return
-    await reply(
-        context, update, await service.lobbies.set_host(chat.id, topic, user.id, display_name(user))
-    )
+    admin = await is_admin(context, chat, update)
+    answer = await service.lobbies.set_host(chat.id, topic, user.id, display_name(user), admin)
+    await reply(context, update, answer)
 
 
 async def on_cancel(update: Update, context: Context) -> None:

@@ -172,3 +172,17 @@ def test_a_game_whose_texts_were_forgotten_replays_the_same(variant: str) -> Non
         ]
         data = protocol_json(build_protocol(record, forgotten))
         assert data["result"]["winner"] == state.winner.value
+
+
+def test_a_game_stored_before_an_option_existed_replays_as_it_was_played() -> None:
+    # Played without idle_limit (as before it existed: Ctx.later_option reads 0).
+    record, log, state = played("moscow", seed=4, options={"idle_limit": 0})
+    old_state = dict(record.state or {})
+    old_state["options"] = {k: v for k, v in old_state["options"].items() if k != "idle_limit"}
+    old = dataclasses.replace(
+        record,
+        options={k: v for k, v in record.options.items() if k != "idle_limit"},
+        state=old_state,
+    )
+    data = protocol_json(build_protocol(old, log))
+    assert data["result"]["winner"] == state.winner.value

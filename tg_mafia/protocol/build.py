@@ -52,6 +52,12 @@ def build_protocol(record: GameRecord, actions: Sequence[ActionRecord]) -> Proto
     options["host"] = "human" if record.host_user_id else "auto"
     players = tuple(str(p.user_id) for p in record.players)
     state, events = new_game(record.variant, players, options, record.seed, record.language)
+    stored = (record.state or {}).get("options")
+    if isinstance(stored, dict):
+        # A game set up before an option existed played without it (Ctx.later_option):
+        # its replay must too.
+        for name in [n for n in state.options if n not in stored]:
+            del state.options[name]
     notes = _Notes()
     notes.take(None, state, state, events)
     for entry in actions:

@@ -10,6 +10,7 @@ from engine import Role, Side
 from engine.variants import find_variant
 from tests.pictures import checks
 from tg_mafia.bot.texts import role_name
+from tg_mafia.fate import Fate
 from tg_mafia.i18n import LANGUAGES, translator
 from tg_mafia.pictures.canvas import Picture
 from tg_mafia.pictures.fonts import clean
@@ -17,7 +18,6 @@ from tg_mafia.pictures.layout import SIZE, layout
 from tg_mafia.pictures.table import (
     MAX_SEATS,
     MIN_SEATS,
-    Fate,
     SeatCard,
     TableSnapshot,
     render_table,

@@ -416,16 +416,7 @@ def _store_as_before_0003(
     """The game as revisions 0001 and 0002 stored it: the title, the bot's rights and the
     opener's name in the catch-all `messages` column; no seats, no outbox."""
     now = datetime(2025, 1, 1, tzinfo=UTC)
-    connection.execute(
-        SETTINGS_0001.insert().values(
-            chat_id=record.chat_id,
-            language=record.language,
-            variant=record.variant,
-            options={},
-            title=record.title,
-            updated_at=now,
-        )
-    )
+    _store_settings(connection, record, now)
     connection.execute(
         GAME_0001.insert().values(
             id=record.id,
@@ -453,13 +444,7 @@ def _store_as_before_0003(
             ended_at=None,
         )
     )
-    connection.execute(
-        ACTION_0001.insert(),
-        [
-            {"game_id": record.id, "seq": seq, "action": action, "created_at": now}
-            for seq, action in actions
-        ],
-    )
+    _store_actions(connection, record, actions, now)
 
 
 # The 0003 tables, as that revision made them.
@@ -616,16 +601,7 @@ def _store_as_0003(
     """The game as revision 0003 stored it: its own columns, seats, an empty
     outbox; the settings without autostart."""
     now = datetime(2025, 1, 1, tzinfo=UTC)
-    connection.execute(
-        SETTINGS_0001.insert().values(
-            chat_id=record.chat_id,
-            language=record.language,
-            variant=record.variant,
-            options={},
-            title=record.title,
-            updated_at=now,
-        )
-    )
+    _store_settings(connection, record, now)
     connection.execute(
         GAME_0003.insert().values(
             id=record.id,
@@ -659,6 +635,30 @@ def _store_as_0003(
         SEAT_0003.insert(),
         [{"game_id": record.id, "user_id": p.user_id, "active": True} for p in record.players],
     )
+    _store_actions(connection, record, actions, now)
+
+
+def _store_settings(connection: sa.Connection, record: Any, now: datetime) -> None:
+    """The game's group settings, as every revision before 0004 stored them."""
+    connection.execute(
+        SETTINGS_0001.insert().values(
+            chat_id=record.chat_id,
+            language=record.language,
+            variant=record.variant,
+            options={},
+            title=record.title,
+            updated_at=now,
+        )
+    )
+
+
+def _store_actions(
+    connection: sa.Connection,
+    record: Any,
+    actions: list[tuple[int, dict[str, Any]]],
+    now: datetime,
+) -> None:
+    """The game's action log, as every revision before 0005 stored it."""
     connection.execute(
         ACTION_0001.insert(),
         [

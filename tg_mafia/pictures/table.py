@@ -4,10 +4,10 @@ number, name, revealed role and fate, and the winning side in the middle."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from engine import Role, Side
 from tg_mafia.bot.texts import role_name, variant_name
+from tg_mafia.fate import Fate
 from tg_mafia.i18n import Translator
 from tg_mafia.pictures import style
 from tg_mafia.pictures.canvas import Box, Canvas, Picture
@@ -16,17 +16,6 @@ from tg_mafia.pictures.layout import MARGIN, SIZE, layout
 
 MIN_SEATS, MAX_SEATS = 3, 20
 LARGEST_TITLE, SMALLEST_TITLE = 72, 36  # the winner's title, in the middle
-
-
-class Fate(StrEnum):
-    SURVIVED = "survived"
-    KILLED = "killed"  # at night
-    ELIMINATED = "eliminated"  # voted out by day
-    LEFT = "left"  # left the table
-    WARNINGS = "warnings"  # removed by warnings
-    FOULS = "fouls"  # sport: removed at the fouls limit
-    DEPARTED = "departed"  # left the group, or was removed from it
-    IDLE = "idle"  # out for letting their turns pass
 
 
 @dataclass(frozen=True)

@@ -13,11 +13,11 @@ from engine import GameState, Phase, action_from_dict, apply, new_game
 from engine import events as ev
 from engine.events import Event
 from engine.state import Cause
+from tg_mafia.fate import Fate
 from tg_mafia.protocol.model import (
     Check,
     Count,
     Elimination,
-    Fate,
     Moment,
     NightMove,
     Protocol,

@@ -9,22 +9,12 @@ from enum import StrEnum
 
 from engine import Role, Side
 from engine.options import OptionValue
+from tg_mafia.fate import Fate
 
 
 class Phase(StrEnum):
     NIGHT = "night"
     DAY = "day"
-
-
-class Fate(StrEnum):
-    SURVIVED = "survived"
-    KILLED = "killed"  # at night
-    ELIMINATED = "eliminated"  # voted out
-    LEFT = "left"  # left the table
-    WARNINGS = "warnings"  # removed for warnings
-    FOULS = "fouls"  # sport: removed at the fouls limit
-    DEPARTED = "departed"  # left the group, or was removed from it
-    IDLE = "idle"  # out for letting their turns pass
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine import Role, Side
-from tg_mafia.pictures.table import Fate, SeatCard, TableSnapshot
+from tg_mafia.fate import Fate
+from tg_mafia.pictures.table import SeatCard, TableSnapshot
 from tg_mafia.protocol.model import Protocol
 
 FATES = {fate.value: fate for fate in Fate}

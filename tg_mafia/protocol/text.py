@@ -8,8 +8,9 @@ from html import escape
 from engine import find_variant
 from tg_mafia.bot import sport_texts, texts
 from tg_mafia.bot.table import Table
+from tg_mafia.fate import Fate
 from tg_mafia.i18n import Translator
-from tg_mafia.pictures.table import Fate, fate_text, when_badge, winner_title
+from tg_mafia.pictures.table import fate_text, when_badge, winner_title
 from tg_mafia.protocol.model import Phase, Protocol, Round, Vote
 
 MAX_MESSAGE = 4096

@@ -285,7 +285,7 @@ async def test_a_crash_after_the_final_write_still_shows_the_end(tmp_path: Path)
             await h.settle()
             record, state = state_of(h, game_id)
             following, _ = __import__("engine").apply(
-                state, action := random_action(state, players.rng)
+                state, action := random_action(state, players.rng, 0.05)
             )
             if following.winner is not None:
                 break

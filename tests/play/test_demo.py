@@ -40,7 +40,9 @@ async def test_watch_shows_posts_presses_edits_and_deletions_in_order() -> None:
     text = "\n".join(lines)
     assert lines[0].endswith("group: Admin posts #1")
     assert re.search(r"group: Admin presses \[Start\] on #\d+", text)
-    assert re.search(r"group: edited #\d+\n    .*— \d+ votes? ", text), "the hand count runs"
+    # The count's message edited as hands go up: a line of it reads "— 2 votes (…)".
+    count = r"group: edited #\d+\n(?:    .*\n)*?    .*— \d+ votes? \("
+    assert re.search(count, text), "the hand count runs"
     # A post out of turn: deleted with the engine's reason, then the warning,
     # which the option made the last one.
     deletion = next(

@@ -241,8 +241,10 @@ class ReplicaRun(CrashRun):
         self.kill_tasks: list[asyncio.Task[None]] = []  # kept: a failed restart fails the test
         self.presses: dict[int, list[Press]] = {}  # by game: the current step's presses
 
-    def add_table(self, variant: str, players: int, policy_seed: int) -> ReplicaTable:
-        table = super().add_table(variant, players, policy_seed)
+    def add_table(
+        self, variant: str, players: int, policy_seed: int, index: int = 0
+    ) -> ReplicaTable:
+        table = super().add_table(variant, players, policy_seed, index)
         return ReplicaTable(**{f: getattr(table, f) for f in Table.__dataclass_fields__})
 
     async def __aenter__(self) -> ReplicaRun:

@@ -183,7 +183,9 @@ def live_replicas(engine: Engine) -> list[tuple[str, str, str]]:
     try:
         cursor = raw.cursor()
         cursor.execute(
-            "SELECT application_name FROM pg_stat_activity WHERE application_name LIKE %s",
+            # This database's processes only: one server may hold several bots' databases.
+            "SELECT application_name FROM pg_stat_activity"
+            " WHERE application_name LIKE %s AND datname = current_database()",
             (f"{NAME_PREFIX}/%",),
         )
         names = [row[0] for row in cursor.fetchall()]

@@ -9,6 +9,7 @@ import asyncio
 import logging
 import os
 import socket
+import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,6 +50,7 @@ def default_replica_id() -> str:
 
 
 # The timer outcomes that only mean the game moved on meanwhile.
+FIRST_LEAD_WAIT = 5.0  # seconds a lone replica waits for its lock at start
 QUIET_TIMER_ERRORS = frozenset({"stale_timer", "paused", "no_game", "no_timer"})
 
 
@@ -92,6 +94,7 @@ class GameService:
         self.tasks: set[asyncio.Task[None]] = set()  # work started by a callback, kept alive
         self.draining = Draining(clock, config.drain_seconds)
         self.retention = Retention(self.adb, scheduler, config.retention_days)
+        self.led = threading.Event()  # set once this process has led (timers armed, sender on)
 
     # ----- after every write ------------------------------------------------------------
 
@@ -124,6 +127,7 @@ class GameService:
         # A replica that leads while games run may follow a leader that sent a moment ago.
         self.sender.start(taking_over=running > 0 and isinstance(self.leader, PostgresLeader))
         self.retention.start()
+        self.led.set()
         if self.on_lead is not None:
             await self.on_lead()
 
@@ -387,7 +391,19 @@ class GameService:
             await self._lead()
         else:
             self.leader.start(self._gained, self._lost, self._noted)
+            if isinstance(self.leader, PostgresLeader):
+                await self._first_lead(self.leader)
         return count
+
+    async def _first_lead(self, leader: PostgresLeader) -> None:
+        """Alone on the database, a replica leads before its start returns, as the
+        only process on SQLite does: its games' timers are armed when it answers."""
+        loop = asyncio.get_running_loop()
+        if await loop.run_in_executor(None, leader.peers):
+            return  # another replica leads: this one waits its turn
+        # Waited in a thread, in real seconds: the lock is taken in real time, by the
+        # leader's own thread, whatever clock the event loop keeps.
+        await loop.run_in_executor(None, self.led.wait, FIRST_LEAD_WAIT)
 
     async def drain(self) -> None:
         await self.sender.drain()

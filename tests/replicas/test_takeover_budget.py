@@ -38,8 +38,8 @@ async def test_a_new_leader_keeps_the_budget_its_predecessor_spent(
 
         table.admin.command(table.group, "newgame", mention=True)  # a game: work to take over
         await run.until(lambda: run.db.active_game(group) is not None)
-        for _ in range(asked):
-            table.admin.command(table.group, "help", mention=True)
+        for n in range(asked):  # from the players in turn: one user's commands are limited
+            table.users[n % len(table.users)].command(table.group, "help", mention=True)
         await run.until(lambda: sent() >= GROUP_BUDGET.calls)
         leader = await run.replicas.wait_for_leader()
         await run.replicas.kill_and_restart(leader, "leader")

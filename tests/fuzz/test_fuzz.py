@@ -14,7 +14,6 @@ players' moves."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import logging
 import random
@@ -26,6 +25,7 @@ from engine import GameState
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
 from tg_mafia.bot.callbacks import Kind
+from tg_mafia.bot.flood import CommandGate
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.errors import SimulationError
@@ -338,8 +338,8 @@ async def test_fuzzed_updates_change_nothing_they_may_not(tmp_path: Path) -> Non
                     h.db.save_settings(h.group.id, variant=variant, language="en")
                     # The bursts' commands may have put the admin and the players among
                     # the flooders (bot/flood.py): ignored for a while, then heard again.
-                    gate = h.app.bot_data["command_gate"]
-                    await asyncio.sleep(gate.mute + gate.window + 1)  # the gate's seconds
+                    # (Forgiven at once here: waiting it out is tests/bot/test_attacks.py's.)
+                    h.app.bot_data["command_gate"] = CommandGate()
                     await h.open_and_fill()
                     await h.press_start()
                     games += 1
@@ -367,7 +367,9 @@ async def test_fuzzed_updates_change_nothing_they_may_not(tmp_path: Path) -> Non
                 record = h.db.get_game(record.id)
                 assert record is not None
                 if record.status is not GameStatus.RUNNING:
-                    assert record.status is GameStatus.ENDED
+                    # Played to its end, or abandoned (a day and a night with no player's
+                    # move: the random players are often silent).
+                    assert record.status in (GameStatus.ENDED, GameStatus.ABORTED)
                     continue
                 before = len(h.db.actions(record.id))
                 fuzzer.senders = set()

@@ -349,16 +349,29 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         )
                 print((Path(tmp) / "bot.stderr").read_text()[-5000:])
                 print("\n".join(sb.bugs))
-            result["errors_logged"] = sum(
-                1
-                for line in (Path(tmp) / "bot.stderr").read_text().splitlines()
-                if line.startswith("ERROR")
-            )
+            result["errors_logged"] = errors_logged(Path(tmp) / "bot.stderr")
         finally:
             await bot.stop()
             db.close()
     await http.stop()
     return result
+
+
+def errors_logged(stderr: Path) -> int:
+    """The ERROR lines the bot process wrote to its stderr."""
+    return sum(1 for line in stderr.read_text().splitlines() if line.startswith("ERROR"))
+
+
+def report(began: datetime.datetime, result: dict[str, Any], places: int, width: int) -> None:
+    """The run's results, headed by the machine and the load it ran under."""
+    print(
+        f"# {began:%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}"
+    )
+    print(f"# {' '.join(sys.argv[1:])}")
+    for key, value in result.items():
+        shown = f"{value:.{places}f}" if isinstance(value, float) else str(value)
+        print(f"{key:>{width}}: {shown}")
 
 
 def main() -> None:
@@ -377,15 +390,7 @@ def main() -> None:
     args = parser.parse_args()
     logging.getLogger("tornado.access").setLevel(logging.ERROR)  # every 4xx would be a line
     began = datetime.datetime.now(datetime.UTC)
-    result = asyncio.run(run(args))
-    print(
-        f"# {began:%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}"
-    )
-    print(f"# {' '.join(sys.argv[1:])}")
-    for key, value in result.items():
-        shown = f"{value:.1f}" if isinstance(value, float) else str(value)
-        print(f"{key:>20}: {shown}")
+    report(began, asyncio.run(run(args)), places=1, width=20)
 
 
 if __name__ == "__main__":

@@ -36,8 +36,6 @@ import argparse
 import asyncio
 import datetime
 import logging
-import os
-import platform
 import random
 import statistics
 import sys
@@ -50,7 +48,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bot_process import BotProcess  # noqa: E402
-from benchmarks.load import Reader, Window, make_tables, percentile, set_up, turn  # noqa: E402
+from benchmarks.load import (  # noqa: E402
+    Reader,
+    Window,
+    errors_logged,
+    make_tables,
+    percentile,
+    report,
+    set_up,
+    turn,
+)
 from engine import Phase, apply  # noqa: E402
 from engine.simulation import random_action  # noqa: E402
 from tg_mafia.bot.clock import BotClock  # noqa: E402
@@ -230,11 +237,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["live_written_p99_ms"] = ms(writes, 0.99)
             result["live_next_message_p50_ms"] = ms(nexts, 0.5)
             result["live_next_message_max_ms"] = ms(nexts, 1.0)
-            result["errors_logged"] = sum(
-                1
-                for line in (Path(tmp) / "bot.stderr").read_text().splitlines()
-                if line.startswith("ERROR")
-            )
+            result["errors_logged"] = errors_logged(Path(tmp) / "bot.stderr")
         finally:
             await bot.stop()
             db.close()
@@ -256,15 +259,7 @@ def main() -> None:
     args = parser.parse_args()
     logging.getLogger("tornado.access").setLevel(logging.ERROR)
     began = datetime.datetime.now(datetime.UTC)
-    result = asyncio.run(run(args))
-    print(
-        f"# {began:%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}"
-    )
-    print(f"# {' '.join(sys.argv[1:])}")
-    for key, value in result.items():
-        shown = f"{value:.2f}" if isinstance(value, float) else str(value)
-        print(f"{key:>26}: {shown}")
+    report(began, asyncio.run(run(args)), places=2, width=26)
 
 
 if __name__ == "__main__":

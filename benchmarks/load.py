@@ -59,7 +59,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.bot_process import BotProcess  # noqa: E402
 from engine import GameState  # noqa: E402
 from engine.actions import Nominate, Timeout  # noqa: E402
-from engine.simulation import CHATTER_LINES, random_action  # noqa: E402
+from engine.simulation import CHATTER_LINES, lively_action  # noqa: E402
 from tg_mafia.bot.callbacks import Kind  # noqa: E402
 from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix  # noqa: E402
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness  # noqa: E402
@@ -186,7 +186,7 @@ def turn(table: Table, db: Database, window: Window) -> bool:
         return False
     state = GameState.from_dict(record.state or {})
     h, players = table.h, table.players
-    action = random_action(state, table.rng, 0.0)
+    action = lively_action(state, table.rng, 0.0)
     if not isinstance(action, Timeout):
         chat, match = players.button_for(record, state, action)
         if isinstance(action, Nominate) and find_button(h, chat, match) is None:

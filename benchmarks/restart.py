@@ -59,7 +59,7 @@ from benchmarks.load import (  # noqa: E402
     turn,
 )
 from engine import Phase, apply  # noqa: E402
-from engine.simulation import random_action  # noqa: E402
+from engine.simulation import lively_action  # noqa: E402
 from tg_mafia.bot.clock import BotClock  # noqa: E402
 from tg_mafia.bot.dbthread import AsyncDb  # noqa: E402
 from tg_mafia.bot.gameview import state_of  # noqa: E402
@@ -110,7 +110,7 @@ async def populate(
             keep = rng.random() < waiting
             moves = rng.randrange(MAX_MOVES)
             for move in range(moves):
-                action = random_action(state, rng, 0.0)
+                action = lively_action(state, rng, 0.0)
                 if apply(state, action)[0].phase is Phase.ENDED:
                     break  # unfinished games only
                 if keep and move == moves - BACKLOG:  # what came before was delivered

@@ -75,6 +75,22 @@ def random_action(state: GameState, rng: random.Random, chatter: float = 0.0) ->
     return _timeout(state)
 
 
+def lively_action(state: GameState, rng: random.Random, chatter: float = 0.0) -> Action:
+    """`random_action`, except that a table which has let a whole day or
+    night pass in silence acts in the next phase when anyone can: tests and
+    benchmarks that play games to their end are not meant to see them
+    abandoned (engine/abandon.py), which pure chance does now and then."""
+    action = random_action(state, rng, chatter)
+    for _ in range(LIVELY_TRIES):
+        if not (state.quiet and isinstance(action, Timeout)):
+            break
+        action = random_action(state, rng)
+    return action
+
+
+LIVELY_TRIES = 50  # a phase where nobody can act still times out
+
+
 def _timeout(state: GameState) -> Timeout:
     return Timeout("clock", state.timer_id)
 

@@ -9,7 +9,7 @@ How the crash test stays deterministic:
 - Once a lobby is full, the test reads the game's seed, seats, variant and
   options from the database and plays the *reference game* in the engine
   alone: `new_game` exactly as the bot starts it, then the engine's seeded
-  random policy (`random_action`, no chatter) until the end. That gives the
+  random policy (`lively_action`, no chatter) until the end. That gives the
   list of player inputs (the reference actions) and the expected final state.
 - The players then feed those actions through the UI: each action is the
   press of the button that stands for it (found by its callback data, with
@@ -70,7 +70,7 @@ from engine.actions import (
     Vote,
     action_from_dict,
 )
-from engine.simulation import random_action
+from engine.simulation import lively_action
 from tests.crash.messages import Verdict, compare, expected_messages, reference_calls
 from tg_mafia.bot.callbacks import Kind
 from tg_mafia.sandbox import HttpTransport, Limits, Sandbox, SimUser
@@ -330,7 +330,7 @@ class CrashRun:
         state, _ = new_game(record.variant, seats, options, record.seed, record.language)
         rng = random.Random(table.policy_seed)
         while state.stage is not Stage.ENDED:
-            action = random_action(state, rng, 0.0)
+            action = lively_action(state, rng, 0.0)
             state, _ = apply(state, action)
             table.reference.append(action)
             assert len(table.reference) < 20_000

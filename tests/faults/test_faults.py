@@ -16,7 +16,7 @@ import pytest
 from engine import GameState, apply, new_game
 from engine.actions import Action, Decide, NightChoice, Nominate, Pass, Timeout, action_from_dict
 from engine.events import DayStarted, GameEnded
-from engine.simulation import random_action
+from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
 from tg_mafia.bot import texts
@@ -188,7 +188,7 @@ class AvoidingPlayers(AutoPlayers):
                 return Pass(me)
             if not isinstance(action, NightChoice | Decide):
                 return action
-            action = random_action(state, self.rng)
+            action = lively_action(state, self.rng)
         return Timeout("clock", state.timer_id)
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import GameState
+from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
 from tg_mafia.bot.callbacks import Kind
@@ -359,16 +360,14 @@ async def test_fuzzed_updates_change_nothing_they_may_not(tmp_path: Path) -> Non
                     assert record is not None
                     if record.status is not GameStatus.RUNNING:
                         break
-                    from engine.simulation import random_action
-
                     state = GameState.from_dict(record.state or {})
-                    await players.perform(record, state, random_action(state, players.rng))
+                    await players.perform(record, state, lively_action(state, players.rng))
                 await h.settle()
                 record = h.db.get_game(record.id)
                 assert record is not None
                 if record.status is not GameStatus.RUNNING:
-                    # Played to its end, or abandoned (a day and a night with no player's
-                    # move: the random players are often silent).
+                    # Played to its end, or (rarely, the players being lively) abandoned: a
+                    # day and a night with no player's move.
                     assert record.status in (GameStatus.ENDED, GameStatus.ABORTED)
                     continue
                 before = len(h.db.actions(record.id))

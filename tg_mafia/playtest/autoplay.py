@@ -25,7 +25,7 @@ from engine.actions import (
     Unvote,
     Vote,
 )
-from engine.simulation import random_action
+from engine.simulation import lively_action
 from tg_mafia.bot import texts
 from tg_mafia.bot.callbacks import Kind, decode
 from tg_mafia.bot.timers import ManualScheduler
@@ -118,7 +118,7 @@ class AutoPlayers:
             assert self.steps < max_steps, "the game did not end"
             assert record.state is not None
             state = GameState.from_dict(record.state)
-            await self.perform(record, state, random_action(state, self.rng, self.chatter))
+            await self.perform(record, state, lively_action(state, self.rng, self.chatter))
 
     async def perform(self, record: GameRecord, state: GameState, action: Action) -> None:
         h = self.h

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from engine import GameState
 from engine.actions import Action, HostConfirm, Timeout
-from engine.simulation import random_action
+from engine.simulation import lively_action
 from tg_mafia.playtest.harness import Harness
 from tg_mafia.sandbox import SimulationError
 from tg_mafia.storage import GameRecord, GameStatus
@@ -68,7 +68,7 @@ class Autoplay:
         if record is None or record.status is not GameStatus.RUNNING or record.state is None:
             return False
         state = GameState.from_dict(record.state)
-        action = random_action(state, self.rng, CHATTER)
+        action = lively_action(state, self.rng, CHATTER)
         if isinstance(action, Timeout | HostConfirm) or not self._mine(action):
             return False
         done = await press_for(self.h, record, state, action, self.rng)

@@ -155,7 +155,7 @@ async def test_the_groups_permissions_are_restored_exactly(tmp_path: Path) -> No
 async def test_a_restarted_bot_finishes_the_game(tmp_path: Path) -> None:
     """A crash with calls still in the outbox: the new process sends them,
     in order, re-arms the timer, and the game goes on to its end."""
-    from engine.simulation import random_action
+    from engine.simulation import lively_action
 
     sb = Sandbox()
     url = f"sqlite:///{tmp_path / 'bot.db'}"
@@ -166,7 +166,7 @@ async def test_a_restarted_bot_finishes_the_game(tmp_path: Path) -> None:
         for _ in range(15):  # a part of the game
             await h.settle()
             record, state = state_of(h, game_id)
-            await players.perform(record, state, random_action(state, players.rng))
+            await players.perform(record, state, lively_action(state, players.rng))
         await h.settle()
         await h.hold_calls()
         await scheduler.fire(f"game-{game_id}")  # a stage ends; its calls are written, not sent
@@ -270,7 +270,7 @@ async def test_help_rules_button_and_a_new_game_from_the_end_screen(tmp_path: Pa
 async def test_a_crash_after_the_final_write_still_shows_the_end(tmp_path: Path) -> None:
     """The last action was written, then the process died before the end
     screen and the permissions went out: the next start sends them, once."""
-    from engine.simulation import random_action
+    from engine.simulation import lively_action
     from tg_mafia.bot import texts
     from tg_mafia.i18n import translator
 
@@ -285,7 +285,7 @@ async def test_a_crash_after_the_final_write_still_shows_the_end(tmp_path: Path)
             await h.settle()
             record, state = state_of(h, game_id)
             following, _ = __import__("engine").apply(
-                state, action := random_action(state, players.rng, 0.05)
+                state, action := lively_action(state, players.rng, 0.05)
             )
             if following.winner is not None:
                 break
@@ -329,7 +329,7 @@ async def test_without_admin_rights_the_game_runs_and_only_warns(tmp_path: Path)
 async def test_a_restart_in_the_middle_of_a_vote_edits_the_same_count(tmp_path: Path) -> None:
     """The ids of the messages edited in place are stored: after a restart
     the count goes on in the same message, and its buttons work."""
-    from engine.simulation import random_action
+    from engine.simulation import lively_action
 
     sb = Sandbox()
     url = f"sqlite:///{tmp_path / 'bot.db'}"
@@ -343,7 +343,7 @@ async def test_a_restart_in_the_middle_of_a_vote_edits_the_same_count(tmp_path: 
             if state.stage is Stage.VOTE and state.count_index == 0 and len(state.candidates) > 1:
                 break
             assert record.status is GameStatus.RUNNING, "the game ended before a vote"
-            await players.perform(record, state, random_action(state, players.rng))
+            await players.perform(record, state, lively_action(state, players.rng))
         else:
             raise AssertionError("no vote with two counts")
         users, admin, group = h.users, h.admin, h.group

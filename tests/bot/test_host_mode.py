@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import GameState, Role, Stage
-from engine.simulation import random_action
+from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers, prefix, press
 from tests.bot.harness import Harness, running_bot
 from tg_mafia.bot import texts
@@ -102,7 +102,7 @@ async def test_a_whole_game_with_a_human_host(
                 confirmed = True
             players.steps += 1
             assert players.steps < 3000
-            await players.perform(record, state, random_action(state, players.rng, 0.03))
+            await players.perform(record, state, lively_action(state, players.rng, 0.03))
         assert confirmed and record.status is GameStatus.ENDED and record.winner
         final = GameState.from_dict(record.state or {})
         assert final.winner is not None

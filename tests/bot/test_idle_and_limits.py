@@ -9,7 +9,7 @@ from pathlib import Path
 
 from engine import GameState, Role, Stage
 from engine.actions import Nominate, Pass
-from engine.simulation import random_action
+from engine.simulation import lively_action
 from engine.state import Cause
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
@@ -44,7 +44,7 @@ async def test_a_player_who_never_acts_is_reminded_then_out(tmp_path: Path) -> N
         while state.is_alive(idle):
             assert players.steps < 2000 and record.status is GameStatus.RUNNING
             players.steps += 1
-            action = random_action(state, players.rng)
+            action = lively_action(state, players.rng)
             if isinstance(action, Nominate) and action.target == idle:
                 action = Pass(action.actor)  # nobody votes them out first
             if action.actor == idle:  # their turn: they let it run out
@@ -131,7 +131,7 @@ async def test_a_silent_host_confirms_by_itself(tmp_path: Path) -> None:
         while state.stage is not Stage.CONFIRM:
             assert players.steps < 3000 and record.status is GameStatus.RUNNING
             players.steps += 1
-            await players.perform(record, state, random_action(state, players.rng, 0.03))
+            await players.perform(record, state, lively_action(state, players.rng, 0.03))
             await h.settle()
             record, state = load(h, game_id)
         winner = state.pending_winner

@@ -191,5 +191,26 @@ def compare(sb: Sandbox, expected: Expected) -> Verdict:
             verdict.expected += 1
             wanted = (life.text, [] if life.cleared else life.buttons)
             if wanted not in shown:
-                verdict.missing.append(f"chat {chat}, living: {life.text[:80]!r}")
+                state = "cleared" if life.cleared else f"buttons {wanted[1]}"
+                verdict.missing.append(
+                    f"chat {chat}, living: {life.text[:80]!r} ({state}); {trail(sb, chat, life)}"
+                )
     return verdict
+
+
+def trail(sb: Sandbox, chat: int, life: Life) -> str:
+    """What the chat has of a missing living message: its messages that begin
+    alike (shown or deleted), and the chat's last calls, to tell a lost call
+    from a wrong one."""
+    head = life.text.split("\n", 1)[0]
+    alike = [
+        (m.message_id, "deleted" if m.deleted else "shown", (m.text or "")[:60])
+        for m in sb.world.resolve_chat(chat).messages.values()
+        if m.from_id == sb.bot_user.id and (m.text or "").startswith(head)
+    ]
+    calls = [
+        (r.method, r.params.get("message_id"), r.description)
+        for r in sb.log.records
+        if r.chat_id == chat
+    ]
+    return f"alike: {alike}; last calls: {calls[-30:]}"

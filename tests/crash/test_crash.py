@@ -65,7 +65,7 @@ async def test_games_survive_sigkill(
                 f"missing {len(verdict.missing)}, duplicates {verdict.duplicates}, "
                 f"other sends {len(verdict.other)}"
             )
-        assert verdict.missing == [], "messages lost"
+        assert not verdict.missing, "messages lost:\n" + "\n".join(verdict.missing)
         # A kill point may fall while the process is restarting for another game's.
         assert 1 <= summary(run)["kills"] <= tables
         assert run.bot is not None and run.bot.errors_logged() == []

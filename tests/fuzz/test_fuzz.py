@@ -21,6 +21,8 @@ import string
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from engine import GameState
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
@@ -320,6 +322,7 @@ class Fuzzer:
         self.senders.add(user.id)
 
 
+@pytest.mark.slow
 async def test_fuzzed_updates_change_nothing_they_may_not(tmp_path: Path) -> None:
     counter = ErrorCounter()
     root = logging.getLogger()

@@ -25,6 +25,7 @@ def demo(seed: int, **given: str) -> Demo:
     return Demo("moscow", 9, "en", resolve_options("moscow", given), seed, speed=SPEED)
 
 
+@pytest.mark.slow
 async def test_the_same_seed_replays_the_same_game() -> None:
     first = await demo(5).play(show_private=True)
     again = await demo(5).play(show_private=True)
@@ -56,6 +57,7 @@ async def test_watch_shows_posts_presses_edits_and_deletions_in_order() -> None:
     assert any("wins" in line for line in lines[-40:]), "the end screen comes last"
 
 
+@pytest.mark.slow
 async def test_the_thanks_rule_shows_when_on() -> None:
     """A speaker's "Thank you." ends the floor: the next speaker's floor follows,
     and the post stays. Without the rule nobody says it on their floor."""
@@ -88,6 +90,7 @@ def by_chat(lines: list[str]) -> dict[str, list[str]]:
     return chats
 
 
+@pytest.mark.slow
 async def test_watch_replays_with_the_seed() -> None:
     first: list[str] = []
     again: list[str] = []

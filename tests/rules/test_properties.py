@@ -149,6 +149,7 @@ def check_public_secrecy(state: GameState, events: list[Event], reveal_allowed: 
 @pytest.mark.parametrize(
     ("variant", "size"), [(v, n) for v, sizes in sorted(SIZES.items()) for n in sizes]
 )
+@pytest.mark.slow
 def test_random_games_hold_every_property(variant: str, size: int) -> None:
     reveal_allowed = variant not in NEVER_REVEALED
     for setup in setups(variant, size):
@@ -236,6 +237,7 @@ def accepted(state: GameState, action: Action) -> bool:
 
 
 @pytest.mark.parametrize("variant", sorted(SIZES))
+@pytest.mark.slow
 def test_legal_actions_are_exactly_the_accepted_ones(variant: str) -> None:
     """Every listed action is accepted; and, of every action of the finite
     kinds, every accepted one is listed (the Don's list is listed one name

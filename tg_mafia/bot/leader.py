@@ -14,7 +14,10 @@ are one process's) and keeps the games' timers (so each fires once).
   within about a second. The leader also listens there: a move written by
   another process notifies it (`pg_notify`), and it wakes its sender and
   arms that game's timer at once. Every replica's lock connection carries
-  its name (`application_name`), so a replica can see who else runs."""
+  its name (`application_name`), so a replica can see who else runs.
+- A bot's share of a PostgreSQL database is its schema (`search_path`): bots
+  in two schemas of one database are strangers, each with its own lock, its
+  own replicas and its own notifications (`Scope`)."""
 
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +41,30 @@ LEADER_LOCK: Final = 0x7467_6D61_6669_6C64  # "tgmafild": any constant shared by
 CHANNEL: Final = "tg_mafia"
 NAME_PREFIX: Final = "tg-mafia"
 POLL: Final = 1.0  # seconds between tries for the lock, and between checks of its connection
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What the replicas of one bot share, and the bots of other schemas do not."""
+
+    lock: int  # the advisory lock's key
+    prefix: str  # of the replicas' application_name
+    channel: str  # of LISTEN/NOTIFY (storage/rows.py names it the same way, in SQL)
+
+
+def scope_of(schema: str) -> Scope:
+    if schema == "public":  # the names used before schemas were told apart
+        return Scope(LEADER_LOCK, NAME_PREFIX, CHANNEL)
+    digest = hashlib.md5(schema.encode(), usedforsecurity=False).digest()  # a name only
+    tag = digest.hex()[:8]
+    return Scope(
+        int.from_bytes(digest[:8], "big", signed=True), f"{NAME_PREFIX}@{tag}", f"{CHANNEL}_{tag}"
+    )
+
+
+def current_scope(engine: Engine) -> Scope:
+    with engine.connect() as connection:
+        return scope_of(str(connection.execute(text("SELECT current_schema()")).scalar_one()))
 
 
 class ReplicaConfigError(Exception):
@@ -52,10 +79,10 @@ class Replica:
     mode: str  # polling, webhook
     secret: str | None = None  # the webhook's secret token
 
-    def application_name(self) -> str:
+    def application_name(self, prefix: str = NAME_PREFIX) -> str:
         digest = hashlib.sha256((self.secret or "").encode()).hexdigest()[:12]
         secret = digest if self.secret else "-"
-        return f"{NAME_PREFIX}/{self.mode}/{secret}/{self.id}"[:63]
+        return f"{prefix}/{self.mode}/{secret}/{self.id}"[:63]
 
 
 class SoleLeader:
@@ -103,6 +130,13 @@ class PostgresLeader:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.leading = False
+        self._scope: Scope | None = None
+
+    @property
+    def scope(self) -> Scope:
+        if self._scope is None:  # asked at start, when the database is known to answer
+            self._scope = current_scope(self.engine)
+        return self._scope
 
     def claim(self) -> None:
         """Refuses a start that would break the replicas already running."""
@@ -157,12 +191,12 @@ class PostgresLeader:
             connection.autocommit = True
             connection.execute(
                 "SELECT set_config('application_name', %s, false)",
-                (self.replica.application_name(),),
+                (self.replica.application_name(self.scope.prefix),),
             )
             while not self._stop.is_set() and not self.leading:
-                row = connection.execute("SELECT pg_try_advisory_lock(%s)", (LEADER_LOCK,))
+                row = connection.execute("SELECT pg_try_advisory_lock(%s)", (self.scope.lock,))
                 if row.fetchone()[0]:
-                    connection.execute(f"LISTEN {CHANNEL}")
+                    connection.execute(f"LISTEN {self.scope.channel}")
                     self.leading = True
                     log.info("leadership: %s leads", self.replica.id)
                     gained()
@@ -178,7 +212,9 @@ class PostgresLeader:
 
 
 def live_replicas(engine: Engine) -> list[tuple[str, str, str]]:
-    """(mode, secret digest, id) of every replica whose lock connection is open."""
+    """(mode, secret digest, id) of every replica of this bot (its database and
+    schema) whose lock connection is open."""
+    prefix = current_scope(engine).prefix
     raw = engine.raw_connection()
     try:
         cursor = raw.cursor()
@@ -186,7 +222,7 @@ def live_replicas(engine: Engine) -> list[tuple[str, str, str]]:
             # This database's processes only: one server may hold several bots' databases.
             "SELECT application_name FROM pg_stat_activity"
             " WHERE application_name LIKE %s AND datname = current_database()",
-            (f"{NAME_PREFIX}/%",),
+            (f"{prefix}/%",),
         )
         names = [row[0] for row in cursor.fetchall()]
     finally:

@@ -281,9 +281,14 @@ class Sender:
         text = str(error).lower()
         op = unit.op
         living = None
-        if "not found" in text and op.key is not None and unit.game_id is not None:
-            living = (unit.game_id, unit.chat_id, op.key, None)  # the message is gone
-        elif "not modified" not in text:
+        gone = "not found" in text
+        # A clear made again after a crash (Telegram took it, the process died before
+        # writing it down): the buttons are off already, and the message is no longer
+        # living; left living, the next floor's delete would take it down.
+        cleared = "not modified" in text and op.method is Method.CLEAR
+        if (gone or cleared) and op.key is not None and unit.game_id is not None:
+            living = (unit.game_id, unit.chat_id, op.key, None)
+        if living is None and "not modified" not in text:
             log.warning("chat %s: %s refused: %s", unit.chat_id, op.method, error)
         return Delivery(unit.entries, living=living, deadline=self._timer(unit))
 

@@ -61,7 +61,14 @@ def notify(session: Session, payload: str) -> None:
     commit, the same payload once per transaction); SQLite has one process."""
     bind = session.get_bind()
     if bind.dialect.name == "postgresql":
-        session.execute(text("SELECT pg_notify('tg_mafia', :payload)"), {"payload": payload})
+        session.execute(text(NOTIFY), {"payload": payload})
+
+
+# The channel of this schema's bot (bot/leader.py's `scope_of`, in SQL).
+NOTIFY = (
+    "SELECT pg_notify(CASE WHEN current_schema() = 'public' THEN 'tg_mafia'"
+    " ELSE 'tg_mafia_' || left(md5(current_schema()), 8) END, :payload)"
+)
 
 
 def check_seed(seed: int) -> None:

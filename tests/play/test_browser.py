@@ -163,7 +163,7 @@ class Person:
         mine = self.group.locator(
             f'li.message:has(.sender:text-is("{self.name}")):has-text("{text}")'
         )
-        await mine.first.wait_for(timeout=3000)
+        await mine.first.wait_for(timeout=30_000)  # only a stuck page waits that long
         self.spoke = True
 
 
@@ -180,8 +180,8 @@ async def press_for_another_seat(page: Any, seats: range) -> bool:
         if not await asks.count():
             continue
         before = await column.locator(".messages").inner_html()
-        await asks.last.locator(".keyboard button").first.click(timeout=2000)
-        for _ in range(50):
+        await asks.last.locator(".keyboard button").first.click(timeout=30_000)
+        for _ in range(300):  # 30 s: only a stuck page waits that long
             if await column.locator(".messages").inner_html() != before:
                 break
             await asyncio.sleep(0.1)

@@ -214,12 +214,15 @@ def test_a_port_in_use_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.real_time  # a real process: its start and exit take wall-clock time
-def test_the_command_serves_the_page_until_sigterm() -> None:
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_the_command_serves_the_page_until_stopped(stop: signal.Signals) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "tg_mafia.cli", "play", "--port", "0", "--players", "7"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # As a script's background job starts it: SIGINT ignored. Ctrl-C must stop it still.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
     )
     try:
         assert process.stdout is not None
@@ -228,7 +231,7 @@ def test_the_command_serves_the_page_until_sigterm() -> None:
         url = line.split()[3]
         # Generous limits: they fire only if it is stuck, not when the machine is busy.
         assert "tg-mafia play" in httpx.get(url, timeout=60).text
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(stop)
         assert process.wait(timeout=60) == 0
     finally:
         if process.poll() is None:

@@ -32,6 +32,11 @@ FAKE_UPDATE = {
 }
 
 
+# Seconds a real bot process may take to start, answer or stop: a limit that only a
+# stuck process reaches, not one slowed by a busy machine.
+PATIENCE = 60.0
+
+
 @dataclass
 class World:
     sb: Sandbox
@@ -68,7 +73,11 @@ class Bot:
     async def stop(self) -> int:
         if self.proc.returncode is None:
             self.proc.send_signal(signal.SIGTERM)
-        return await asyncio.wait_for(self.proc.wait(), 15)
+        try:
+            return await asyncio.wait_for(self.proc.wait(), PATIENCE)
+        except TimeoutError:
+            self.proc.kill()
+            raise AssertionError(f"the bot did not stop:\n{self.output()[-3000:]}") from None
 
 
 async def launch(world: World, tmp_path: Path, *args: str, token: str | None = None) -> Bot:
@@ -90,14 +99,14 @@ async def launch(world: World, tmp_path: Path, *args: str, token: str | None = N
 
 async def health(port: int) -> tuple[int, dict[str, object]]:
     async with httpx.AsyncClient() as client:
-        response = await client.get(f"http://127.0.0.1:{port}/healthz", timeout=5)
+        response = await client.get(f"http://127.0.0.1:{port}/healthz", timeout=PATIENCE)
         return response.status_code, response.json()
 
 
 async def metrics(port: int) -> list[tuple[str, dict[str, str], float]]:
     """GET /metrics, read with prometheus_client's own parser."""
     async with httpx.AsyncClient() as client:
-        response = await client.get(f"http://127.0.0.1:{port}/metrics", timeout=5)
+        response = await client.get(f"http://127.0.0.1:{port}/metrics", timeout=PATIENCE)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain; version=0.0.4")
     return [
@@ -107,7 +116,7 @@ async def metrics(port: int) -> list[tuple[str, dict[str, str], float]]:
     ]
 
 
-async def until_healthy(bot: Bot, port: int, timeout: float = 15.0) -> dict[str, object]:
+async def until_healthy(bot: Bot, port: int, timeout: float = PATIENCE) -> dict[str, object]:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while loop.time() < end:
@@ -125,7 +134,7 @@ async def until_healthy(bot: Bot, port: int, timeout: float = 15.0) -> dict[str,
 
 async def answers_start(world: World, user: SimUser) -> None:
     user.start()
-    await world.sb.wait_for(lambda: any(GREETING in t for t in user.texts()), timeout=10)
+    await world.sb.wait_for(lambda: any(GREETING in t for t in user.texts()), timeout=PATIENCE)
 
 
 async def test_long_polling(world: World, tmp_path: Path) -> None:
@@ -164,7 +173,9 @@ async def test_webhook_with_secret_and_health(world: World, tmp_path: Path) -> N
 
         await answers_start(world, world.users[1])
         world.users[0].command(world.group, "newgame", mention=True)
-        await world.sb.wait_for(lambda: any(m.buttons for m in world.users[0].view(world.group)))
+        await world.sb.wait_for(
+            lambda: any(m.buttons for m in world.users[0].view(world.group)), timeout=PATIENCE
+        )
         assert (await health(health_port))[1] == {"ok": True, "games": 1}
         assert all(d.status == 200 for d in webhook.deliveries)
 
@@ -295,7 +306,7 @@ async def test_a_webhook_update_is_acknowledged_only_once_handled(
         (pending,) = world.sb.updates.pending
         await asyncio.sleep(1.0)
         assert world.sb.updates.pending == [pending]  # still Telegram's: not acknowledged
-        await world.sb.wait_for(lambda: not world.sb.updates.pending, timeout=10)
+        await world.sb.wait_for(lambda: not world.sb.updates.pending, timeout=PATIENCE)
         assert webhook.deliveries[-1].update_id == pending["update_id"]
         assert webhook.deliveries[-1].status == 200
     finally:

@@ -146,6 +146,8 @@ def test_cli_serves_http() -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # As a script's background job starts it: SIGINT ignored. Ctrl-C must stop it still.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
     )
     try:
         assert proc.stdout is not None

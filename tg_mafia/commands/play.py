@@ -81,9 +81,12 @@ async def _serve(config: PlayConfig, host: str, port: int) -> int:
             return 2
         shown = f"[{host}]" if ":" in host else host
         print(f"tg-mafia play: open http://{shown}:{bound}/ (Ctrl-C stops)", flush=True)
-        # Until Ctrl-C (which cancels this) or SIGTERM: the bot stops and the
-        # scratch database goes either way.
+        # Until Ctrl-C or SIGTERM: the bot stops and the scratch database goes
+        # either way. Both handled here: a process started in the background by a
+        # script inherits SIGINT ignored, and Python's own Ctrl-C would never come.
         stop = asyncio.Event()
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
         await stop.wait()
     return 0

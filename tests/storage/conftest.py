@@ -3,6 +3,7 @@ TG_MAFIA_TEST_POSTGRES_URL is set; in CI (CI=true) a missing URL fails instead o
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import Iterator
@@ -33,13 +34,20 @@ def database_url(backend: str, tmp_path: os.PathLike[str]) -> Iterator[str]:
     if backend == "sqlite":
         yield f"sqlite:///{tmp_path}/storage.db"
         return
+    with postgres_schema() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def postgres_schema() -> Iterator[str]:
+    """A new schema on the test server, dropped afterwards: the URL whose every
+    connection sees only it."""
     base = make_url(os.environ[POSTGRES_URL_VARIABLE])
     schema = f"test_{uuid.uuid4().hex[:12]}"
     admin = create_engine(base)
     try:
         with admin.begin() as connection:
             connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-        # Every connection of the code under test sees only this schema.
         url = base.update_query_dict({"options": f"-csearch_path={schema}"})
         yield url.render_as_string(hide_password=False)
         with admin.begin() as connection:

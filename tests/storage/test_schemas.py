@@ -5,16 +5,13 @@ hears only its own notifications (bot/leader.py's Scope)."""
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
-import uuid
 from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import Engine, create_engine, text
-from sqlalchemy.engine import make_url
 
-from tests.storage.conftest import POSTGRES_URL_VARIABLE
+from tests.storage.conftest import postgres_schema
 from tg_mafia.bot.leader import PostgresLeader, Replica, live_replicas
 from tg_mafia.storage.rows import NOTIFY
 
@@ -23,18 +20,8 @@ pytestmark = pytest.mark.real_time  # the leaders' threads wait on the database
 
 @pytest.fixture
 def other_schema(backend: str) -> Iterator[str]:
-    base = make_url(os.environ[POSTGRES_URL_VARIABLE])
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(base)
-    try:
-        with admin.begin() as connection:
-            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-        url = base.update_query_dict({"options": f"-csearch_path={schema}"})
-        yield url.render_as_string(hide_password=False)
-        with admin.begin() as connection:
-            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    finally:
-        admin.dispose()
+    with postgres_schema() as url:
+        yield url
 
 
 class Watched:

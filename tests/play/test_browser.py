@@ -120,7 +120,13 @@ class Person:
 
     async def once(self, message: Any, label: str | None = None) -> bool:
         """Presses the first button (or `label`) of a message version not pressed yet."""
-        key = await message.get_attribute("data-id") + (await message.inner_text())
+        try:  # the message may lose its buttons meanwhile: then there is nothing to press
+            key = await message.get_attribute("data-id", timeout=2000)
+            key = (key or "") + await message.inner_text(timeout=2000)
+        except Exception as error:  # playwright's TimeoutError
+            if "Timeout" not in type(error).__name__:
+                raise
+            return False
         if key in self.pressed:
             return False
         self.pressed.add(key)

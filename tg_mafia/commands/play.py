@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
+from tg_mafia.commands.stopping import until_stopped
 from tg_mafia.commands.table_args import add_option_argument, parse_options
 from tg_mafia.i18n import LANGUAGES
 
@@ -81,12 +81,6 @@ async def _serve(config: PlayConfig, host: str, port: int) -> int:
             return 2
         shown = f"[{host}]" if ":" in host else host
         print(f"tg-mafia play: open http://{shown}:{bound}/ (Ctrl-C stops)", flush=True)
-        # Until Ctrl-C or SIGTERM: the bot stops and the scratch database goes
-        # either way. Both handled here: a process started in the background by a
-        # script inherits SIGINT ignored, and Python's own Ctrl-C would never come.
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
+        # Until Ctrl-C or SIGTERM: the bot stops and the scratch database goes either way.
+        await until_stopped()
     return 0

@@ -6,9 +6,10 @@ import argparse
 import asyncio
 import contextlib
 import json
-import signal
 import sys
 from typing import Any
+
+from tg_mafia.commands.stopping import until_stopped
 
 
 def register(subparsers: Any) -> None:
@@ -51,14 +52,8 @@ async def _serve(args: argparse.Namespace) -> None:
         "user_ids": [u.id for u in users],
     }
     print(json.dumps(info), flush=True)
-    # Until Ctrl-C or SIGTERM, handled here: a process started in the background by a
-    # script inherits SIGINT ignored, and Python's own Ctrl-C would never come.
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     try:
-        await stop.wait()
+        await until_stopped()
     finally:
         await transport.stop()
         await sandbox.close()

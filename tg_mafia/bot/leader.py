@@ -35,10 +35,11 @@ from typing import Any, Final
 
 from sqlalchemy import Engine, text
 
+from tg_mafia.storage.rows import CHANNEL_SQL
+
 log = logging.getLogger(__name__)
 
 LEADER_LOCK: Final = 0x7467_6D61_6669_6C64  # "tgmafild": any constant shared by the replicas
-CHANNEL: Final = "tg_mafia"
 NAME_PREFIX: Final = "tg-mafia"
 POLL: Final = 1.0  # seconds between tries for the lock, and between checks of its connection
 
@@ -49,22 +50,21 @@ class Scope:
 
     lock: int  # the advisory lock's key
     prefix: str  # of the replicas' application_name
-    channel: str  # of LISTEN/NOTIFY (storage/rows.py names it the same way, in SQL)
+    channel: str  # of LISTEN/NOTIFY: storage/rows.py's CHANNEL_SQL, as the database names it
 
 
-def scope_of(schema: str) -> Scope:
+def scope_of(schema: str, channel: str) -> Scope:
     if schema == "public":  # the names used before schemas were told apart
-        return Scope(LEADER_LOCK, NAME_PREFIX, CHANNEL)
+        return Scope(LEADER_LOCK, NAME_PREFIX, channel)
     digest = hashlib.md5(schema.encode(), usedforsecurity=False).digest()  # a name only
     tag = digest.hex()[:8]
-    return Scope(
-        int.from_bytes(digest[:8], "big", signed=True), f"{NAME_PREFIX}@{tag}", f"{CHANNEL}_{tag}"
-    )
+    return Scope(int.from_bytes(digest[:8], "big", signed=True), f"{NAME_PREFIX}@{tag}", channel)
 
 
 def current_scope(engine: Engine) -> Scope:
     with engine.connect() as connection:
-        return scope_of(str(connection.execute(text("SELECT current_schema()")).scalar_one()))
+        schema, channel = connection.execute(text(f"SELECT current_schema(), {CHANNEL_SQL}")).one()
+    return scope_of(str(schema), str(channel))
 
 
 class ReplicaConfigError(Exception):

@@ -64,11 +64,13 @@ def notify(session: Session, payload: str) -> None:
         session.execute(text(NOTIFY), {"payload": payload})
 
 
-# The channel of this schema's bot (bot/leader.py's `scope_of`, in SQL).
-NOTIFY = (
-    "SELECT pg_notify(CASE WHEN current_schema() = 'public' THEN 'tg_mafia'"
-    " ELSE 'tg_mafia_' || left(md5(current_schema()), 8) END, :payload)"
+# The channel of this schema's bot, named in SQL so that a write costs no extra
+# query; the leader asks the database for the same expression to LISTEN on it.
+CHANNEL_SQL = (
+    "CASE WHEN current_schema() = 'public' THEN 'tg_mafia'"
+    " ELSE 'tg_mafia_' || left(md5(current_schema()), 8) END"
 )
+NOTIFY = f"SELECT pg_notify({CHANNEL_SQL}, :payload)"
 
 
 def check_seed(seed: int) -> None:

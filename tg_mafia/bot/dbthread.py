@@ -1,16 +1,17 @@
 """The database, off the event loop: every call runs in a worker thread,
 so a slow disk or a distant PostgreSQL never stalls the bot's other
-updates. SQLite gets one thread (it has one writer anyway); PostgreSQL a
-few."""
+updates. SQLite gets one thread (it has one writer anyway) that commits
+the calls queued together at once (groupcommit.py); PostgreSQL a few."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from tg_mafia.bot.groupcommit import GroupCommitter
 from tg_mafia.storage import Database
 
 T = TypeVar("T")
@@ -19,9 +20,11 @@ T = TypeVar("T")
 class AsyncDb:
     def __init__(self, db: Database, workers: int | None = None) -> None:
         self.db = db
-        if workers is None:
-            workers = 1 if db.dialect == "sqlite" else 4
-        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="tg-mafia-db")
+        self._pool: Executor
+        if db.dialect == "sqlite":
+            self._pool = GroupCommitter(db)
+        else:
+            self._pool = ThreadPoolExecutor(workers or 4, thread_name_prefix="tg-mafia-db")
 
     async def run(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """`call(db, *args, **kwargs)` in a worker thread."""

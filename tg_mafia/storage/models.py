@@ -247,3 +247,10 @@ class NextGameWatch(SQLModel, table=True):
     created_at: datetime = Field(
         default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
     )
+
+
+# The tables themselves, for the few statements of a move's hot path that skip
+# the ORM (no model object, no identity map: a plain INSERT or UPDATE).
+GAME_TABLE = SQLModel.metadata.tables["game"]
+GAME_ACTION_TABLE = SQLModel.metadata.tables["game_action"]
+OUTBOX_TABLE = SQLModel.metadata.tables["outbox"]

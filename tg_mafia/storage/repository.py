@@ -3,12 +3,13 @@ records; `transaction()` groups several (tx.py) into one."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import Engine, Float, case, cast, delete, func
+from sqlalchemy import Connection, Engine, Float, case, cast, delete, func
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
@@ -58,6 +59,8 @@ class Database:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        # The connection of the group commit this thread is inside, if any (`grouped`).
+        self._group = threading.local()
 
     @property
     def engine(self) -> Engine:
@@ -83,15 +86,49 @@ class Database:
             yield Tx(session)
 
     @contextmanager
-    def _transaction(self) -> Iterator[Session]:
+    def grouped(self) -> Iterator[None]:
+        """One transaction around every transaction this thread opens inside, each
+        of which becomes a savepoint: it rolls back alone when it fails, and the
+        whole group is committed at the end, with one fsync (the group commit of
+        AsyncDb's SQLite writer). What the group wrote is durable only once this
+        returns; DatabaseUnavailableError when its commit fails."""
         try:
-            with Session(self._engine, expire_on_commit=False) as session, session.begin():
+            with self._engine.connect() as connection:
+                if self.dialect == "sqlite":
+                    # pysqlite would begin only at the first write, and a savepoint
+                    # opened before it would commit on its release.
+                    connection.exec_driver_sql("BEGIN IMMEDIATE")
+                else:
+                    connection.begin()
+                self._group.connection = connection
+                try:
+                    yield
+                finally:
+                    self._group.connection = None
+                connection.commit()
+        except OperationalError as error:
+            raise self._unavailable(error) from error
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Session]:
+        group: Connection | None = getattr(self._group, "connection", None)
+        try:
+            if group is None:
+                session = Session(self._engine, expire_on_commit=False)
+            else:
+                session = Session(
+                    bind=group, expire_on_commit=False, join_transaction_mode="create_savepoint"
+                )
+            with session, session.begin():
                 yield session
         except OperationalError as error:
             # Connection lost, server down, database locked past the busy timeout.
-            raise DatabaseUnavailableError(
-                f"database error ({self.dialect}): {str(error.orig).strip().splitlines()[0]}"
-            ) from error
+            raise self._unavailable(error) from error
+
+    def _unavailable(self, error: OperationalError) -> DatabaseUnavailableError:
+        return DatabaseUnavailableError(
+            f"database error ({self.dialect}): {str(error.orig).strip().splitlines()[0]}"
+        )
 
     # -- chat settings -------------------------------------------------------------------
 

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import text, update
-from sqlmodel import Session, col
+from sqlalchemy import Row, text, update
+from sqlmodel import Session
 
 from tg_mafia.storage.errors import GameNotFoundError, GameStatusError, StaleGameError
-from tg_mafia.storage.models import ChatSettings, Game, utc_now
+from tg_mafia.storage.models import GAME_TABLE, ChatSettings, Game, utc_now
 from tg_mafia.storage.records import ChatSettingsRecord, GameRecord, GameStatus, Player
 
 
@@ -27,17 +27,16 @@ def guarded_update(
     One conditional UPDATE: the version check and the write cannot be separated by another
     writer, on either database.
     """
-    result = session.exec(
-        update(Game)
-        .where(
-            col(Game.id) == game_id,
-            col(Game.version) == expected_version,
-            col(Game.status).in_(statuses),
-        )
-        .values(version=col(Game.version) + 1, updated_at=utc_now(), **values)
-        .execution_options(synchronize_session=False)
-    )
-    if result.rowcount != 1:
+    # One UPDATE that also hands back the row as written (RETURNING, on either database).
+    game = GAME_TABLE.c
+    row: Game | Row[Any] | None = session.execute(
+        update(GAME_TABLE)
+        .where(game.id == game_id, game.version == expected_version, game.status.in_(statuses))
+        .values(version=game.version + 1, updated_at=utc_now(), **values)
+        .returning(*GAME_TABLE.c)
+    ).first()
+    session.expire_all()  # the UPDATE bypassed the identity map
+    if row is None:
         row = session.get(Game, game_id)
         if row is None:
             raise GameNotFoundError(f"no game {game_id}")
@@ -49,9 +48,6 @@ def guarded_update(
         raise GameStatusError(
             f"game {game_id} is {record.status.value}; this needs {' or '.join(statuses)}"
         )
-    session.expire_all()  # the UPDATE bypassed the identity map
-    row = session.get(Game, game_id)
-    assert row is not None
     notify(session, f"game:{game_id}")
     return game_record(row)
 
@@ -99,7 +95,8 @@ def settings_record(row: ChatSettings) -> ChatSettingsRecord:
     )
 
 
-def game_record(row: Game) -> GameRecord:
+def game_record(row: Game | Row[Any]) -> GameRecord:
+    """From a model object, or a row of the game table (the same names)."""
     assert row.id is not None
     return GameRecord(
         id=row.id,

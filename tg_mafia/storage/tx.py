@@ -9,11 +9,13 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import delete, func, insert, update
 from sqlmodel import Session, col, select
 
 from tg_mafia.storage.errors import GameAlreadyRunningError, GameNotFoundError, PlayerBusyError
 from tg_mafia.storage.models import (
+    GAME_ACTION_TABLE,
+    OUTBOX_TABLE,
     ChatSettings,
     Game,
     GameAction,
@@ -499,13 +501,16 @@ class Tx:
 
     def _append_action(self, game_id: int, action: JsonObject, update_id: int | None) -> None:
         # The version update before it holds the game's row lock, so seq cannot race.
-        last = self.session.exec(
-            select(func.max(GameAction.seq)).where(GameAction.game_id == game_id)
-        ).one()
-        self.session.add(
-            GameAction(
+        # One INSERT, its seq computed in it; no ORM object (a move's hot path).
+        next_seq = (
+            select(func.coalesce(func.max(GameAction.seq), 0) + 1)
+            .where(GameAction.game_id == game_id)
+            .scalar_subquery()
+        )
+        self.session.execute(
+            insert(GAME_ACTION_TABLE).values(
                 game_id=game_id,
-                seq=(last or 0) + 1,
+                seq=next_seq,
                 action=action,
                 update_id=update_id,
                 created_at=utc_now(),
@@ -566,8 +571,16 @@ class Tx:
         game_id: int | None = None,
         priority: int = 0,
     ) -> None:
-        self.session.add(
-            OutboxEntry(chat_id=chat_id, game_id=game_id, priority=priority, op=op, created_at=now)
+        # An INSERT at once, in the order of the calls; no ORM object (a move's hot path).
+        self.session.execute(
+            insert(OUTBOX_TABLE).values(
+                chat_id=chat_id,
+                game_id=game_id,
+                priority=priority,
+                op=op,
+                created_at=now,
+                attempts=0,
+            )
         )
         notify(self.session, "outbox")
 

@@ -2,7 +2,7 @@
 benchmarks (load.py, restart.py): `BotProcess` starts and reads it from the
 benchmark; `serve` is the process.
 
-    python benchmarks/bot_process.py BASE_URL TOKEN DATABASE_URL TIMER_SPEED
+    python benchmarks/bot_process.py BASE_URL TOKEN DATABASE_URL TIMER_SPEED [unlimited]
 
 As `tg-mafia run` (tg_mafia/commands/run.py, `serve`): PTB's HTTPXRequest (a pool
 of 256 connections for calls, one for getUpdates), each call counted by
@@ -14,6 +14,9 @@ kind of update. What differs, for the measure, and nothing else:
 - The game timers (PTB's JobQueue, as in production) fire TIMER_SPEED times
   sooner than their deadlines: the games' clock runs faster, the Bot API's does
   not. Scripted players fill the lobbies, so a lobby waits 10^6 s.
+- With `unlimited` (a benchmark's unmeasured set-up only: load.py --fast-setup):
+  no rate limiter and no outbox budgets, so the set-up's calls go out as fast as
+  the network takes them; the process is then killed and started again without it.
 - Each update handled and each game write is time-stamped (time.monotonic, the
   same clock in every process on Linux): the write right after its transaction
   committed, in the database thread.
@@ -56,13 +59,14 @@ class BotProcess:
         self.spawned = 0.0  # monotonic
         self.control = ""
 
-    async def start(self, stderr: Path) -> dict[str, Any]:
+    async def start(self, stderr: Path, *, unlimited: bool = False) -> dict[str, Any]:
         self.spawned = time.monotonic()
         with stderr.open("ab") as err:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 str(Path(__file__)),
                 *self.args,
+                *(["unlimited"] if unlimited else []),
                 stdout=asyncio.subprocess.PIPE,
                 stderr=err,
                 env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -188,7 +192,18 @@ class Stamps:
         return {"handled": handled, "written": written}
 
 
-async def serve(base_url: str, token: str, database_url: str, timer_speed: float) -> None:
+def lift_budgets() -> None:
+    """The outbox's budgets out of reach: for an unmeasured set-up only."""
+    from tg_mafia.bot import sender
+
+    for name in ("GROUP_BUDGET", "PRIVATE_BUDGET", "BOT_BUDGET"):
+        budget = getattr(sender, name)
+        setattr(sender, name, sender.Budget(10**6, budget.window, 2 * 10**6))
+
+
+async def serve(
+    base_url: str, token: str, database_url: str, timer_speed: float, unlimited: bool
+) -> None:
     from telegram import Update
     from telegram.ext import ApplicationBuilder
     from telegram.request import HTTPXRequest
@@ -212,7 +227,10 @@ async def serve(base_url: str, token: str, database_url: str, timer_speed: float
         .request(MeteredRequest(HTTPXRequest(connection_pool_size=256), metrics.api_call))
         .get_updates_request(MeteredRequest(HTTPXRequest(), metrics.api_call))
     )
-    app = build_application(builder, db, BotOptions(lobby_seconds=10**6), metrics)
+    if unlimited:
+        lift_budgets()
+    options = BotOptions(lobby_seconds=10**6, rate_limiter=not unlimited)
+    app = build_application(builder, db, options, metrics)
     stamps = Stamps()
     stamps.install(app)
 
@@ -257,4 +275,5 @@ if __name__ == "__main__":
     import logging
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    asyncio.run(serve(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])))
+    unlimited = sys.argv[5:] == ["unlimited"]
+    asyncio.run(serve(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), unlimited))

@@ -131,7 +131,6 @@ async def populate(
 
 async def catch_up(
     sb: Sandbox,
-    db: Database,
     reader: Reader,
     live: list[Any],
     press_every: float,
@@ -154,7 +153,7 @@ async def catch_up(
         index += 1
         before = len(window.inputs)
         at = sb.clock.now()
-        if turn(table, db, window) and len(window.inputs) > before:
+        if turn(table, reader, window) and len(window.inputs) > before:
             pushed.append((table.h.group.id, at))
         await asyncio.sleep(press_every)
     window.ended = time.monotonic()
@@ -215,7 +214,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 if line.startswith("tg_mafia_timers_pending")
             )
             window, pushed, drained = await catch_up(
-                sb, db, reader, live, args.press_every, args.min_live
+                sb, reader, live, args.press_every, args.min_live
             )
             await asyncio.sleep(3)  # the last presses are answered
             _, written = await bot.log()

@@ -8,6 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
+import regex
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tg_mafia.bot import texts
 from tg_mafia.bot.names import clean_name, cut
@@ -53,6 +56,17 @@ def test_names_are_cut_by_grapheme() -> None:
     flags = "🇻🇳" * 10
     assert cut(flags, 4) == "🇻🇳" * 3 + "…"  # never half a flag
     assert cut("Ann", 16) == "Ann"
+
+
+@given(st.text(max_size=40), st.integers(min_value=1, max_value=20))
+def test_a_name_that_fits_is_kept_whole_and_a_cut_one_fits(name: str, limit: int) -> None:
+    graphemes = len(regex.findall(r"\X", name))
+    shown = cut(name, limit)
+    if graphemes <= limit:
+        assert shown == name
+    else:
+        assert shown.endswith("…")
+        assert len(regex.findall(r"\X", shown)) <= limit
 
 
 def test_a_deadline_is_a_date_time_entity() -> None:

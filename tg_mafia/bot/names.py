@@ -37,6 +37,8 @@ def clean_name(raw: str) -> str:
 def cut(name: str, limit: int = NAME_LIMIT, ellipsis: bool = True) -> str:
     """At most `limit` graphemes (an emoji or a letter with its accents is
     one), with … when cut."""
+    if len(name) <= limit:
+        return name  # a grapheme is one code point or more: nothing to cut (and no regex)
     graphemes = _GRAPHEME.findall(name)
     if len(graphemes) <= limit:
         return name

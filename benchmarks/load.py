@@ -163,7 +163,6 @@ async def set_up(tables: list[Table], reader: Reader, drain: bool) -> None:
     players = len(tables[0].h.users)
 
     def joined() -> bool:
-
         return all(len(json.loads(p)) == players for _, _, p in reader.games().values())
 
     await until(joined, "the joins", 600)

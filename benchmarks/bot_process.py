@@ -4,9 +4,9 @@ benchmark; `serve` is the process.
 
     python benchmarks/bot_process.py BASE_URL TOKEN DATABASE_URL TIMER_SPEED [unlimited]
 
-As `tg-mafia run` (tg_mafia/commands/run.py, `serve`): PTB's HTTPXRequest (a pool
-of 256 connections for calls, one for getUpdates), each call counted by
-`MeteredRequest`; `build_application` with speed 1, so the rate limiter
+As `tg-mafia run` (tg_mafia/commands/run.py, `serve`): PTB's HTTPXRequest (8 pools
+of 32 connections for calls, tg_mafia/bot/pools.py; one for getUpdates), each call
+counted by `MeteredRequest`; `build_application` with speed 1, so the rate limiter
 (tg_mafia/bot/ratelimit.py) holds the bot to 30 message calls a second and the
 outbox keeps Telegram's per-chat budgets in real seconds; long polling with every
 kind of update. What differs, for the measure, and nothing else:
@@ -206,13 +206,12 @@ async def serve(
 ) -> None:
     from telegram import Update
     from telegram.ext import ApplicationBuilder
-    from telegram.request import HTTPXRequest
     from tornado.httpserver import HTTPServer
     from tornado.web import Application as WebApplication
     from tornado.web import RequestHandler
 
     from tg_mafia.bot.app import BotOptions, build_application, scrape_metrics, start_service
-    from tg_mafia.bot.metered import MeteredRequest
+    from tg_mafia.bot.pools import calls_request, updates_request
     from tg_mafia.bot.timers import JobQueueScheduler
     from tg_mafia.metrics import BotMetrics
     from tg_mafia.storage import open_database
@@ -224,8 +223,8 @@ async def serve(
         ApplicationBuilder()
         .token(token)
         .base_url(base_url)
-        .request(MeteredRequest(HTTPXRequest(connection_pool_size=256), metrics.api_call))
-        .get_updates_request(MeteredRequest(HTTPXRequest(), metrics.api_call))
+        .request(calls_request(metrics.api_call))
+        .get_updates_request(updates_request(metrics.api_call))
     )
     if unlimited:
         lift_budgets()

@@ -189,10 +189,9 @@ def _cannot_listen(name: str, address: Address, error: OSError) -> str:
 
 async def serve(settings: Settings, db: Database, *, take_over: bool = False) -> int:
     from telegram.ext import ApplicationBuilder
-    from telegram.request import HTTPXRequest
 
     from tg_mafia.bot.app import BotOptions, build_application
-    from tg_mafia.bot.metered import MeteredRequest
+    from tg_mafia.bot.pools import calls_request, updates_request
     from tg_mafia.metrics import BotMetrics
 
     metrics = BotMetrics(settings.replica_id)
@@ -200,9 +199,9 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         ApplicationBuilder()
         .token(settings.token)
         .base_url(settings.base_url)
-        # PTB's default connection pools (256 for calls, 1 for getUpdates), each call counted.
-        .request(MeteredRequest(HTTPXRequest(connection_pool_size=256), metrics.api_call))
-        .get_updates_request(MeteredRequest(HTTPXRequest(), metrics.api_call))
+        # Small connection pools for the calls, one connection for getUpdates, each call counted.
+        .request(calls_request(metrics.api_call))
+        .get_updates_request(updates_request(metrics.api_call))
     )
     options = BotOptions(
         replica_id=settings.replica_id,

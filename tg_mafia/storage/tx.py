@@ -12,6 +12,7 @@ from typing import Any, Final
 from sqlalchemy import delete, func, insert, update
 from sqlmodel import Session, col, select
 
+from tg_mafia.storage import queries
 from tg_mafia.storage.errors import GameAlreadyRunningError, GameNotFoundError, PlayerBusyError
 from tg_mafia.storage.models import (
     GAME_ACTION_TABLE,
@@ -61,23 +62,17 @@ class Tx:
     # -- reading games ---------------------------------------------------------------
 
     def game(self, game_id: int, *, for_update: bool = False) -> GameRecord | None:
-        query = select(Game).where(Game.id == game_id)
-        if for_update:
-            # FOR UPDATE on PostgreSQL: writers of one game queue, on any process.
-            # SQLite ignores it (a write transaction locks the file).
-            query = query.with_for_update()
-        row = self.session.exec(query).first()
+        # FOR UPDATE on PostgreSQL: writers of one game queue, on any process.
+        # SQLite ignores it (a write transaction locks the file).
+        query = queries.GAME_FOR_UPDATE if for_update else queries.GAME
+        row = self.session.exec(query, params={"game_id": game_id}).first()
         return game_record(row) if row else None
 
     def active_game(
         self, chat_id: int, topic: int = 0, *, for_update: bool = False
     ) -> GameRecord | None:
-        query = select(Game).where(
-            Game.chat_id == chat_id, Game.topic == topic, col(Game.status).in_(ACTIVE_STATUSES)
-        )
-        if for_update:
-            query = query.with_for_update()
-        row = self.session.exec(query).first()
+        query = queries.ACTIVE_GAME_FOR_UPDATE if for_update else queries.ACTIVE_GAME
+        row = self.session.exec(query, params={"chat_id": chat_id, "topic": topic}).first()
         return game_record(row) if row else None
 
     def active_games_in_chat(self, chat_id: int) -> list[GameRecord]:
@@ -527,13 +522,8 @@ class Tx:
     # -- living messages ------------------------------------------------------------------
 
     def living_id(self, game_id: int, chat_id: int, key: str) -> int | None:
-        return self.session.exec(
-            select(LivingMessage.message_id).where(
-                LivingMessage.game_id == game_id,
-                LivingMessage.chat_id == chat_id,
-                LivingMessage.key == key,
-            )
-        ).first()
+        params = {"game_id": game_id, "chat_id": chat_id, "key": key}
+        return self.session.exec(queries.LIVING_ID, params=params).first()
 
     def set_living(self, game_id: int, chat_id: int, key: str, message_id: int) -> None:
         row = self.session.exec(
@@ -590,24 +580,13 @@ class Tx:
     def pending(self, chat_id: int, limit: int = 50) -> list[OutboxRecord]:
         """A chat's pending calls: the game's own first, then the answers to
         commands, then the rest; each kind in the order it was written."""
-        rows = self.session.exec(
-            select(OutboxEntry)
-            .where(OutboxEntry.chat_id == chat_id)
-            .order_by(col(OutboxEntry.priority), col(OutboxEntry.id))
-            .limit(limit)
-        ).all()
+        params = {"chat_id": chat_id, "limit": limit}
+        rows = self.session.exec(queries.PENDING, params=params).all()
         return [_outbox_record(row) for row in rows]
 
     def pending_chats(self) -> list[tuple[int, int, int, float]]:
         """Every chat with pending calls: (chat, best priority, oldest id, oldest time)."""
-        rows = self.session.exec(
-            select(
-                col(OutboxEntry.chat_id),
-                func.min(OutboxEntry.priority),
-                func.min(OutboxEntry.id),
-                func.min(OutboxEntry.created_at),
-            ).group_by(col(OutboxEntry.chat_id))
-        ).all()
+        rows = self.session.exec(queries.PENDING_CHATS).all()
         return [(int(c), int(p), int(i or 0), float(t)) for c, p, i, t in rows]
 
     def done(self, entry_ids: Sequence[int]) -> None:

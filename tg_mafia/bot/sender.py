@@ -47,7 +47,13 @@ CHARGED = frozenset(
     {Method.SEND, Method.EDIT, Method.CLEAR, Method.PIN, Method.UNPIN, Method.PHOTO}
 ) | {Method.DOCUMENT}
 WORKERS = 32  # chats served at once
-POLL = 1.0  # seconds between looks at the outbox when nothing woke the sender
+# Real seconds between looks at the outbox when nothing woke the sender: a safety net
+# (every write that adds a call wakes it, on another replica through NOTIFY), so not
+# scaled by a fast clock, and twice as long after each look that found nothing, up to
+# POLL_MAX: a quiet bot, or a test's clock jumping over a speech, need not look every
+# second.
+POLL = 1.0
+POLL_MAX = 8.0
 LANDING = 0.01  # real seconds between looks at a budget full of calls in flight
 
 
@@ -128,6 +134,7 @@ class Sender:
         self._last_edit: dict[tuple[int, str], float] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
+        self._rescan = False  # a chat was left out of the last look at the outbox
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.calls = 0
@@ -179,44 +186,54 @@ class Sender:
 
     async def _run(self) -> None:
         rounds = 0
+        poll = POLL
         while True:
             rounds += 1
             if rounds % 100 == 0:
                 self.forget_idle()
             self._wake.clear()
+            self._rescan = False
             try:
                 chats = await self.db.run(_pending_chats)
             except Exception:
                 log.exception("sender: cannot read the outbox")
                 chats = []
             for chat_id, *_ in sorted(chats, key=lambda c: (c[1], c[2])):
-                if chat_id in self.parked or chat_id in self._workers:
+                if chat_id in self.parked:
                     continue
-                if len(self._workers) >= WORKERS:
-                    break
+                if chat_id in self._workers or len(self._workers) >= WORKERS:
+                    # Left for now: a worker's end looks again (its chat's calls may
+                    # have come after its last read, or a worker was wanted here).
+                    self._rescan = True
+                    continue
                 task = asyncio.get_running_loop().create_task(self._serve(chat_id))
                 self._workers[chat_id] = task
+                poll = POLL
             if not self._workers:
                 self._idle.set()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.clock.real(POLL))
+            try:
+                await asyncio.wait_for(self._wake.wait(), poll)
+                poll = POLL
+            except TimeoutError:
+                poll = min(2 * poll, POLL_MAX)
 
     async def _serve(self, chat_id: int) -> None:
         try:
-            while chat_id not in self.parked:
-                entries = await self.db.run(_pending, chat_id)
-                if not entries:
-                    return
+            entries = await self.db.run(_pending, chat_id)
+            while entries and chat_id not in self.parked:
                 unit = plan(entries)
                 if not unit.skip and SPARE in unit.op.extra:
                     unit.skip = not await self._spare_due(unit)
                 if not unit.skip:
                     delivered = await self._deliver(unit)
                     if delivered is None:
-                        continue  # waited (a 429) or parked: plan again
+                        # waited (a 429) or parked: plan again
+                        entries = await self.db.run(_pending, chat_id)
+                        continue
                 else:
                     delivered = Delivery(unit.entries)
-                await self.db.run(_settle, delivered)
+                # the next calls are read in the transaction that settles these
+                entries = await self.db.run(_settle, delivered, chat_id)
                 if delivered.deadline is not None and self.on_deadline is not None:
                     self.on_deadline(*delivered.deadline)
         except asyncio.CancelledError:
@@ -228,10 +245,11 @@ class Sender:
             with contextlib.suppress(Exception):
                 entries = await self.db.run(_pending, chat_id)
                 if entries:
-                    await self.db.run(_settle, Delivery([entries[0].id]))
+                    await self.db.run(_settle, Delivery([entries[0].id]), chat_id)
         finally:
             self._workers.pop(chat_id, None)
-            self.wake()
+            if self._rescan:
+                self.wake()
             if not self._workers:
                 self._idle.set()
 
@@ -475,27 +493,29 @@ def _seconds(value: Any) -> float:
 
 
 def _pending_chats(db: Database) -> list[tuple[int, int, int, float]]:
-    with db.transaction() as tx:
+    with db.reading() as tx:
         return tx.pending_chats()
 
 
 def _pending(db: Database, chat_id: int) -> list[OutboxRecord]:
-    with db.transaction() as tx:
+    with db.reading() as tx:
         return tx.pending(chat_id)
 
 
 def _timer_token(db: Database, game_id: int) -> str | None:
-    with db.transaction() as tx:
+    with db.reading() as tx:
         record = tx.game(game_id)
         return record.timer_token if record is not None else None
 
 
 def _living_id(db: Database, game_id: int, chat_id: int, key: str) -> int | None:
-    with db.transaction() as tx:
+    with db.reading() as tx:
         return tx.living_id(game_id, chat_id, key)
 
 
-def _settle(db: Database, delivery: Delivery) -> None:
+def _settle(db: Database, delivery: Delivery, chat_id: int) -> list[OutboxRecord]:
+    """Settles a delivered call, and reads the chat's next ones (one transaction, not
+    two: the worker reads them at once anyway)."""
     with db.transaction() as tx:
         tx.done(delivery.entries)
         if delivery.living is not None:
@@ -510,3 +530,4 @@ def _settle(db: Database, delivery: Delivery) -> None:
                 delivery.deadline = None  # the game moved on meanwhile
         if delivery.forget_permissions is not None:
             tx.clear_saved_permissions(delivery.forget_permissions)
+        return tx.pending(chat_id)

@@ -30,6 +30,7 @@ from engine.state import Stage
 from engine.variants import NightMove
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
+from tests.loopback import loopback_client
 from tg_mafia.bot import texts
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.config import ENV_VARS
@@ -143,7 +144,7 @@ class Bot:
 
     async def status(self) -> dict[str, object] | None:
         try:
-            async with httpx.AsyncClient() as client:
+            async with loopback_client() as client:
                 response = await client.get(self.health, timeout=5)
         except httpx.TransportError:
             return None

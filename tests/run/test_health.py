@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import socket
 
-import httpx
 import pytest
 
+from tests.loopback import loopback_client
 from tg_mafia.commands import healthcheck
 from tg_mafia.config import Address
 from tg_mafia.health import HealthServer, NotReadyError
@@ -87,7 +87,7 @@ async def test_metrics_and_the_drain_on_the_health_listener() -> None:
     await server.start()
     base = f"http://127.0.0.1:{server.port}"
     try:
-        async with httpx.AsyncClient() as client:
+        async with loopback_client() as client:
             response = await client.get(f"{base}/metrics")
             assert response.status_code == 200 and response.text.endswith("x 1.0\n")
             assert response.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8"
@@ -106,7 +106,7 @@ async def test_no_metrics_without_a_scrape() -> None:
     server = HealthServer(Address("127.0.0.1", free_port()), probe)
     await server.start()
     try:
-        async with httpx.AsyncClient() as client:
+        async with loopback_client() as client:
             response = await client.get(f"http://127.0.0.1:{server.port}/metrics")
             assert response.status_code == 404
     finally:

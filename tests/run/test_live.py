@@ -16,6 +16,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests.loopback import loopback_client
 from tg_mafia.cli import main
 from tg_mafia.config import ENV_VARS
 from tg_mafia.sandbox import SECRET_HEADER, HttpTransport, Sandbox, SimUser, post_json
@@ -98,14 +99,14 @@ async def launch(world: World, tmp_path: Path, *args: str, token: str | None = N
 
 
 async def health(port: int) -> tuple[int, dict[str, object]]:
-    async with httpx.AsyncClient() as client:
+    async with loopback_client() as client:
         response = await client.get(f"http://127.0.0.1:{port}/healthz", timeout=PATIENCE)
         return response.status_code, response.json()
 
 
 async def metrics(port: int) -> list[tuple[str, dict[str, str], float]]:
     """GET /metrics, read with prometheus_client's own parser."""
-    async with httpx.AsyncClient() as client:
+    async with loopback_client() as client:
         response = await client.get(f"http://127.0.0.1:{port}/metrics", timeout=PATIENCE)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain; version=0.0.4")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import pytest
 from telegram import Bot
 
+from tests.loopback import loopback_request
 from tg_mafia.sandbox import HttpTransport, Sandbox, SimUser
 from tg_mafia.sandbox.state import Chat
 
@@ -33,7 +34,12 @@ async def connected(sb: Sandbox, transport: str) -> AsyncIterator[Bot]:
     if transport == "http":
         http = HttpTransport(sb)
         await http.start()
-        bot = Bot(sb.token, base_url=http.base_url)
+        bot = Bot(
+            sb.token,
+            base_url=http.base_url,
+            request=loopback_request(),
+            get_updates_request=loopback_request(),
+        )
     else:
         bot = sb.bot()
     await bot.initialize()

@@ -6,13 +6,13 @@ from __future__ import annotations
 import datetime as dtm
 import io
 
-import httpx
 import pytest
 from PIL import Image
 from telegram import ChatPermissions, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, NetworkError
 
+from tests.loopback import loopback_client
 from tg_mafia.sandbox import Limits, Sandbox, SimulationError, Upload
 
 from .conftest import TRANSPORTS, Env, connected
@@ -208,7 +208,7 @@ async def test_a_file_part_named_by_attach(env: Env) -> None:
     picture = image(120, 80)
     if env.transport == "http":
         url = f"{env.bot.base_url}/sendPhoto"
-        async with httpx.AsyncClient() as client:
+        async with loopback_client() as client:
             answer = await client.post(
                 url,
                 data={"chat_id": str(env.group.id), "photo": "attach://pic"},

@@ -47,13 +47,7 @@ CHARGED = frozenset(
     {Method.SEND, Method.EDIT, Method.CLEAR, Method.PIN, Method.UNPIN, Method.PHOTO}
 ) | {Method.DOCUMENT}
 WORKERS = 32  # chats served at once
-# Real seconds between looks at the outbox when nothing woke the sender: a safety net
-# (every write that adds a call wakes it, on another replica through NOTIFY), so not
-# scaled by a fast clock, and twice as long after each look that found nothing, up to
-# POLL_MAX: a quiet bot, or a test's clock jumping over a speech, need not look every
-# second.
-POLL = 1.0
-POLL_MAX = 8.0
+POLL = 1.0  # seconds between looks at the outbox when nothing woke the sender
 LANDING = 0.01  # real seconds between looks at a budget full of calls in flight
 
 
@@ -134,7 +128,6 @@ class Sender:
         self._last_edit: dict[tuple[int, str], float] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
-        self._rescan = False  # a chat was left out of the last look at the outbox
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.calls = 0
@@ -186,57 +179,44 @@ class Sender:
 
     async def _run(self) -> None:
         rounds = 0
-        poll = POLL
         while True:
             rounds += 1
             if rounds % 100 == 0:
                 self.forget_idle()
             self._wake.clear()
-            self._rescan = False
             try:
                 chats = await self.db.run(_pending_chats)
             except Exception:
                 log.exception("sender: cannot read the outbox")
                 chats = []
             for chat_id, *_ in sorted(chats, key=lambda c: (c[1], c[2])):
-                if chat_id in self.parked:
+                if chat_id in self.parked or chat_id in self._workers:
                     continue
-                if chat_id in self._workers or len(self._workers) >= WORKERS:
-                    # Left for now: a worker's end looks again (its chat's calls may
-                    # have come after its last read, or a worker was wanted here).
-                    self._rescan = True
-                    continue
+                if len(self._workers) >= WORKERS:
+                    break
                 task = asyncio.get_running_loop().create_task(self._serve(chat_id))
                 self._workers[chat_id] = task
-                poll = POLL
             if not self._workers:
                 self._idle.set()
-            try:
-                await asyncio.wait_for(self._wake.wait(), poll)
-                poll = POLL
-            except TimeoutError:
-                poll = min(2 * poll, POLL_MAX)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.clock.real(POLL))
 
     async def _serve(self, chat_id: int) -> None:
         try:
-            entries = await self.db.run(_pending, chat_id)
-            while entries and chat_id not in self.parked:
+            while chat_id not in self.parked:
+                entries = await self.db.run(_pending, chat_id)
+                if not entries:
+                    return
                 unit = plan(entries)
                 if not unit.skip and SPARE in unit.op.extra:
                     unit.skip = not await self._spare_due(unit)
                 if not unit.skip:
                     delivered = await self._deliver(unit)
                     if delivered is None:
-                        # waited (a 429) or parked: plan again
-                        entries = await self.db.run(_pending, chat_id)
-                        continue
+                        continue  # waited (a 429) or parked: plan again
                 else:
                     delivered = Delivery(unit.entries)
-                # The next calls are read apart, not in the settling transaction: with
-                # the read merged, the 1,000-game benchmark delivered so much less that
-                # it offered 92-96 updates a second, not 233-243 (docs/benchmarks.md).
                 await self.db.run(_settle, delivered)
-                entries = await self.db.run(_pending, chat_id)
                 if delivered.deadline is not None and self.on_deadline is not None:
                     self.on_deadline(*delivered.deadline)
         except asyncio.CancelledError:
@@ -251,8 +231,7 @@ class Sender:
                     await self.db.run(_settle, Delivery([entries[0].id]))
         finally:
             self._workers.pop(chat_id, None)
-            if self._rescan:
-                self.wake()
+            self.wake()
             if not self._workers:
                 self._idle.set()
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from tg_mafia.storage import Database, GameStatus, StaleGameError
-from tg_mafia.storage.models import ChatSettings
 from tg_mafia.storage.records import GameRecord
 
 from .test_repository import CHAT, PLAYERS, running_game
@@ -66,24 +65,3 @@ def test_a_group_that_fails_leaves_nothing(db: Database) -> None:
     # and the thread is out of the group: its next transaction commits by itself
     write(db, game, 2)
     assert logged(db, game.id) == [2]
-
-
-def test_a_read_inside_a_group_shares_its_transaction(db: Database) -> None:
-    """`Database.reading` inside a group (no savepoint of its own on SQLite) sees what
-    the group wrote, a read that fails costs the group nothing, and one that tries to
-    write says so instead of losing the write."""
-    game = running_game(db)
-    with db.grouped():
-        first = write(db, game, 1)
-        with db.reading() as tx:
-            seen = tx.game(game.id)
-        assert seen == first
-        with pytest.raises(ZeroDivisionError), db.reading() as tx:
-            tx.pending_chats()
-            raise ZeroDivisionError("the reader's own failure")
-        with pytest.raises(RuntimeError, match="changed rows"), db.reading() as tx:
-            tx.session.add(ChatSettings(chat_id=CHAT - 7))
-        write(db, first, 2)
-    assert logged(db, game.id) == [1, 2]
-    with db.reading() as tx:
-        assert tx.session.get(ChatSettings, CHAT - 7) is None

@@ -475,23 +475,23 @@ def _seconds(value: Any) -> float:
 
 
 def _pending_chats(db: Database) -> list[tuple[int, int, int, float]]:
-    with db.reading() as tx:
+    with db.transaction() as tx:
         return tx.pending_chats()
 
 
 def _pending(db: Database, chat_id: int) -> list[OutboxRecord]:
-    with db.reading() as tx:
+    with db.transaction() as tx:
         return tx.pending(chat_id)
 
 
 def _timer_token(db: Database, game_id: int) -> str | None:
-    with db.reading() as tx:
+    with db.transaction() as tx:
         record = tx.game(game_id)
         return record.timer_token if record is not None else None
 
 
 def _living_id(db: Database, game_id: int, chat_id: int, key: str) -> int | None:
-    with db.reading() as tx:
+    with db.transaction() as tx:
         return tx.living_id(game_id, chat_id, key)
 
 

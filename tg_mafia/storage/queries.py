@@ -1,8 +1,8 @@
 """The statements of the reads made at nearly every update and every call, built once.
 
 Building a select and working out its cache key (SQLAlchemy's compiled-statement
-cache) cost as much as running it on SQLite: 75 of the 164 microseconds the sender's
-look at the outbox took. These are immutable; their values come as bound parameters."""
+cache) cost as much as running it on SQLite: 75 microseconds of the sender's look at the
+outbox. These are immutable; their values come as bound parameters."""
 
 from __future__ import annotations
 

@@ -86,28 +86,6 @@ class Database:
             yield Tx(session)
 
     @contextmanager
-    def reading(self) -> Iterator[Tx]:
-        """A transaction that only reads. Inside a group commit on SQLite it shares the
-        group's transaction instead of opening and releasing a savepoint (a third of a
-        read's cost): a read has nothing to undo, and a failed statement leaves SQLite's
-        transaction as it was. Anywhere else it is `transaction()`."""
-        group: Connection | None = getattr(self._group, "connection", None)
-        if group is None or self.dialect != "sqlite":
-            with self.transaction() as tx:
-                yield tx
-                _read_only(tx.session)
-            return
-        # "rollback_only": closing the session leaves the group's transaction alone.
-        session = Session(bind=group, expire_on_commit=False, join_transaction_mode="rollback_only")
-        try:
-            yield Tx(session)
-            _read_only(session)
-        except OperationalError as error:
-            raise self._unavailable(error) from error
-        finally:
-            session.close()
-
-    @contextmanager
     def grouped(self) -> Iterator[None]:
         """One transaction around every transaction this thread opens inside, each
         of which becomes a savepoint: it rolls back alone when it fails, and the
@@ -198,17 +176,17 @@ class Database:
     # -- games: reading ------------------------------------------------------------------
 
     def get_game(self, game_id: int) -> GameRecord | None:
-        with self.reading() as tx:
+        with self.transaction() as tx:
             return tx.game(game_id)
 
     def active_game(self, chat_id: int, topic: int = 0) -> GameRecord | None:
         """The chat's (or forum topic's) game in the lobby or running, if any."""
-        with self.reading() as tx:
+        with self.transaction() as tx:
             return tx.active_game(chat_id, topic)
 
     def game_of_user(self, user_id: int) -> GameRecord | None:
         """The lobby or running game the user sits at (one at most), if any."""
-        with self.reading() as tx:
+        with self.transaction() as tx:
             return tx.game_of_user(user_id)
 
     def count_unfinished(self) -> int:
@@ -492,9 +470,3 @@ def _latest_names(session: Session, chat_id: int, user_ids: Sequence[int]) -> di
 
 
 __all__ = ["Database"]
-
-
-def _read_only(session: Session) -> None:
-    """Raises if a reading transaction was given rows to write (they would be lost)."""
-    if session.new or session.dirty or session.deleted:
-        raise RuntimeError("a reading transaction changed rows: use transaction()")

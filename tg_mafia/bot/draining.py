@@ -9,11 +9,11 @@ running game in the database; with several replicas, the games this replica hold
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
 from tg_mafia.bot.clock import BotClock
+from tg_mafia.waiting import wait_set
 
 log = logging.getLogger(__name__)
 
@@ -69,5 +69,4 @@ class Draining:
             remaining = self.seconds_left()
             if left == 0 or remaining <= 0:
                 return left
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), min(remaining, POLL_SECONDS))
+            await wait_set(self._changed, min(remaining, POLL_SECONDS))

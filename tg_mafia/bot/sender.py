@@ -35,6 +35,7 @@ from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.ops import DEADLINE, RELATIVE_DEADLINE, SPARE, Method, Op
 from tg_mafia.bot.timefmt import RELATIVE, deadline_html
 from tg_mafia.storage import Database, OutboxRecord
+from tg_mafia.waiting import wait_set
 
 log = logging.getLogger(__name__)
 
@@ -198,8 +199,7 @@ class Sender:
                 self._workers[chat_id] = task
             if not self._workers:
                 self._idle.set()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.clock.real(POLL))
+            await wait_set(self._wake, self.clock.real(POLL))
 
     async def _serve(self, chat_id: int) -> None:
         try:

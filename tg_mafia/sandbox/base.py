@@ -8,10 +8,11 @@ build on this class; `core.Sandbox` assembles them.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
+
+from tg_mafia.waiting import wait_set
 
 from .clock import SandboxClock
 from .errors import ApiError, SandboxBug, SimulationError, not_found
@@ -277,8 +278,7 @@ class SandboxBase:
                 raise TimeoutError("the sandbox condition did not come true in time")
             if self._called is None:
                 self._called = asyncio.Event()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._called.wait(), min(poll * 10, remaining))
+            await wait_set(self._called, min(poll * 10, remaining))
         self.check_bugs()
 
     # == messages =====================================================================

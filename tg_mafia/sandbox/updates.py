@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from tg_mafia.waiting import wait_set
 
 # Without allowed_updates, Telegram sends every kind except these.
 NOT_BY_DEFAULT = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
@@ -93,8 +94,7 @@ class UpdateQueue:
             return True
         if self._arrived is None:
             self._arrived = asyncio.Event()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._arrived.wait(), real_timeout)
+        await wait_set(self._arrived, real_timeout)
         return bool(self._entries) and self._entries[-1].update_id > update_id
 
     async def wait(self, real_timeout: float) -> bool:
@@ -105,6 +105,5 @@ class UpdateQueue:
             return False
         if self._arrived is None:
             self._arrived = asyncio.Event()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._arrived.wait(), real_timeout)
+        await wait_set(self._arrived, real_timeout)
         return bool(self._entries)

@@ -10,7 +10,15 @@ clubs warn the speaker). It is derived from the stored deadline, so it
 needs no storage of its own: re-armed with the timer (a deadline moved by
 the message's delivery, the host's extension, a restart), and never armed
 once its moment has passed, so a restart neither repeats it nor sends it
-late."""
+late.
+
+Arms can arrive out of order: a delivery that moved the old stage's
+deadline reports it after a move that opened the next stage has armed the
+next timer (the report waits on the outbox's write meanwhile), and a start's
+arming of every game reads the games before a fresh move arms one. An arm
+for an older timer than the game's newest is therefore ignored: otherwise it
+would replace the live timer with one the engine refuses, and the game
+would wait for ever."""
 
 from __future__ import annotations
 
@@ -32,6 +40,7 @@ class TimerKeeper:
         self.clock = clock
         self.fire = fire
         self.countdown = countdown
+        self.newest: dict[int, int] = {}  # game → the newest timer id armed: older ones are stale
 
     @staticmethod
     def name(game_id: int) -> str:
@@ -42,8 +51,11 @@ class TimerKeeper:
         return f"game-{game_id}-countdown"
 
     def arm(self, game_id: int, deadline: float | None, timer_id: int) -> None:
+        if timer_id < self.newest.get(game_id, timer_id):
+            return  # a stale report: the game has a newer timer (see above)
+        self.newest[game_id] = timer_id
         if deadline is None:
-            self.cancel(game_id)
+            self._cancel_jobs(game_id)  # paused, or a stage without a clock
             return
         self.scheduler.arm(
             self.name(game_id), deadline - self.clock.now(), self._job(self.fire, game_id, timer_id)
@@ -66,5 +78,10 @@ class TimerKeeper:
         return run
 
     def cancel(self, game_id: int) -> None:
+        """The game is over: no timer, and nothing kept for it."""
+        self.newest.pop(game_id, None)
+        self._cancel_jobs(game_id)
+
+    def _cancel_jobs(self, game_id: int) -> None:
         self.scheduler.cancel(self.name(game_id))
         self.scheduler.cancel(self.countdown_name(game_id))

@@ -392,7 +392,8 @@ class CrashRun:
         action = table.reference[done]
         state = GameState.from_dict(record.state or {})
         size = self.log_size(table.game_id)
-        await self.perform(table, record, state, action, generation)
+        if not await self.perform(table, record, state, action, generation):
+            return False  # a timer not armed yet: read the game again and retry
         if table.kill_at == done and not table.killed:
             table.killed = True
             if table.kill_mode == "written":
@@ -408,7 +409,10 @@ class CrashRun:
 
     async def perform(
         self, table: Table, record: GameRecord, state: GameState, action: Action, generation: int
-    ) -> None:
+    ) -> bool:
+        """Makes the input; False when it could not be made yet: a Timeout whose
+        timer is not armed (the bot arms a stage's timer once the stage's message
+        is delivered, and again after a restart), so that nothing will happen."""
         assert self.bot is not None
         token = str(state.step)
         gid = record.id
@@ -420,10 +424,10 @@ class CrashRun:
         if isinstance(action, Timeout):
             name = f"game-{gid}"
             answer = await self.client.post(f"{self.bot.control}/fire/{name}")
-            if not answer.json()["fired"]:
-                # armed again by the restart a moment ago, or not yet re-armed
-                await asyncio.sleep(0.01)
-            return
+            if answer.json()["fired"]:
+                return True
+            await asyncio.sleep(0.01)
+            return False
         user = next(u for u in [*table.users, table.admin] if str(u.id) == action.actor)
         if isinstance(action, NightChoice):
             args = (action.move.value, seat(action.target))
@@ -457,6 +461,7 @@ class CrashRun:
             )
         else:
             raise AssertionError(f"the script cannot do {action}")
+        return True
 
     # ----- the verdict ------------------------------------------------------------------------
 

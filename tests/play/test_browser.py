@@ -12,7 +12,7 @@ import asyncio
 import os
 import re
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -120,13 +120,12 @@ class Person:
 
     async def once(self, message: Any, label: str | None = None) -> bool:
         """Presses the first button (or `label`) of a message version not pressed yet."""
-        try:  # the message may lose its buttons meanwhile: then there is nothing to press
-            key = await message.get_attribute("data-id", timeout=2000)
-            key = (key or "") + await message.inner_text(timeout=2000)
-        except Exception as error:  # playwright's TimeoutError
-            if "Timeout" not in type(error).__name__:
-                raise
+        # The message may lose its buttons meanwhile: then there is nothing to press.
+        key = await unless_gone(message.get_attribute("data-id", timeout=2000))
+        text = await unless_gone(message.inner_text(timeout=2000))
+        if key is GONE or text is GONE:
             return False
+        key = f"{key or ''}{text}"
         if key in self.pressed:
             return False
         self.pressed.add(key)
@@ -134,12 +133,8 @@ class Person:
         button = buttons.filter(has_text=label) if label else buttons.first
         if not await button.count():
             return False
-        try:
-            await button.first.click(timeout=2000)
-        except Exception as error:  # playwright's TimeoutError: the stage moved on meanwhile
-            if "Timeout" not in type(error).__name__:
-                raise
-            return False
+        if await unless_gone(button.first.click(timeout=2000)) is GONE:
+            return False  # the stage moved on meanwhile
         self.clicks += 1
         return True
 
@@ -156,11 +151,10 @@ class Person:
             await self.once(floor.last, "Pass")
         # A hand-raise count for someone else: raise my hand.
         count = self.group.locator('li.message:has-text("Raise your hand"):has(.keyboard)')
-        if (
-            await count.count()
-            and f"eliminate 1 · {self.name}." not in await count.last.inner_text()
-        ):
-            await self.once(count.last, "Raise")
+        if await count.count():
+            text = await unless_gone(count.last.inner_text(timeout=2000))  # the count may end
+            if text is not GONE and f"eliminate 1 · {self.name}." not in text:
+                await self.once(count.last, "Raise")
 
     async def say_in_group(self, text: str) -> None:
         box = self.group.locator(".composer input")
@@ -171,6 +165,20 @@ class Person:
         )
         await mine.first.wait_for(timeout=30_000)  # only a stuck page waits that long
         self.spoke = True
+
+
+GONE = object()  # what unless_gone gives for an element that went away
+
+
+async def unless_gone(call: Awaitable[Any]) -> Any:
+    """The call's result, or GONE when it timed out on an element that matched a
+    moment ago (its buttons went away as the stage moved on): never a 30-s wait."""
+    try:
+        return await call
+    except Exception as error:  # playwright's TimeoutError
+        if "Timeout" not in type(error).__name__:
+            raise
+        return GONE
 
 
 async def group_text(page: Any) -> str:

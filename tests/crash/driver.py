@@ -360,6 +360,8 @@ class CrashRun:
                 await self.until(lambda g=generation: bot.generation != g)
                 table.restarts_seen += 1
                 continue
+            except TimeoutError as error:
+                raise TimeoutError(f"{error}: {await self.stuck(table)}") from None
         await bot.ready.wait()
         # The group's permissions come back (at the end, or at start-up after a crash).
         group = self.sb.world.resolve_chat(table.group.id)
@@ -368,6 +370,25 @@ class CrashRun:
                 dict(group.permissions) == table.permissions_before
                 and self._record(table).saved_permissions is None
             )
+        )
+
+    async def stuck(self, table: Table) -> str:
+        """What a step that timed out waited for: the game, the bot's timers, its errors."""
+        assert self.bot is not None
+        done = self.progress(table)
+        record = self._record(table)
+        try:
+            armed = (await self.client.get(f"{self.bot.control}/armed")).json()["armed"]
+        except httpx.HTTPError as error:
+            armed = f"unknown ({error!r})"
+        waited = table.reference[done] if done < len(table.reference) else "the end"
+        stderr = self.bot.stderr.read_text()[-2000:] if self.bot.stderr.exists() else ""
+        return (
+            f"game {table.game_id} ({table.variant}), {record.status.value}, step "
+            f"{(record.state or {}).get('step')}, timer {record.timer_token}, deadline "
+            f"{record.stage_deadline}; reference action {done} of {len(table.reference)}: "
+            f"{waited}; armed timers {armed}; restarts seen {table.restarts_seen}; "
+            f"the bot's stderr ends:\n{stderr}"
         )
 
     async def _step(self, table: Table, generation: int) -> bool:

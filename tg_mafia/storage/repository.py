@@ -13,6 +13,7 @@ from sqlalchemy import Connection, Engine, Float, case, cast, delete, func
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
+from tg_mafia.storage.direct import Direct
 from tg_mafia.storage.errors import (
     DatabaseUnavailableError,
     GameAlreadyRunningError,
@@ -59,6 +60,7 @@ class Database:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        self._direct = Direct(engine.dialect)
         # The connection of the group commit this thread is inside, if any (`grouped`).
         self._group = threading.local()
 
@@ -81,9 +83,33 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
-        """One transaction over several operations (the runtime's unit of work)."""
-        with self._transaction() as session:
-            yield Tx(session)
+        """One transaction over several operations (the runtime's unit of work). Inside
+        a group commit it is a savepoint of the group's, opened on the driver's
+        connection (a move's hot path: SQLAlchemy's costs 50 microseconds)."""
+        group: Connection | None = getattr(self._group, "connection", None)
+        try:
+            if group is None:
+                with Session(self._engine, expire_on_commit=False) as session, session.begin():
+                    yield Tx(session.connection(), self._direct, session)
+                return
+            depth = self._group.depth = self._group.depth + 1
+            name = f"tg_mafia_{depth}"
+            direct = self._direct
+            direct.run(group, f"SAVEPOINT {name}")
+            tx = Tx(group, direct)
+            try:
+                yield tx
+                tx.finish(ok=True)
+            except BaseException:
+                tx.finish(ok=False)
+                direct.run(group, f"ROLLBACK TO SAVEPOINT {name}")
+                direct.run(group, f"RELEASE SAVEPOINT {name}")
+                raise
+            finally:
+                self._group.depth = depth - 1
+            direct.run(group, f"RELEASE SAVEPOINT {name}")
+        except OperationalError as error:
+            raise self._unavailable(error) from error
 
     @contextmanager
     def grouped(self) -> Iterator[None]:
@@ -101,6 +127,7 @@ class Database:
                 else:
                     connection.begin()
                 self._group.connection = connection
+                self._group.depth = 0
                 try:
                     yield
                 finally:

@@ -1,64 +1,16 @@
-"""Rows to records, and the guarded update every game write goes through."""
+"""Rows to records; the notification channel's name."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Row, text, update
-from sqlmodel import Session
+from sqlalchemy import Row
 
-from tg_mafia.storage.errors import GameNotFoundError, GameStatusError, StaleGameError
-from tg_mafia.storage.models import GAME_TABLE, ChatSettings, Game, utc_now
+from tg_mafia.storage.models import ChatSettings, Game
 from tg_mafia.storage.records import ChatSettingsRecord, GameRecord, GameStatus, Player
-
-
-def guarded_update(
-    session: Session,
-    game_id: int,
-    expected_version: int,
-    statuses: Sequence[str],
-    values: dict[str, Any],
-) -> GameRecord:
-    """Apply `values` and bump the version, only if the game is at `expected_version` and in
-    one of `statuses`; otherwise raise and write nothing.
-
-    One conditional UPDATE: the version check and the write cannot be separated by another
-    writer, on either database.
-    """
-    # One UPDATE that also hands back the row as written (RETURNING, on either database).
-    game = GAME_TABLE.c
-    row: Game | Row[Any] | None = session.execute(
-        update(GAME_TABLE)
-        .where(game.id == game_id, game.version == expected_version, game.status.in_(statuses))
-        .values(version=game.version + 1, updated_at=utc_now(), **values)
-        .returning(*GAME_TABLE.c)
-    ).first()
-    session.expire_all()  # the UPDATE bypassed the identity map
-    if row is None:
-        row = session.get(Game, game_id)
-        if row is None:
-            raise GameNotFoundError(f"no game {game_id}")
-        record = game_record(row)
-        if record.version != expected_version:
-            raise StaleGameError(
-                f"game {record.id} is at version {record.version}, not {expected_version}"
-            )
-        raise GameStatusError(
-            f"game {game_id} is {record.status.value}; this needs {' or '.join(statuses)}"
-        )
-    notify(session, f"game:{game_id}")
-    return game_record(row)
-
-
-def notify(session: Session, payload: str) -> None:
-    """Tells the leading replica (PostgreSQL's LISTEN/NOTIFY, delivered at
-    commit, the same payload once per transaction); SQLite has one process."""
-    bind = session.get_bind()
-    if bind.dialect.name == "postgresql":
-        session.execute(text(NOTIFY), {"payload": payload})
-
 
 # The channel of this schema's bot, named in SQL so that a write costs no extra
 # query; the leader asks the database for the same expression to LISTEN on it.
@@ -95,8 +47,8 @@ def settings_record(row: ChatSettings) -> ChatSettingsRecord:
     )
 
 
-def game_record(row: Game | Row[Any]) -> GameRecord:
-    """From a model object, or a row of the game table (the same names)."""
+def game_record(row: Game | Row[Any] | SimpleNamespace) -> GameRecord:
+    """From a model object, a row of the game table, or its columns by name."""
     assert row.id is not None
     return GameRecord(
         id=row.id,

@@ -9,14 +9,18 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from sqlalchemy import delete, func, insert, update
+from sqlalchemy import Connection, delete, func, update
 from sqlmodel import Session, col, select
 
-from tg_mafia.storage import queries
-from tg_mafia.storage.errors import GameAlreadyRunningError, GameNotFoundError, PlayerBusyError
+from tg_mafia.storage.direct import GAME_COLUMNS, OUTBOX_COLUMNS, Direct
+from tg_mafia.storage.errors import (
+    GameAlreadyRunningError,
+    GameNotFoundError,
+    GameStatusError,
+    PlayerBusyError,
+    StaleGameError,
+)
 from tg_mafia.storage.models import (
-    GAME_ACTION_TABLE,
-    OUTBOX_TABLE,
     ChatSettings,
     Game,
     GameAction,
@@ -41,14 +45,7 @@ from tg_mafia.storage.records import (
     PlayerOutcome,
     Unset,
 )
-from tg_mafia.storage.rows import (
-    aware,
-    check_seed,
-    game_record,
-    guarded_update,
-    notify,
-    players_json,
-)
+from tg_mafia.storage.rows import NOTIFY, aware, check_seed, game_record, players_json
 
 # Fields the engine rebuilds a game from: frozen once the game leaves the lobby.
 LOBBY_ONLY_FIELDS: Final = frozenset({"players", "variant", "language", "options", "seed"})
@@ -56,24 +53,82 @@ SEED_BITS: Final = 63  # fits a signed BIGINT
 
 
 class Tx:
-    def __init__(self, session: Session) -> None:
-        self.session = session
+    """The statements of a move's hot path run on the driver's connection (direct.py);
+    the others through the ORM, whose session is made at its first use, on the same
+    connection and in the same transaction."""
+
+    def __init__(
+        self, connection: Connection, direct: Direct, session: Session | None = None
+    ) -> None:
+        self.connection = connection
+        self.direct = direct
+        self._session = session
+        self._owns_session = session is None
+
+    @property
+    def session(self) -> Session:
+        if self._session is None:
+            # In a savepoint of its own: its rollback never reaches past this transaction.
+            session = Session(
+                bind=self.connection,
+                expire_on_commit=False,
+                join_transaction_mode="create_savepoint",
+            )
+            session.begin()
+            self._session = session
+        return self._session
+
+    def finish(self, ok: bool) -> None:
+        """The end of a session this Tx made: flushed and released, or rolled back."""
+        session, self._session = self._session, None
+        if session is None or not self._owns_session:
+            return
+        try:
+            if ok:
+                session.commit()
+            else:
+                session.rollback()
+        finally:
+            session.close()
+
+    def _run(self, sql: str, params: Mapping[str, Any] | None = None) -> Any:
+        if self._session is not None:
+            self._session.flush()  # what the ORM holds goes first, in order
+        return self.direct.run(self.connection, sql, params)
+
+    def _rows(self, sql: str, params: Mapping[str, Any]) -> list[Any]:
+        cursor = self._run(sql, params)
+        try:
+            return list(cursor.fetchall())
+        finally:
+            cursor.close()
+
+    def _write(self, sql: str, params: Mapping[str, Any]) -> int:
+        """A write; the rows it changed. The ORM's copies of rows are read again after it."""
+        cursor = self._run(sql, params)
+        count = int(cursor.rowcount)
+        cursor.close()
+        if self._session is not None:
+            self._session.expire_all()
+        return count
 
     # -- reading games ---------------------------------------------------------------
 
     def game(self, game_id: int, *, for_update: bool = False) -> GameRecord | None:
         # FOR UPDATE on PostgreSQL: writers of one game queue, on any process.
-        # SQLite ignores it (a write transaction locks the file).
-        query = queries.GAME_FOR_UPDATE if for_update else queries.GAME
-        row = self.session.exec(query, params={"game_id": game_id}).first()
-        return game_record(row) if row else None
+        # SQLite has none (a write transaction locks the file).
+        direct = self.direct
+        sql = direct.game_for_update_sql if for_update else direct.game_sql
+        rows = self._rows(sql, {"game_id": game_id})
+        return direct.game(rows[0]) if rows else None
 
     def active_game(
         self, chat_id: int, topic: int = 0, *, for_update: bool = False
     ) -> GameRecord | None:
-        query = queries.ACTIVE_GAME_FOR_UPDATE if for_update else queries.ACTIVE_GAME
-        row = self.session.exec(query, params={"chat_id": chat_id, "topic": topic}).first()
-        return game_record(row) if row else None
+        direct = self.direct
+        sql = direct.active_game_for_update_sql if for_update else direct.active_game_sql
+        rows = self._rows(sql, {"chat_id": chat_id, "topic": topic})
+        return direct.game(rows[0]) if rows else None
 
     def active_games_in_chat(self, chat_id: int) -> list[GameRecord]:
         """The chat's lobbies and running games, every forum topic's."""
@@ -100,12 +155,13 @@ class Tx:
 
     def game_of_user(self, user_id: int) -> GameRecord | None:
         """The lobby or running game the user sits at (one at most)."""
-        row = self.session.exec(
-            select(Game)
-            .join(Seat, col(Seat.game_id) == col(Game.id))
-            .where(Seat.user_id == user_id, col(Seat.active))
-        ).first()
-        return game_record(row) if row else None
+        sql = self.direct.text(
+            f"SELECT {', '.join('game.' + name for name in GAME_COLUMNS)} FROM game"
+            " JOIN seat ON seat.game_id = game.id WHERE seat.user_id = :user_id AND seat.active",
+            key="game_of_user",
+        )
+        rows = self._rows(sql, {"user_id": user_id})
+        return self.direct.game(rows[0]) if rows else None
 
     # -- writing games -------------------------------------------------------------------
 
@@ -208,7 +264,7 @@ class Tx:
         lobby_only = LOBBY_ONLY_FIELDS & values.keys()
         statuses = (GameStatus.LOBBY.value,) if lobby_only else ACTIVE_STATUSES
         before = self.game(game_id)
-        record = guarded_update(self.session, game_id, expected_version, statuses, values)
+        record = self._guarded_update(game_id, expected_version, statuses, values)
         if not isinstance(players, Unset) and before is not None:
             now = {p.user_id for p in players}
             for gone in {p.user_id for p in before.players} - now:
@@ -233,9 +289,7 @@ class Tx:
             "stage_deadline": stage_deadline,
             "timer_token": timer_token,
         }
-        return guarded_update(
-            self.session, game_id, expected_version, (GameStatus.LOBBY.value,), values
-        )
+        return self._guarded_update(game_id, expected_version, (GameStatus.LOBBY.value,), values)
 
     def record_action(
         self,
@@ -267,8 +321,8 @@ class Tx:
             values["saved_permissions"] = (
                 None if saved_permissions is None else dict(saved_permissions)
             )
-        record = guarded_update(
-            self.session, game_id, expected_version, (GameStatus.RUNNING.value,), values
+        record = self._guarded_update(
+            game_id, expected_version, (GameStatus.RUNNING.value,), values
         )
         self._append_action(game_id, action, update_id)
         if final is not None:
@@ -281,8 +335,7 @@ class Tx:
     ) -> GameRecord:
         """Running -> ended: the winning side (None: a draw) and one PlayerResult per player."""
         now = utc_now()
-        finished = guarded_update(
-            self.session,
+        finished = self._guarded_update(
             record.id,
             record.version,
             (GameStatus.RUNNING.value,),
@@ -324,7 +377,7 @@ class Tx:
             if current is None:
                 raise GameNotFoundError(f"no game {game_id}")
             expected_version = current.version
-        record = guarded_update(self.session, game_id, expected_version, ACTIVE_STATUSES, values)
+        record = self._guarded_update(game_id, expected_version, ACTIVE_STATUSES, values)
         self._stand_up(game_id)
         return record
 
@@ -345,7 +398,7 @@ class Tx:
         values: dict[str, Any] = {"bot_rights": dict(rights)}
         if saved is not None:
             values["saved_permissions"] = dict(saved)
-        return guarded_update(self.session, record.id, record.version, ACTIVE_STATUSES, values)
+        return self._guarded_update(record.id, record.version, ACTIVE_STATUSES, values)
 
     def move_chat(self, old: int, new: int) -> list[GameRecord]:
         """The group became a supergroup: its games (all of them: the results
@@ -396,17 +449,13 @@ class Tx:
     def move_deadline(self, game_id: int, timer_token: str, deadline: float) -> bool:
         """The stage's deadline, moved (its message reached the chat late): only while
         the game still runs that timer. No version bump: the game did not change."""
-        result = self.session.exec(
-            update(Game)
-            .where(
-                col(Game.id) == game_id,
-                col(Game.timer_token) == timer_token,
-                col(Game.status) == GameStatus.RUNNING.value,
-            )
-            .values(stage_deadline=deadline)
-            .execution_options(synchronize_session=False)
+        sql = self.direct.text(
+            "UPDATE game SET stage_deadline = :deadline WHERE id = :game_id"
+            " AND timer_token = :token AND status = 'running'",
+            key="move_deadline",
         )
-        return bool(result.rowcount)
+        params = {"deadline": deadline, "game_id": game_id, "token": timer_token}
+        return bool(self._write(sql, params))
 
     def actions(self, game_id: int) -> list[ActionRecord]:
         rows = self.session.exec(
@@ -494,61 +543,113 @@ class Tx:
             .execution_options(synchronize_session=False)
         )
 
+    def _guarded_update(
+        self,
+        game_id: int,
+        expected_version: int,
+        statuses: Sequence[str],
+        values: Mapping[str, Any],
+    ) -> GameRecord:
+        """Apply `values` and bump the version, only if the game is at `expected_version`
+        and in one of `statuses`; otherwise raise and write nothing.
+
+        One conditional UPDATE that hands back the row as written (RETURNING, on either
+        database): the version check and the write cannot be separated by another writer.
+        """
+        names = tuple(values)
+        sql = self.direct.text(
+            "UPDATE game SET version = version + 1, updated_at = :updated_at"
+            + "".join(f", {name} = :v_{name}" for name in names)
+            + " WHERE id = :game_id AND version = :expected_version AND status IN ("
+            + ", ".join(f":s{index}" for index in range(len(statuses)))
+            + f") RETURNING {', '.join(GAME_COLUMNS)}",
+            key=("guarded_update", names, len(statuses)),
+        )
+        converted = self.direct.values("game", {**values, "updated_at": utc_now()})
+        params = {f"v_{name}": converted[name] for name in names}
+        params.update({f"s{index}": status for index, status in enumerate(statuses)})
+        params.update(
+            updated_at=converted["updated_at"],
+            game_id=game_id,
+            expected_version=expected_version,
+        )
+        rows = self._rows(sql, params)
+        if self._session is not None:
+            self._session.expire_all()  # the ORM's copy of the game is stale
+        if not rows:
+            current = self.game(game_id)
+            if current is None:
+                raise GameNotFoundError(f"no game {game_id}")
+            if current.version != expected_version:
+                raise StaleGameError(
+                    f"game {current.id} is at version {current.version}, not {expected_version}"
+                )
+            raise GameStatusError(
+                f"game {game_id} is {current.status.value}; this needs {' or '.join(statuses)}"
+            )
+        self._notify(f"game:{game_id}")
+        record = self.direct.game(rows[0])
+        assert record is not None
+        return record
+
+    def _notify(self, payload: str) -> None:
+        """Tells the leading replica (PostgreSQL's LISTEN/NOTIFY, delivered at
+        commit, the same payload once per transaction); SQLite has one process."""
+        if self.direct.postgres:
+            self._rows(self.direct.text(NOTIFY, key="notify"), {"payload": payload})
+
     def _append_action(self, game_id: int, action: JsonObject, update_id: int | None) -> None:
         # The version update before it holds the game's row lock, so seq cannot race.
-        # One INSERT, its seq computed in it; no ORM object (a move's hot path).
-        next_seq = (
-            select(func.coalesce(func.max(GameAction.seq), 0) + 1)
-            .where(GameAction.game_id == game_id)
-            .scalar_subquery()
+        sql = self.direct.text(
+            "INSERT INTO game_action (game_id, seq, action, update_id, created_at)"
+            " VALUES (:game_id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM game_action"
+            " WHERE game_id = :game_id), :action, :update_id, :created_at)",
+            key="append_action",
         )
-        self.session.execute(
-            insert(GAME_ACTION_TABLE).values(
-                game_id=game_id,
-                seq=next_seq,
-                action=action,
-                update_id=update_id,
-                created_at=utc_now(),
-            )
-        )
+        values = {"action": action, "created_at": utc_now()}
+        params = {**self.direct.values("game_action", values), "game_id": game_id}
+        params["update_id"] = update_id
+        self._write(sql, params)
 
     def made_by_update(self, update_id: int) -> bool:
         """Whether a move was made by this Telegram update already."""
-        found = self.session.exec(
-            select(GameAction.id).where(GameAction.update_id == update_id).limit(1)
-        ).first()
-        return found is not None
+        sql = self.direct.text(
+            "SELECT id FROM game_action WHERE update_id = :update_id LIMIT 1",
+            key="made_by_update",
+        )
+        return bool(self._rows(sql, {"update_id": update_id}))
 
     # -- living messages ------------------------------------------------------------------
 
+    _LIVING_WHERE: Final = 'game_id = :game_id AND chat_id = :chat_id AND "key" = :key'
+
     def living_id(self, game_id: int, chat_id: int, key: str) -> int | None:
-        params = {"game_id": game_id, "chat_id": chat_id, "key": key}
-        return self.session.exec(queries.LIVING_ID, params=params).first()
+        sql = self.direct.text(
+            f"SELECT message_id FROM living_message WHERE {self._LIVING_WHERE}",
+            key="living_id",
+        )
+        rows = self._rows(sql, {"game_id": game_id, "chat_id": chat_id, "key": key})
+        return int(rows[0][0]) if rows else None
 
     def set_living(self, game_id: int, chat_id: int, key: str, message_id: int) -> None:
-        row = self.session.exec(
-            select(LivingMessage).where(
-                LivingMessage.game_id == game_id,
-                LivingMessage.chat_id == chat_id,
-                LivingMessage.key == key,
+        params = {"game_id": game_id, "chat_id": chat_id, "key": key, "message_id": message_id}
+        change = self.direct.text(
+            f"UPDATE living_message SET message_id = :message_id WHERE {self._LIVING_WHERE}",
+            key="set_living",
+        )
+        if not self._write(change, params):
+            add = self.direct.text(
+                'INSERT INTO living_message (game_id, chat_id, "key", message_id)'
+                " VALUES (:game_id, :chat_id, :key, :message_id)",
+                key="add_living",
             )
-        ).first()
-        if row is None:
-            row = LivingMessage(game_id=game_id, chat_id=chat_id, key=key, message_id=message_id)
-        row.message_id = message_id
-        self.session.add(row)
-        self.session.flush()
+            self._write(add, params)
 
     def drop_living(self, game_id: int, chat_id: int, key: str) -> None:
-        self.session.exec(
-            delete(LivingMessage)
-            .where(
-                col(LivingMessage.game_id) == game_id,
-                col(LivingMessage.chat_id) == chat_id,
-                col(LivingMessage.key) == key,
-            )
-            .execution_options(synchronize_session=False)
+        sql = self.direct.text(
+            f"DELETE FROM living_message WHERE {self._LIVING_WHERE}", key="drop_living"
         )
+        self._write(sql, {"game_id": game_id, "chat_id": chat_id, "key": key})
 
     # -- the outbox ------------------------------------------------------------------------
 
@@ -561,18 +662,16 @@ class Tx:
         game_id: int | None = None,
         priority: int = 0,
     ) -> None:
-        # An INSERT at once, in the order of the calls; no ORM object (a move's hot path).
-        self.session.execute(
-            insert(OUTBOX_TABLE).values(
-                chat_id=chat_id,
-                game_id=game_id,
-                priority=priority,
-                op=op,
-                created_at=now,
-                attempts=0,
-            )
+        # An INSERT at once, in the order of the calls.
+        sql = self.direct.text(
+            "INSERT INTO outbox (chat_id, game_id, priority, op, created_at, attempts)"
+            " VALUES (:chat_id, :game_id, :priority, :op, :created_at, 0)",
+            key="enqueue",
         )
-        notify(self.session, "outbox")
+        params = self.direct.values("outbox", {"op": op})
+        params.update(chat_id=chat_id, game_id=game_id, priority=priority, created_at=now)
+        self._write(sql, params)
+        self._notify("outbox")
 
     def flush(self) -> None:
         self.session.flush()
@@ -580,22 +679,30 @@ class Tx:
     def pending(self, chat_id: int, limit: int = 50) -> list[OutboxRecord]:
         """A chat's pending calls: the game's own first, then the answers to
         commands, then the rest; each kind in the order it was written."""
-        params = {"chat_id": chat_id, "limit": limit}
-        rows = self.session.exec(queries.PENDING, params=params).all()
-        return [_outbox_record(row) for row in rows]
+        sql = self.direct.text(
+            f"SELECT {', '.join(OUTBOX_COLUMNS)} FROM outbox WHERE chat_id = :chat_id"
+            " ORDER BY priority, id LIMIT :limit",
+            key="pending",
+        )
+        return self.direct.outbox(self._rows(sql, {"chat_id": chat_id, "limit": limit}))
 
     def pending_chats(self) -> list[tuple[int, int, int, float]]:
         """Every chat with pending calls: (chat, best priority, oldest id, oldest time)."""
-        rows = self.session.exec(queries.PENDING_CHATS).all()
+        sql = self.direct.text(
+            "SELECT chat_id, MIN(priority), MIN(id), MIN(created_at) FROM outbox GROUP BY chat_id",
+            key="pending_chats",
+        )
+        rows = self._rows(sql, {})
         return [(int(c), int(p), int(i or 0), float(t)) for c, p, i, t in rows]
 
     def done(self, entry_ids: Sequence[int]) -> None:
         if entry_ids:
-            self.session.exec(
-                delete(OutboxEntry)
-                .where(col(OutboxEntry.id).in_(entry_ids))
-                .execution_options(synchronize_session=False)
+            count = len(entry_ids)
+            sql = self.direct.text(
+                f"DELETE FROM outbox WHERE id IN ({', '.join(f':i{n}' for n in range(count))})",
+                key=("done", count),
             )
+            self._write(sql, {f"i{n}": entry_id for n, entry_id in enumerate(entry_ids)})
 
     def retry_later(self, entry_id: int) -> None:
         self.session.exec(
@@ -611,16 +718,3 @@ class Tx:
             select(func.count(), func.min(OutboxEntry.created_at)).select_from(OutboxEntry)
         ).one()
         return int(count), (float(oldest) if oldest is not None else None)
-
-
-def _outbox_record(row: OutboxEntry) -> OutboxRecord:
-    assert row.id is not None
-    return OutboxRecord(
-        id=row.id,
-        chat_id=row.chat_id,
-        game_id=row.game_id,
-        priority=row.priority,
-        op=dict(row.op),
-        created_at=row.created_at,
-        attempts=row.attempts,
-    )

@@ -13,7 +13,7 @@ from engine import GameState
 from tests.bot.harness import running_bot
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.keeper import TimerKeeper
-from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.bot.timers import Fire, ManualScheduler
 from tg_mafia.storage import GameRecord
 
 
@@ -61,3 +61,50 @@ def test_the_keeper_ignores_an_older_timer_and_forgets_an_ended_game() -> None:
     assert TimerKeeper.name(1) not in scheduler.armed
     keeper.cancel(1)  # the game ended
     assert keeper.newest == {}
+
+
+class CountingScheduler(ManualScheduler):
+    """A scheduler that counts its arms and, like PTB's JobQueue, lists no jobs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.arms = 0
+
+    def arm(self, name: str, delay: float, fire: Fire) -> None:
+        self.arms += 1
+        super().arm(name, delay, fire)
+
+
+def test_an_arm_of_the_timer_already_waiting_changes_nothing_until_it_fires() -> None:
+    scheduler = CountingScheduler()
+    fired: list[tuple[int, int]] = []
+
+    async def fire(game: int, timer: int) -> None:
+        fired.append((game, timer))
+
+    keeper = TimerKeeper(scheduler, BotClock(source=lambda: 0.0), fire)
+    keeper.arm(1, 5.0, 4)  # shorter than the countdown: one job
+    keeper.arm(1, 5.0, 4)  # a vote in the same stage: the same deadline
+    assert scheduler.arms == 1
+    keeper.arm(1, 6.0, 4)  # the stage's message delivered late: the deadline moved
+    assert scheduler.arms == 2
+    assert asyncio.run(scheduler.fire(TimerKeeper.name(1)))
+    assert fired == [(1, 4)]
+    keeper.arm(1, 6.0, 4)  # fired, and the game could not take it: armed again
+    assert scheduler.arms == 3 and TimerKeeper.name(1) in scheduler.armed
+
+
+def test_a_replica_that_stops_leading_keeps_no_timer() -> None:
+    scheduler = CountingScheduler()
+
+    async def fire(game: int, timer: int) -> None:
+        return None
+
+    keeper = TimerKeeper(scheduler, BotClock(source=lambda: 0.0), fire, countdown=fire)
+    keeper.arm(1, 60.0, 4)
+    keeper.arm(2, 5.0, 2)
+    assert len(scheduler.armed) == 3  # two timers and a countdown
+    keeper.cancel_all()
+    assert scheduler.armed == {} and keeper.newest == {} and keeper.armed == {}
+    keeper.arm(1, 60.0, 4)  # leading again: armed again
+    assert TimerKeeper.name(1) in scheduler.armed

@@ -140,8 +140,7 @@ class GameService:
     def _lost(self) -> None:
         """Another process leads now: this one stops sending and timing."""
         self.leading = False
-        for name in list(getattr(self.keeper.scheduler, "armed", {})):
-            self.keeper.scheduler.cancel(name)
+        self.keeper.cancel_all()
         self.retention.stop()
         self._spawn(self.sender.stop())
 

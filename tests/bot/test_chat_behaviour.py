@@ -387,3 +387,32 @@ async def test_a_restart_at_night_closes_a_chat_the_crash_left_open(tmp_path: Pa
         await scheduler.fire(f"game-{game_id}")
         await h2.settle()
         assert dict(chat.permissions) == before  # and the morning opens it as it was
+
+
+async def test_a_move_press_is_read_checked_and_written_in_one_database_call(
+    tmp_path: Path,
+) -> None:
+    """Under load every database call waits for the batch before it to commit: a press
+    that read the game in one call and moved in another waited twice."""
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 9, scheduler=scheduler) as h:
+        game_id = await start(h, "moscow")
+        record, state = state_of(h, game_id)
+        speaker = next(u for u in h.users if str(u.id) == state.speaker)
+        await h.settle()
+        calls: list[str] = []
+        run = h.service.adb.run
+
+        async def counted(call: object, *args: object, **kwargs: object) -> object:
+            calls.append(getattr(call, "__qualname__", repr(call)))
+            return await run(call, *args, **kwargs)  # type: ignore[arg-type]
+
+        h.service.adb.run = counted  # type: ignore[method-assign]
+        found = find_button(h, h.group.id, prefix(Kind.PASS, record))
+        assert found is not None
+        pressed = speaker.press(h.group, found[1], message_id=found[0])
+        await h.handled()
+        assert pressed.answer.get("text")
+        assert state_of(h, game_id)[0].version == record.version + 1
+        assert calls.count("Runner._act") == 1
+        assert "Database.get_game" not in calls

@@ -33,6 +33,11 @@ DELIVERY_GRACE = 900.0
 SPARE_SLACK = 3.0
 
 
+# A move decided from the game as it is read for the move, under its lock and in the
+# same transaction: the action, or the code of the popup that refuses the input.
+Decide = Callable[[GameRecord, GameState], "Action | str"]
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What became of an input: `error` None means it was taken."""
@@ -108,7 +113,7 @@ class Runner:
     async def act(
         self,
         game_id: int,
-        action: Action,
+        action: Action | Decide,
         *,
         post_message_id: int | None = None,
         album: str | None = None,
@@ -119,7 +124,9 @@ class Runner:
         whole album, whichever process takes each part: the album's fate is
         stored with the game, and the later parts follow it. A move made by a
         Telegram update (`update_id`) that made one already is not applied again:
-        Telegram delivers an update again when its first delivery got no answer."""
+        Telegram delivers an update again when its first delivery got no answer.
+        `action` may be a `Decide`: a button's press is then checked and made in one
+        database call, on one read of the game."""
         async with self.locks.hold(("game", game_id)):
             outcome = await self.db.run(
                 self._act, game_id, action, post_message_id, album, update_id, self.clock.now()
@@ -132,7 +139,7 @@ class Runner:
         self,
         db: Database,
         game_id: int,
-        action: Action,
+        decide: Action | Decide,
         post_message_id: int | None,
         album: str | None,
         update_id: int | None,
@@ -148,6 +155,9 @@ class Runner:
                 return Outcome("duplicate", record, before)
             if album is not None and (fate := tx.living_id(game_id, 0, album_key(album))):
                 return self._follow_album(tx, record, fate, post_message_id, now)
+            action = decide if isinstance(decide, Action) else decide(record, before)
+            if isinstance(action, str):
+                return Outcome(action, record, before)
             try:
                 after, events = apply(before, action)
             except IllegalAction as error:

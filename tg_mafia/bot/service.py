@@ -18,7 +18,7 @@ from telegram import Bot
 from telegram.constants import ChatAction
 from telegram.error import TelegramError
 
-from engine import HOST, GameState, IllegalAction, apply, public_view
+from engine import HOST, Action, GameState, IllegalAction, apply, public_view
 from engine.actions import MafiaChat, Nominate, Say, Timeout
 from tg_mafia.bot import screens, texts
 from tg_mafia.bot.callbacks import STEPPED, Button, Kind
@@ -235,8 +235,25 @@ class GameService:
             game_id, action, post_message_id=post_message_id, update_id=CURRENT_UPDATE.get()
         )
 
+    async def press_move(self, button: Button, chat_id: int, user_id: int) -> str:
+        """A button whose press is a move (`is_move`): the popup that answers it. The
+        press is checked and the move made on one read of the game, in one database
+        call (under load a second call waited for another batch's commit)."""
+
+        def decide(record: GameRecord, state: GameState) -> Action | str:
+            if elsewhere(record, chat_id, user_id):
+                return "stale"
+            return move_of(record, state, user_id, button)
+
+        outcome = await self.runner.act(button.game, decide, update_id=CURRENT_UPDATE.get())
+        t = translator(outcome.record.language if outcome.record else "en")
+        if outcome.error is None:
+            return texts.popup(t, SUCCESS.get(button.kind, "ok"))
+        return texts.popup(t, "stale" if outcome.error == "no_game" else outcome.error)
+
     async def press(self, record: GameRecord, user_id: int, button: Button) -> str:
-        """A game button: the popup that answers the press."""
+        """A game button that is no move (`press_move` takes those): the popup that
+        answers the press."""
         t = translator(record.language)
         if record.status is not GameStatus.RUNNING:
             return texts.popup(t, "stale")
@@ -245,7 +262,7 @@ class GameService:
             return texts.popup(t, "stale")
         if button.kind is Kind.TIME:
             return self._time_left(record, state)
-        if button.kind in (Kind.HOST, Kind.HOST_WARN, Kind.HOST_WARN_MENU):
+        if button.kind in HOST_KINDS:
             if record.host_user_id != user_id:
                 return texts.popup(t, "not_host")
             if button.kind is Kind.HOST_WARN_MENU:
@@ -260,15 +277,7 @@ class GameService:
             if op is not None:
                 await self.show(record, user_id, op)
             return texts.popup(t, code)
-        action = to_action(button, user_id, state, table_of(record))
-        if action is None:
-            return texts.popup(t, "stale")
-        if action.actor != HOST and record.seat_of(user_id) is None:
-            return texts.popup(t, "not_a_player")
-        outcome = await self.act(record.id, action)
-        if outcome.error is not None:
-            return texts.popup(t, outcome.error)
-        return texts.popup(t, SUCCESS.get(button.kind, "ok"))
+        return await self.press_move(button, record.chat_id, user_id)
 
     def _time_left(self, record: GameRecord, state: GameState) -> str:
         t = translator(record.language)
@@ -423,6 +432,52 @@ class GameService:
         self.leader.stop()
         await self.sender.stop()
         self.adb.close()
+
+
+# The buttons whose press is a move of the game (or refused as one).
+MOVE_KINDS = frozenset(
+    {
+        Kind.NIGHT,
+        Kind.PLAN,
+        Kind.PASS,
+        Kind.NOMINATE,
+        Kind.HAND,
+        Kind.LOWER,
+        Kind.LEAVE,
+        Kind.VOTE,
+        Kind.UNVOTE,
+        Kind.DECIDE,
+        Kind.BEST,
+        Kind.HOST,
+        Kind.HOST_WARN,
+    }
+)
+HOST_KINDS = frozenset({Kind.HOST, Kind.HOST_WARN, Kind.HOST_WARN_MENU})
+
+
+def is_move(button: Button) -> bool:
+    """Whether the press is a move (a name in the best-move menu only redraws it)."""
+    return button.kind in MOVE_KINDS and not is_toggle(button)
+
+
+def elsewhere(record: GameRecord, chat_id: int, user_id: int) -> bool:
+    """A button acts only on the game of its own chat: a group's buttons in
+    that group, private ones in the presser's own chat."""
+    return chat_id not in (record.chat_id, user_id)
+
+
+def move_of(record: GameRecord, state: GameState, user_id: int, button: Button) -> Action | str:
+    """The move a press makes, or the code of the popup that refuses it."""
+    if button.kind in STEPPED and stale(button, state):
+        return "stale"
+    if button.kind in HOST_KINDS and record.host_user_id != user_id:
+        return "not_host"
+    action = to_action(button, user_id, state, table_of(record))
+    if action is None:
+        return "stale"
+    if action.actor != HOST and record.seat_of(user_id) is None:
+        return "not_a_player"
+    return action
 
 
 def _enqueue(

@@ -21,6 +21,7 @@ from tg_mafia.bot.handlers.common import (
 )
 from tg_mafia.bot.lobby import RIGHTS, parse_join
 from tg_mafia.bot.rules_text import rules, safe_options
+from tg_mafia.bot.service import elsewhere, is_move
 from tg_mafia.i18n import Translator, resolve_language, translator
 from tg_mafia.storage import Database, GameRecord
 
@@ -126,14 +127,17 @@ async def on_button(update: Update, context: Context) -> None:
         return
     service = service_of(context)
     button = decode(query.data)
+    chat = update.effective_chat
+    if button is not None and chat is not None and is_move(button):
+        await answer_query(query, await service.press_move(button, chat.id, query.from_user.id))
+        return
     record = await service.adb.run(Database.get_game, button.game) if button else None
     t = translator(record.language if record else "en")
-    chat = update.effective_chat
     if (
         button is None
         or record is None
         or chat is None
-        or _elsewhere(record, chat.id, query.from_user.id)
+        or elsewhere(record, chat.id, query.from_user.id)
     ):
         await answer_query(query, texts.popup(t, "stale"))
         return
@@ -172,12 +176,6 @@ def _restarting(t: Translator) -> str:
         "The bot restarts soon for an update: no new game can start now. "
         "Try again in a few minutes."
     )
-
-
-def _elsewhere(record: GameRecord, chat_id: int, user_id: int) -> bool:
-    """A button acts only on the game of its own chat: a group's buttons in
-    that group, private ones in the presser's own chat."""
-    return chat_id not in (record.chat_id, user_id)
 
 
 async def _rules_in_private(context: Context, record: GameRecord, user_id: int) -> str:

@@ -389,7 +389,7 @@ async def test_a_restart_at_night_closes_a_chat_the_crash_left_open(tmp_path: Pa
         assert dict(chat.permissions) == before  # and the morning opens it as it was
 
 
-async def test_a_move_press_is_read_checked_and_written_in_one_database_call(
+async def test_a_press_or_a_post_is_read_checked_and_written_in_one_database_call(
     tmp_path: Path,
 ) -> None:
     """Under load every database call waits for the batch before it to commit: a press
@@ -416,3 +416,9 @@ async def test_a_move_press_is_read_checked_and_written_in_one_database_call(
         assert state_of(h, game_id)[0].version == record.version + 1
         assert calls.count("Runner._act") == 1
         assert "Database.get_game" not in calls
+        # A post is judged on the read of the chat's running game its move makes.
+        calls.clear()
+        h.users[0].send(h.group, "a word out of turn, or the speaker's")
+        await h.handled()
+        assert calls.count("Runner._act") == 1
+        assert "Database.active_game" not in calls

@@ -36,6 +36,9 @@ SPARE_SLACK = 3.0
 # A move decided from the game as it is read for the move, under its lock and in the
 # same transaction: the action, or the code of the popup that refuses the input.
 Decide = Callable[[GameRecord, GameState], "Action | str"]
+# A game by its id, or as the running game of a chat (and forum topic): a post names
+# its chat only, and is judged on the one read of the game its move makes.
+GameRef = int | tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,7 @@ class Runner:
 
     async def act(
         self,
-        game_id: int,
+        game: GameRef,
         action: Action | Decide,
         *,
         post_message_id: int | None = None,
@@ -126,10 +129,12 @@ class Runner:
         Telegram update (`update_id`) that made one already is not applied again:
         Telegram delivers an update again when its first delivery got no answer.
         `action` may be a `Decide`: a button's press is then checked and made in one
-        database call, on one read of the game."""
-        async with self.locks.hold(("game", game_id)):
+        database call, on one read of the game; so is a post, its game named by
+        its chat (a chat has one running game: its lock is the chat's)."""
+        key = ("game", game) if isinstance(game, int) else ("chat", *game)
+        async with self.locks.hold(key):
             outcome = await self.db.run(
-                self._act, game_id, action, post_message_id, album, update_id, self.clock.now()
+                self._act, game, action, post_message_id, album, update_id, self.clock.now()
             )
         if outcome.error is None and outcome.record is not None:
             self.after_write(outcome.record, outcome.calls)
@@ -138,7 +143,7 @@ class Runner:
     def _act(
         self,
         db: Database,
-        game_id: int,
+        game: GameRef,
         decide: Action | Decide,
         post_message_id: int | None,
         album: str | None,
@@ -146,14 +151,17 @@ class Runner:
         now: float,
     ) -> Outcome:
         with db.transaction() as tx:
-            record = tx.game(game_id, for_update=True)
+            if isinstance(game, int):
+                record = tx.game(game, for_update=True)
+            else:
+                record = tx.active_game(*game, for_update=True)
             if record is None or record.status is not GameStatus.RUNNING:
                 return Outcome("no_game", record)
             before = state_of(record)
             # After the game's row lock: a twin delivery waits here for the first to commit.
             if update_id is not None and tx.made_by_update(update_id):
                 return Outcome("duplicate", record, before)
-            if album is not None and (fate := tx.living_id(game_id, 0, album_key(album))):
+            if album is not None and (fate := tx.living_id(record.id, 0, album_key(album))):
                 return self._follow_album(tx, record, fate, post_message_id, now)
             action = decide if isinstance(decide, Action) else decide(record, before)
             if isinstance(action, str):
@@ -184,7 +192,7 @@ class Runner:
             if album is not None:
                 deleted = after.deleted > before.deleted
                 tx.set_living(
-                    game_id, 0, album_key(album), ALBUM_DELETED if deleted else ALBUM_KEPT
+                    record.id, 0, album_key(album), ALBUM_DELETED if deleted else ALBUM_KEPT
                 )
             if after.phase is Phase.ENDED:
                 forget_texts(tx, written)

@@ -324,18 +324,18 @@ class GameService:
     async def _post(
         self, chat_id: int, topic: int, user_id: int, message_id: int, text: str, album: str | None
     ) -> None:
-        record = await self.adb.run(Database.active_game, chat_id, topic)
-        if record is None or record.status is not GameStatus.RUNNING:
-            return
-        if record.host_user_id == user_id:
-            actor = HOST
-        elif record.seat_of(user_id) is not None:
-            actor = str(user_id)
-        else:
-            return  # spectators are not the game's business
+
+        def say(record: GameRecord, state: GameState) -> Action | str:
+            if record.host_user_id == user_id:
+                return Say(HOST, text)
+            if record.seat_of(user_id) is not None:
+                return Say(str(user_id), text)
+            return "spectator"  # not the game's business
+
+        # Judged on the one read of the chat's running game that its move makes.
         await self.runner.act(
-            record.id,
-            Say(actor, text),
+            (chat_id, topic),
+            say,
             post_message_id=message_id,
             album=album,
             update_id=CURRENT_UPDATE.get(),

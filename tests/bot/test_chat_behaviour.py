@@ -400,11 +400,13 @@ async def test_a_press_or_a_post_is_read_checked_and_written_in_one_database_cal
         record, state = state_of(h, game_id)
         speaker = next(u for u in h.users if str(u.id) == state.speaker)
         await h.settle()
-        calls: list[str] = []
+        calls: list[str] = []  # the game's reads and moves (the sender's calls left out)
         run = h.service.adb.run
+        watched = {"Runner._act", "Database.get_game", "Database.active_game"}
 
         async def counted(call: object, *args: object, **kwargs: object) -> object:
-            calls.append(getattr(call, "__qualname__", repr(call)))
+            if (name := getattr(call, "__qualname__", "")) in watched:
+                calls.append(name)
             return await run(call, *args, **kwargs)  # type: ignore[arg-type]
 
         h.service.adb.run = counted  # type: ignore[method-assign]
@@ -414,11 +416,12 @@ async def test_a_press_or_a_post_is_read_checked_and_written_in_one_database_cal
         await h.handled()
         assert pressed.answer.get("text")
         assert state_of(h, game_id)[0].version == record.version + 1
-        assert calls.count("Runner._act") == 1
-        assert "Database.get_game" not in calls
+        # Nothing read before the move (on PostgreSQL the leader reads the game after
+        # it, as its own write's notification arrives).
+        assert calls[0] == "Runner._act" and calls.count("Runner._act") == 1
         # A post is judged on the read of the chat's running game its move makes.
         calls.clear()
         h.users[0].send(h.group, "a word out of turn, or the speaker's")
         await h.handled()
-        assert calls.count("Runner._act") == 1
+        assert calls[0] == "Runner._act" and calls.count("Runner._act") == 1
         assert "Database.active_game" not in calls

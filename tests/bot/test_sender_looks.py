@@ -25,12 +25,12 @@ async def test_looks_at_the_outbox_take_at_most_a_tenth_of_the_database_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     looks = 0
-    pending_chats = sender_module._pending_chats
+    pending_chats = sender_module._timed_pending_chats
 
-    def costly_look(db: Database) -> tuple[list[tuple[int, int, int, float]], float]:
+    def costly_look(db: Database, first: int) -> tuple[list[tuple[int, int, int, float]], float]:
         nonlocal looks
         looks += 1
-        return pending_chats(db), LOOK_COST  # as the scan of a large outbox costs
+        return pending_chats(db, first)[0], LOOK_COST  # as the scan of a large outbox costs
 
     monkeypatch.setattr(sender_module, "_timed_pending_chats", costly_look)
     sb = Sandbox()

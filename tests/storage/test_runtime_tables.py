@@ -55,6 +55,17 @@ def test_the_outbox_keeps_each_chats_order_until_done(db: Database) -> None:
         assert [(e.op["text"], e.attempts) for e in tx.pending(CHAT)] == [("g1", 1), ("g2", 0)]
 
 
+def test_the_chats_to_serve_first_come_best_priority_then_oldest(db: Database) -> None:
+    with db.transaction() as tx:
+        tx.enqueue(3, {"m": "send", "text": "a reminder"}, now=1.0, priority=2)
+        tx.enqueue(2, {"m": "send", "text": "an answer"}, now=2.0, priority=1)
+        tx.enqueue(1, {"m": "send", "text": "the game's"}, now=3.0, priority=0)
+        tx.enqueue(4, {"m": "send", "text": "the game's, later"}, now=4.0, priority=0)
+    with db.transaction() as tx:
+        assert [chat for chat, *_ in tx.pending_chats(3)] == [1, 4, 2]
+        assert sorted(chat for chat, *_ in tx.pending_chats()) == [1, 2, 3, 4]
+
+
 def test_a_rolled_back_transaction_leaves_no_call(db: Database) -> None:
     with pytest.raises(RuntimeError), db.transaction() as tx:
         tx.enqueue(CHAT, {"m": "send", "text": "never"}, now=1.0)

@@ -193,11 +193,14 @@ class Sender:
                 self.forget_idle()
             self._wake.clear()
             try:
-                chats, cost = await self.db.run(_timed_pending_chats)
+                # The chats to serve first, enough to fill the workers past those
+                # already served and those waiting for their user.
+                first = WORKERS + len(self._workers) + len(self.parked)
+                chats, cost = await self.db.run(_timed_pending_chats, first)
             except Exception:
                 log.exception("sender: cannot read the outbox")
                 chats, cost = [], 0.0
-            for chat_id, *_ in sorted(chats, key=lambda c: (c[1], c[2])):
+            for chat_id, *_ in chats:  # best priority first, then oldest
                 if chat_id in self.parked or chat_id in self._workers:
                     continue
                 if len(self._workers) >= WORKERS:
@@ -487,10 +490,13 @@ def _pending_chats(db: Database) -> list[tuple[int, int, int, float]]:
         return tx.pending_chats()
 
 
-def _timed_pending_chats(db: Database) -> tuple[list[tuple[int, int, int, float]], float]:
-    """The chats with pending calls, and what the look cost (seconds of this thread)."""
+def _timed_pending_chats(
+    db: Database, first: int
+) -> tuple[list[tuple[int, int, int, float]], float]:
+    """The `first` chats to serve, and what the look cost (seconds of this thread)."""
     began = time.perf_counter()
-    chats = _pending_chats(db)
+    with db.transaction() as tx:
+        chats = tx.pending_chats(first)
     return chats, time.perf_counter() - began
 
 

@@ -10,13 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.bot.test_sender_stop import a_sender
 from tg_mafia.bot import sender as sender_module
-from tg_mafia.bot.clock import BotClock
-from tg_mafia.bot.dbthread import AsyncDb
-from tg_mafia.bot.sender import LOOK_SPACING, Sender
-from tg_mafia.sandbox import Sandbox
-from tg_mafia.storage import Database, open_database
-from tg_mafia.virtual_time import current_time_source
+from tg_mafia.bot.sender import LOOK_SPACING
+from tg_mafia.storage import Database
 
 LOOK_COST = 0.005  # seconds: a large outbox
 
@@ -33,22 +30,12 @@ async def test_looks_at_the_outbox_take_at_most_a_tenth_of_the_database_thread(
         return pending_chats(db, first)[0], LOOK_COST  # as the scan of a large outbox costs
 
     monkeypatch.setattr(sender_module, "_timed_pending_chats", costly_look)
-    sb = Sandbox()
-    db = open_database(f"sqlite:///{tmp_path / 'bot.db'}")
-    adb = AsyncDb(db)
-    bot = sb.bot()
-    await bot.initialize()
-    sender = Sender(bot, adb, BotClock(1.0, current_time_source()))
-    try:
+    async with a_sender(tmp_path) as sender:
         sender.start()
         began = asyncio.get_running_loop().time()
         while asyncio.get_running_loop().time() - began < 1.0:
             sender.wake()  # as a move that wrote calls does, 1,000 times a second
             await asyncio.sleep(0.001)
         await sender.stop()
-    finally:
-        await bot.shutdown()
-        adb.close()
-        db.close()
     # Each look is followed by at least LOOK_SPACING times its cost without one.
     assert 2 <= looks <= 1.0 / (LOOK_COST * LOOK_SPACING) + 1

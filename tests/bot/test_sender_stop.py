@@ -6,6 +6,8 @@ for the sender for ever after SIGTERM."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -19,14 +21,24 @@ from tg_mafia.virtual_time import current_time_source
 from tg_mafia.waiting import wait_set
 
 
-async def test_a_stop_as_the_sender_is_woken_ends_it(tmp_path: Path) -> None:
+@contextlib.asynccontextmanager
+async def a_sender(tmp_path: Path) -> AsyncIterator[Sender]:
+    """A sender on the sandbox and a new database, not started."""
     sb = Sandbox()
     db = open_database(f"sqlite:///{tmp_path / 'bot.db'}")
     adb = AsyncDb(db)
     bot = sb.bot()
     await bot.initialize()
-    sender = Sender(bot, adb, BotClock(1.0, current_time_source()))
     try:
+        yield Sender(bot, adb, BotClock(1.0, current_time_source()))
+    finally:
+        await bot.shutdown()
+        adb.close()
+        db.close()
+
+
+async def test_a_stop_as_the_sender_is_woken_ends_it(tmp_path: Path) -> None:
+    async with a_sender(tmp_path) as sender:
         sender.start()
         await sender.drain()
         await asyncio.sleep(0.1)  # its loop waits for a wake-up now
@@ -37,10 +49,6 @@ async def test_a_stop_as_the_sender_is_woken_ends_it(tmp_path: Path) -> None:
         await asyncio.wait({run}, timeout=10.0)
         assert run.cancelled()
         await sender.stop()
-    finally:
-        await bot.shutdown()
-        adb.close()
-        db.close()
 
 
 async def test_wait_set_never_swallows_a_cancellation() -> None:

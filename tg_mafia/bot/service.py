@@ -434,24 +434,9 @@ class GameService:
         self.adb.close()
 
 
-# The buttons whose press is a move of the game (or refused as one).
-MOVE_KINDS = frozenset(
-    {
-        Kind.NIGHT,
-        Kind.PLAN,
-        Kind.PASS,
-        Kind.NOMINATE,
-        Kind.HAND,
-        Kind.LOWER,
-        Kind.LEAVE,
-        Kind.VOTE,
-        Kind.UNVOTE,
-        Kind.DECIDE,
-        Kind.BEST,
-        Kind.HOST,
-        Kind.HOST_WARN,
-    }
-)
+# The buttons whose press is a move of the game (or refused as one): those of a
+# step but the one that opens the nomination list, and the host's.
+MOVE_KINDS = (STEPPED - {Kind.NOMINATE_MENU}) | {Kind.HOST, Kind.HOST_WARN}
 HOST_KINDS = frozenset({Kind.HOST, Kind.HOST_WARN, Kind.HOST_WARN_MENU})
 
 

@@ -103,7 +103,7 @@ class TimerKeeper:
 
     def cancel_all(self) -> None:
         """Another process keeps the timers now: none here, and nothing remembered."""
-        for game_id in set(self.newest) | set(self.armed):
+        for game_id in list(self.newest):  # every game armed here (`arm` notes it first)
             self._cancel_jobs(game_id)
         self.newest.clear()
 

@@ -485,9 +485,9 @@ def _seconds(value: Any) -> float:
 # ----- the database side (run in the worker thread) ----------------------------------------
 
 
-def _pending_chats(db: Database) -> list[tuple[int, int, int, float]]:
+def _pending_chats(db: Database, first: int | None = None) -> list[tuple[int, int, int, float]]:
     with db.transaction() as tx:
-        return tx.pending_chats()
+        return tx.pending_chats(first)
 
 
 def _timed_pending_chats(
@@ -495,8 +495,7 @@ def _timed_pending_chats(
 ) -> tuple[list[tuple[int, int, int, float]], float]:
     """The `first` chats to serve, and what the look cost (seconds of this thread)."""
     began = time.perf_counter()
-    with db.transaction() as tx:
-        chats = tx.pending_chats(first)
+    chats = _pending_chats(db, first)
     return chats, time.perf_counter() - began
 
 

@@ -18,7 +18,12 @@ from typing import Any, Final
 
 from sqlalchemy import JSON, Connection, DateTime, Dialect, Table
 
-from tg_mafia.storage.models import GAME_ACTION_TABLE, GAME_TABLE, OUTBOX_TABLE
+from tg_mafia.storage.models import (
+    ACTIVE_GAME_WHERE,
+    GAME_ACTION_TABLE,
+    GAME_TABLE,
+    OUTBOX_TABLE,
+)
 from tg_mafia.storage.records import GameRecord, OutboxRecord
 from tg_mafia.storage.rows import game_record
 
@@ -52,8 +57,7 @@ class Direct:
         self.game_sql = self.text(f"{_GAME_SELECT} WHERE id = :game_id")
         self.game_for_update_sql = self.game_sql + lock
         self.active_game_sql = self.text(
-            f"{_GAME_SELECT} WHERE chat_id = :chat_id AND topic = :topic"
-            " AND status IN ('lobby', 'running')"
+            f"{_GAME_SELECT} WHERE chat_id = :chat_id AND topic = :topic AND {ACTIVE_GAME_WHERE}"
         )
         self.active_game_for_update_sql = self.active_game_sql + lock
 

@@ -372,6 +372,15 @@ class CrashRun:
             )
         )
 
+    def describe(self, table: Table) -> str:
+        """A finished table's kill point against its stored log (for a failed check)."""
+        stored = [action_from_dict(dict(row.action)) for row in self.db.actions(table.game_id)]
+        return (
+            f"game {table.game_id} ({table.variant}): kill point {table.kill_at} "
+            f"({table.kill_mode}) of {len(table.reference)} reference actions, killed "
+            f"{table.killed}; stored {len(stored)}: {stored}; reference {table.reference}"
+        )
+
     async def stuck(self, table: Table) -> str:
         """What a step that timed out waited for: the game, the bot's timers, its errors."""
         assert self.bot is not None
@@ -382,12 +391,14 @@ class CrashRun:
         except httpx.HTTPError as error:
             armed = f"unknown ({error!r})"
         waited = table.reference[done] if done < len(table.reference) else "the end"
+        stored = [action_from_dict(dict(row.action)) for row in self.db.actions(table.game_id)]
         stderr = self.bot.stderr.read_text()[-2000:] if self.bot.stderr.exists() else ""
         return (
             f"game {table.game_id} ({table.variant}), {record.status.value}, step "
             f"{(record.state or {}).get('step')}, timer {record.timer_token}, deadline "
             f"{record.stage_deadline}; reference action {done} of {len(table.reference)}: "
             f"{waited}; armed timers {armed}; restarts seen {table.restarts_seen}; "
+            f"stored actions {len(stored)}, the last {stored[-4:]}; "
             f"the bot's stderr ends:\n{stderr}"
         )
 
@@ -433,7 +444,8 @@ class CrashRun:
     ) -> bool:
         """Makes the input; False when it could not be made yet: a Timeout whose
         timer is not armed (the bot arms a stage's timer once the stage's message
-        is delivered, and again after a restart), so that nothing will happen."""
+        is delivered, and again after a restart), or armed still for the stage
+        before, so that nothing happened."""
         assert self.bot is not None
         token = str(state.step)
         gid = record.id
@@ -444,8 +456,12 @@ class CrashRun:
 
         if isinstance(action, Timeout):
             name = f"game-{gid}"
+            before = self.progress(table)
             answer = await self.client.post(f"{self.bot.control}/fire/{name}")
-            if answer.json()["fired"]:
+            # The fire answers once its move is written, or refused: a job armed for the
+            # stage before (a night ended by its last move, the next stage's timer not yet
+            # armed by the write's aftermath) is refused as stale, and the fire is made again.
+            if answer.json()["fired"] and self.progress(table) > before:
                 return True
             await asyncio.sleep(0.01)
             return False

@@ -57,7 +57,7 @@ async def test_games_survive_sigkill(
         verdict = Verdict()
         for table in games:
             run.check(table)
-            assert table.killed and table.restarts_seen >= 1
+            assert table.killed and table.restarts_seen >= 1, run.describe(table)
             verdict.add(run.messages(table))
         with capsys.disabled():  # shown in every run: the duplicates are a measure
             print(

@@ -17,12 +17,16 @@ kind of update. What differs, for the measure, and nothing else:
 - With `unlimited` (a benchmark's unmeasured set-up only: load.py --fast-setup):
   no rate limiter and no outbox budgets, so the set-up's calls go out as fast as
   the network takes them; the process is then killed and started again without it.
-- Each update handled and each game write is time-stamped (time.monotonic, the
-  same clock in every process on Linux): the write right after its transaction
-  committed, in the database thread.
+- Each update is time-stamped (time.monotonic, the same clock in every process on
+  Linux) when its getUpdates returned it, when its handler began and ended, when the
+  game write it caused committed (in the database thread, right after the commit),
+  and, for a press, when its answer was called; so are the getUpdates calls and the
+  garbage collections.
 - A control server on 127.0.0.1, never part of the bot:
-      GET /log       {"handled": {key: t}, "written": {key: t}}, keys "q<callback
-                     query id>" or "m<chat>:<message id>", emptied by each read
+      GET /log       {"fetched" | "received" | "handled" | "written" | "answering":
+                     {key: t}}, keys "q<callback query id>" or "m<chat>:<message id>";
+                     "poll_called" | "poll_returned" | "poll_next": {poll number: t};
+                     "gc_pauses": {start: seconds}; all emptied by each read
       GET /metrics   the bot's own /metrics text
 
 When polling, it prints one JSON line: {"ready": true, "pid", "control_port",
@@ -38,6 +42,8 @@ IMPORTS_BEGAN = time.monotonic()
 
 import asyncio  # noqa: E402
 import contextvars  # noqa: E402
+import gc  # noqa: E402
+import itertools  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import socket  # noqa: E402
@@ -101,8 +107,13 @@ class BotProcess:
             return answer.content
 
     async def log(self) -> tuple[dict[str, float], dict[str, float]]:
-        data = json.loads(await self.get("/log"))
-        return data["handled"], data["written"]
+        stamps = await self.stages()
+        return stamps["handled"], stamps["written"]
+
+    async def stages(self) -> dict[str, dict[str, float]]:
+        """Every kind of stamp (see `Stamps`), emptied by the read."""
+        data: dict[str, dict[str, float]] = json.loads(await self.get("/log"))
+        return data
 
     async def stop(self) -> None:
         """SIGKILL: the benchmarks never need the bot's drain."""
@@ -138,14 +149,25 @@ def update_key(update: Any) -> str | None:
 
 
 class Stamps:
-    """When each update was handled, and when the game write it caused committed."""
+    """When each update was received (its handling began) and handled, when the game
+    write it caused committed, and, for a press, when its answer was sent."""
 
     def __init__(self) -> None:
         self.current: contextvars.ContextVar[str | None] = contextvars.ContextVar(
             "update", default=None
         )
+        self._collecting = 0.0
+        self.fetched: dict[str, float] = {}  # its getUpdates returned it, parsed
+        self.received: dict[str, float] = {}
         self.handled: dict[str, float] = {}
         self.written: dict[str, float] = {}
+        self.answering: dict[str, float] = {}  # the answerCallbackQuery call made
+        # Each getUpdates that brought updates, by its number: when it was called, when
+        # it returned (its updates parsed), and when the one after it was called.
+        self.gc_pauses: dict[str, float] = {}  # by start time: each collection's seconds
+        self.poll_called: dict[str, float] = {}
+        self.poll_returned: dict[str, float] = {}
+        self.poll_next: dict[str, float] = {}
         self.committed: dict[tuple[int, int], float] = {}  # (game, version): in the db thread
 
     def install(self, app: Any) -> None:
@@ -155,6 +177,8 @@ class Stamps:
 
         async def timed(update: Any) -> None:
             key = update_key(update)
+            if key is not None:
+                self.received[key] = time.monotonic()
             token = self.current.set(key)
             try:
                 await process(update)
@@ -164,6 +188,37 @@ class Stamps:
                     self.handled[key] = time.monotonic()
 
         app.process_update = timed
+        gc.callbacks.append(self._collected)
+        bot_class = type(app.bot)
+        answer_query = bot_class.answer_callback_query
+
+        async def answering(bot: Any, callback_query_id: str, *args: Any, **kwargs: Any) -> Any:
+            self.answering[f"q{callback_query_id}"] = time.monotonic()
+            return await answer_query(bot, callback_query_id, *args, **kwargs)
+
+        bot_class.answer_callback_query = answering
+        get_updates = bot_class.get_updates
+        polls = itertools.count()
+        last: list[str | None] = [None]
+
+        async def polling(bot: Any, *args: Any, **kwargs: Any) -> Any:
+            called = time.monotonic()
+            if last[0] is not None:
+                self.poll_next[last[0]] = called
+                last[0] = None
+            updates = await get_updates(bot, *args, **kwargs)
+            if updates:
+                now = time.monotonic()
+                for update in updates:
+                    key = update_key(update)
+                    if key is not None:
+                        self.fetched[key] = now
+                number = str(next(polls))
+                self.poll_called[number], self.poll_returned[number] = called, time.monotonic()
+                last[0] = number
+            return updates
+
+        bot_class.get_updates = polling
         stamps = self
         sync_act, async_act = Runner._act, Runner.act
 
@@ -186,10 +241,29 @@ class Stamps:
         Runner._act = _act  # type: ignore[method-assign]
         Runner.act = act  # type: ignore[method-assign]
 
+    def _collected(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._collecting = time.monotonic()
+        else:
+            self.gc_pauses[str(self._collecting)] = time.monotonic() - self._collecting
+
     def take(self) -> dict[str, dict[str, float]]:
-        handled, written = self.handled, self.written
-        self.handled, self.written = {}, {}
-        return {"handled": handled, "written": written}
+        taken = {
+            "fetched": self.fetched,
+            "received": self.received,
+            "handled": self.handled,
+            "written": self.written,
+            "answering": self.answering,
+            "gc_pauses": self.gc_pauses,
+            "poll_called": self.poll_called,
+            "poll_returned": self.poll_returned,
+            "poll_next": self.poll_next,
+        }
+        self.fetched, self.received, self.handled, self.written = {}, {}, {}, {}
+        self.answering = {}
+        self.poll_called, self.poll_returned, self.poll_next = {}, {}, {}
+        self.gc_pauses = {}
+        return taken
 
 
 def lift_budgets() -> None:
@@ -210,6 +284,7 @@ async def serve(
     from tornado.web import Application as WebApplication
     from tornado.web import RequestHandler
 
+    from tg_mafia.bot import heap
     from tg_mafia.bot.app import BotOptions, build_application, scrape_metrics, start_service
     from tg_mafia.bot.pools import calls_request, updates_request
     from tg_mafia.bot.timers import JobQueueScheduler
@@ -254,6 +329,7 @@ async def serve(
     assert app.updater is not None
     await app.updater.start_polling(allowed_updates=Update.ALL_TYPES)
     await app.start()
+    heap.settle()  # as tg-mafia run does
     polling = time.monotonic()
     ready = {
         "ready": True,

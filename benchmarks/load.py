@@ -29,7 +29,10 @@ private chat, 30 a second for the bot: nothing lifted).
 
 Measured, from the moment the sandbox queued the update (so the network leg to
 the bot and any wait in the bot count):
-- callback answer: until answerCallbackQuery reached the sandbox;
+- callback answer: until answerCallbackQuery reached the sandbox; and where a press's
+  time went (`press_stages`): held in the sandbox until a getUpdates took it, back to
+  the bot (parsed), on to its handler, to its move's commit, to the answer's call, the
+  answer's leg (each stage's median, and its mean over the slowest 1% of presses);
 - state written: until the game write the update caused had committed (stamped in
   the bot's database thread right after the commit);
 - updates/s: updates the bot finished handling within the window, per second;
@@ -46,6 +49,7 @@ import argparse
 import asyncio
 import contextlib
 import datetime
+import gc
 import json
 import logging
 import os
@@ -68,6 +72,7 @@ from benchmarks.bot_process import BotProcess  # noqa: E402
 from engine import GameState  # noqa: E402
 from engine.actions import Nominate, Timeout  # noqa: E402
 from engine.simulation import CHATTER_LINES, lively_action  # noqa: E402
+from tg_mafia.bot import heap  # noqa: E402
 from tg_mafia.bot.callbacks import Kind  # noqa: E402
 from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix  # noqa: E402
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness  # noqa: E402
@@ -224,22 +229,51 @@ def turn(table: Table, reader: Reader, window: Window) -> bool:
     return True
 
 
+def update_key(update: dict[str, Any]) -> str | None:
+    """An update's key as the bot process stamps it (bot_process.update_key)."""
+    if "callback_query" in update:
+        return f"q{update['callback_query']['id']}"
+    message = update.get("message")
+    if message is not None:
+        return f"m{message['chat']['id']}:{message['message_id']}"
+    return None
+
+
+def stamp_handouts(sb: Sandbox) -> dict[str, float]:
+    """When getUpdates first handed each update to the bot (before the leg back)."""
+    handed: dict[str, float] = {}
+    peek = sb.updates.peek
+
+    def stamped(limit: int = 100) -> list[dict[str, Any]]:
+        updates = peek(limit)
+        now = time.monotonic()
+        for update in updates:
+            key = update_key(update)
+            if key is not None:
+                handed.setdefault(key, now)
+        return updates
+
+    sb.updates.peek = stamped  # type: ignore[method-assign]
+    return handed
+
+
 async def measure(
     tables: list[Table], reader: Reader, bot: BotProcess, seconds: float, rate: float, seed: int
-) -> tuple[Window, dict[str, float], dict[str, float], list[float]]:
+) -> tuple[Window, dict[str, dict[str, float]], list[float]]:
     rng = random.Random(seed)
     live = list(tables)
     window = Window()
-    handled: dict[str, float] = {}
-    written: dict[str, float] = {}
+    stamps: dict[str, dict[str, float]] = {}
     rss: list[float] = []
+
+    async def take() -> None:
+        for kind, got in (await bot.stages()).items():
+            stamps.setdefault(kind, {}).update(got)
 
     async def collect() -> None:
         while True:
             await asyncio.sleep(5)
-            got_handled, got_written = await bot.log()
-            handled.update(got_handled)
-            written.update(got_written)
+            await take()
             rss.append(bot.rss_mb())
 
     collector = asyncio.ensure_future(collect())
@@ -270,21 +304,109 @@ async def measure(
     collector.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await collector
-    got_handled, got_written = await bot.log()
-    handled.update(got_handled)
-    written.update(got_written)
+    await take()
     rss.append(bot.rss_mb())
-    return window, handled, written, rss
+    return window, stamps, rss
+
+
+STAGES = ("held", "to_bot", "to_handler", "to_commit", "to_answer", "answer_leg")
+
+
+def press_stages(
+    given: Input, answer: float, handed: dict[str, float], stamps: dict[str, dict[str, float]]
+) -> dict[str, float] | None:
+    """Where a press's time went: held in the sandbox until a getUpdates took it, on to
+    the bot's handler (the leg, parsing, the event loop), to its move's commit, to the
+    answer's call, and the answer's leg. None without every stamp (a press refused
+    writes nothing: its answer follows its receipt)."""
+    key = given.key
+    fetched, received = stamps["fetched"].get(key), stamps["received"].get(key)
+    answering = stamps["answering"].get(key)
+    if key not in handed or fetched is None or received is None or answering is None:
+        return None
+    committed = stamps["written"].get(key, received)
+    return {
+        "held": handed[key] - given.pushed,
+        "to_bot": fetched - handed[key],
+        "to_handler": received - fetched,
+        "to_commit": committed - received,
+        "to_answer": answering - committed,
+        "answer_leg": given.pushed + answer - answering,
+    }
+
+
+def summarise_stages(parts: list[tuple[float, dict[str, float]]]) -> dict[str, Any]:
+    """Each stage's p50 over all presses, and its mean over the slowest 1%."""
+    if not parts:
+        return {}
+    ms = 1000.0
+    slow_from = percentile([total for total, _ in parts], 0.99)
+    slow = [stages for total, stages in parts if total >= slow_from]
+    out: dict[str, Any] = {"stages_n": len(parts)}
+    for stage in STAGES:
+        out[f"stage_{stage}_p50_ms"] = statistics.median(p[stage] for _, p in parts) * ms
+        out[f"stage_{stage}_slowest1pc_ms"] = statistics.fmean(p[stage] for p in slow) * ms
+    return out
+
+
+def summarise_polls(stamps: dict[str, dict[str, float]]) -> dict[str, Any]:
+    """The bot's getUpdates that brought updates: how long each took (the round trip,
+    the sandbox's wait, parsing), and how long after it the next one was called."""
+    called, returned = stamps.get("poll_called", {}), stamps.get("poll_returned", {})
+    after = stamps.get("poll_next", {})
+    took = [returned[n] - called[n] for n in called if n in returned]
+    turns = [after[n] - returned[n] for n in after if n in returned]
+    if not took or not turns:
+        return {}
+    ms = 1000.0
+    return {
+        "polls": len(took),
+        "poll_took_p50_ms": statistics.median(took) * ms,
+        "poll_took_p99_ms": percentile(took, 0.99) * ms,
+        "poll_turnaround_p50_ms": statistics.median(turns) * ms,
+        "poll_turnaround_p99_ms": percentile(turns, 0.99) * ms,
+    }
+
+
+class Pauses:
+    """This process's garbage collections (the sandbox's and the players'): a pause
+    here delays every leg of the simulated network, as Telegram never would."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.monotonic()
+        else:
+            self.seconds[str(self._began)] = time.monotonic() - self._began
+
+
+def summarise_pauses(name: str, pauses: dict[str, float], window: Window) -> dict[str, Any]:
+    within = [s for t, s in pauses.items() if window.began <= float(t) <= window.ended]
+    if not within:
+        return {}
+    return {
+        f"{name}_gc_pauses": len(within),
+        f"{name}_gc_total_ms": sum(within) * 1000,
+        f"{name}_gc_max_ms": max(within) * 1000,
+    }
 
 
 def summarise(
     sb: Sandbox,
     window: Window,
-    handled: dict[str, float],
-    written: dict[str, float],
+    stamps: dict[str, dict[str, float]],
+    handed: dict[str, float],
 ) -> dict[str, Any]:
     speed = sb.clock.speed
+    handled, written = stamps.get("handled", {}), stamps.get("written", {})
+    polls = stamps
+    kinds = ("fetched", "received", "written", "answering")
+    stamps = {kind: stamps.get(kind, {}) for kind in kinds}
     answers, unanswered = [], 0
+    parts: list[tuple[float, dict[str, float]]] = []
     for given in window.inputs:
         if given.query is None:
             continue
@@ -292,7 +414,11 @@ def summarise(
         if query.answered_at is None:
             unanswered += 1
         else:
-            answers.append((query.answered_at - query.created) / speed)
+            answer = (query.answered_at - query.created) / speed
+            answers.append(answer)
+            stages = press_stages(given, answer, handed, stamps)
+            if stages is not None:
+                parts.append((answer, stages))
     writes = [written[i.key] - i.pushed for i in window.inputs if i.key in written]
     duration = window.ended - window.began
     done = sum(1 for t in handled.values() if window.began <= t <= window.ended)
@@ -313,6 +439,9 @@ def summarise(
         "written_p50_ms": statistics.median(writes) * ms if writes else None,
         "written_p99_ms": percentile(writes, 0.99) * ms if writes else None,
         "written_max_ms": max(writes) * ms if writes else None,
+        **summarise_stages(parts),
+        **summarise_polls(polls),
+        **summarise_pauses("bot", polls.get("gc_pauses", {}), window),
     }
 
 
@@ -347,12 +476,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["setup_s"] = time.monotonic() - began
             await bot.log()  # the set-up's stamps are not measured
             setup_rss = bot.rss_mb()
+            handed = stamp_handouts(sb)
+            # The sandbox's world (every group, message and call of the set-up) out of the
+            # collector's walks: its full collections held this process's loop for up to
+            # 247 ms, and every simulated leg with it, as Telegram never would.
+            heap.settle()
+            pauses = Pauses()
+            gc.callbacks.append(pauses)
             cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
-            window, handled, written, rss = await measure(
+            window, stamps, rss = await measure(
                 tables, reader, bot, args.seconds, args.rate, args.seed
             )
             cpu, own_cpu = bot.cpu_seconds() - cpu_before, time.process_time() - own_cpu_before
-            result.update(summarise(sb, window, handled, written))
+            gc.callbacks.remove(pauses)
+            result.update(summarise(sb, window, stamps, handed))
+            result.update(summarise_pauses("sandbox", pauses.seconds, window))
             measured = window.ended - window.began + 10  # the grace included
             result["bot_cpu_share"] = cpu / measured
             # This process: the sandbox, its HTTP side and the generator. Near 1.0 it is

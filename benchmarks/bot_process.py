@@ -149,8 +149,9 @@ def update_key(update: Any) -> str | None:
 
 
 class Stamps:
-    """When each update was received (its handling began) and handled, when the game
-    write it caused committed, and, for a press, when its answer was sent."""
+    """When each update came back from its getUpdates, when its handling began and
+    ended, when the game write it caused committed, and, for a press, when its answer
+    was called; the getUpdates calls, and the process's garbage collections."""
 
     def __init__(self) -> None:
         self.current: contextvars.ContextVar[str | None] = contextvars.ContextVar(
@@ -162,9 +163,9 @@ class Stamps:
         self.handled: dict[str, float] = {}
         self.written: dict[str, float] = {}
         self.answering: dict[str, float] = {}  # the answerCallbackQuery call made
+        self.gc_pauses: dict[str, float] = {}  # by start time: each collection's seconds
         # Each getUpdates that brought updates, by its number: when it was called, when
         # it returned (its updates parsed), and when the one after it was called.
-        self.gc_pauses: dict[str, float] = {}  # by start time: each collection's seconds
         self.poll_called: dict[str, float] = {}
         self.poll_returned: dict[str, float] = {}
         self.poll_next: dict[str, float] = {}

@@ -372,9 +372,13 @@ class CrashRun:
             )
         )
 
+    def stored(self, table: Table) -> list[Action]:
+        """The table's stored action log, in order."""
+        return [action_from_dict(dict(row.action)) for row in self.db.actions(table.game_id)]
+
     def describe(self, table: Table) -> str:
         """A finished table's kill point against its stored log (for a failed check)."""
-        stored = [action_from_dict(dict(row.action)) for row in self.db.actions(table.game_id)]
+        stored = self.stored(table)
         return (
             f"game {table.game_id} ({table.variant}): kill point {table.kill_at} "
             f"({table.kill_mode}) of {len(table.reference)} reference actions, killed "
@@ -391,7 +395,7 @@ class CrashRun:
         except httpx.HTTPError as error:
             armed = f"unknown ({error!r})"
         waited = table.reference[done] if done < len(table.reference) else "the end"
-        stored = [action_from_dict(dict(row.action)) for row in self.db.actions(table.game_id)]
+        stored = self.stored(table)
         stderr = self.bot.stderr.read_text()[-2000:] if self.bot.stderr.exists() else ""
         return (
             f"game {table.game_id} ({table.variant}), {record.status.value}, step "
@@ -516,8 +520,7 @@ class CrashRun:
         seats = tuple(str(p.user_id) for p in record.players)
         state, _ = new_game(record.variant, seats, options, record.seed, record.language)
         done = 0
-        for stored in self.db.actions(table.game_id):
-            action = action_from_dict(dict(stored.action))
+        for action in self.stored(table):
             if done < len(table.reference) and action == table.reference[done]:
                 state, _ = apply(state, action)
                 done += 1

@@ -302,6 +302,8 @@ async def test_a_webhook_update_is_acknowledged_only_once_handled(
         await answers_start(world, world.users[1])
         webhook = world.sb.webhook
         assert webhook is not None
+        # The greeting is sent while /start is handled, and /start acknowledged after.
+        await world.sb.wait_for(lambda: not world.sb.updates.pending, timeout=PATIENCE)
         # /newgame reads the bot's rights in the group while it is handled: that call hangs.
         world.sb.fail_next("hang", method="getChatMember", hang_seconds=2.0)
         world.users[0].command(world.group, "newgame", mention=True)

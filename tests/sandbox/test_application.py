@@ -178,3 +178,31 @@ async def test_webhook_deliveries_run_together_across_chats_and_in_order_within_
     await sb.wait_for(lambda: not sb.updates.pending)
     await sb.stop_webhook()
     server.close()
+
+
+async def test_a_webhook_closed_without_an_answer_is_a_failed_delivery_tried_again() -> None:
+    # As Telegram: a bot that closes the connection without answering (stopping, say)
+    # has not taken the update; the delivery fails and is made again.
+    sb = make_sandbox()
+    answered: list[bool] = []
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        if answered:  # the second delivery is taken
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            await writer.drain()
+        answered.append(bool(answered))
+        writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    await sb.start_webhook(f"http://127.0.0.1:{port}/hook", None)
+    assert sb.webhook is not None
+    sb.webhook.retry_delay = 0.01
+    sb.add_user("Ann").start("x")
+    await sb.wait_for(lambda: not sb.updates.pending)
+    first, second = sb.webhook.deliveries
+    assert first.status is None and first.error and "no HTTP answer" in first.error
+    assert (second.status, second.error) == (200, None)
+    await sb.stop_webhook()
+    server.close()

@@ -44,8 +44,11 @@ async def post_json(
     finally:
         writer.close()
     head, _, content = raw.partition(b"\r\n\r\n")
-    status = int(head.split(b" ", 2)[1])
-    return status, content
+    status_line = head.split(b" ", 2)
+    if len(status_line) < 2 or not status_line[1].isdigit():
+        # closed without an answer (the bot stopping, say): a failed delivery, retried
+        raise ValueError(f"no HTTP answer from {url!r}")
+    return int(status_line[1]), content
 
 
 @dataclass

@@ -148,6 +148,35 @@ def update_key(update: Any) -> str | None:
     return None
 
 
+class Pauses:
+    """A process's garbage collections, for `gc.callbacks`: each one's seconds, by the
+    monotonic time it began."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.monotonic()
+        else:
+            self.seconds[str(self._began)] = time.monotonic() - self._began
+
+    def take(self) -> dict[str, float]:
+        taken, self.seconds = self.seconds, {}
+        return taken
+
+
+# Each update's stamps, by its key: its getUpdates returned it (parsed), its handling
+# began and ended, the game write it caused committed, its answer was called. Each
+# getUpdates that brought updates, by its number: when it was called, when it returned,
+# and when the one after it was called.
+STAMP_KINDS = (
+    "fetched", "received", "handled", "written", "answering",
+    "poll_called", "poll_returned", "poll_next",
+)  # fmt: skip
+
+
 class Stamps:
     """When each update came back from its getUpdates, when its handling began and
     ended, when the game write it caused committed, and, for a press, when its answer
@@ -157,18 +186,8 @@ class Stamps:
         self.current: contextvars.ContextVar[str | None] = contextvars.ContextVar(
             "update", default=None
         )
-        self._collecting = 0.0
-        self.fetched: dict[str, float] = {}  # its getUpdates returned it, parsed
-        self.received: dict[str, float] = {}
-        self.handled: dict[str, float] = {}
-        self.written: dict[str, float] = {}
-        self.answering: dict[str, float] = {}  # the answerCallbackQuery call made
-        self.gc_pauses: dict[str, float] = {}  # by start time: each collection's seconds
-        # Each getUpdates that brought updates, by its number: when it was called, when
-        # it returned (its updates parsed), and when the one after it was called.
-        self.poll_called: dict[str, float] = {}
-        self.poll_returned: dict[str, float] = {}
-        self.poll_next: dict[str, float] = {}
+        self.log: dict[str, dict[str, float]] = {kind: {} for kind in STAMP_KINDS}
+        self.pauses = Pauses()
         self.committed: dict[tuple[int, int], float] = {}  # (game, version): in the db thread
 
     def install(self, app: Any) -> None:
@@ -179,22 +198,22 @@ class Stamps:
         async def timed(update: Any) -> None:
             key = update_key(update)
             if key is not None:
-                self.received[key] = time.monotonic()
+                self.log["received"][key] = time.monotonic()
             token = self.current.set(key)
             try:
                 await process(update)
             finally:
                 self.current.reset(token)
                 if key is not None:
-                    self.handled[key] = time.monotonic()
+                    self.log["handled"][key] = time.monotonic()
 
         app.process_update = timed
-        gc.callbacks.append(self._collected)
+        gc.callbacks.append(self.pauses)
         bot_class = type(app.bot)
         answer_query = bot_class.answer_callback_query
 
         async def answering(bot: Any, callback_query_id: str, *args: Any, **kwargs: Any) -> Any:
-            self.answering[f"q{callback_query_id}"] = time.monotonic()
+            self.log["answering"][f"q{callback_query_id}"] = time.monotonic()
             return await answer_query(bot, callback_query_id, *args, **kwargs)
 
         bot_class.answer_callback_query = answering
@@ -205,7 +224,7 @@ class Stamps:
         async def polling(bot: Any, *args: Any, **kwargs: Any) -> Any:
             called = time.monotonic()
             if last[0] is not None:
-                self.poll_next[last[0]] = called
+                self.log["poll_next"][last[0]] = called
                 last[0] = None
             updates = await get_updates(bot, *args, **kwargs)
             if updates:
@@ -213,9 +232,10 @@ class Stamps:
                 for update in updates:
                     key = update_key(update)
                     if key is not None:
-                        self.fetched[key] = now
+                        self.log["fetched"][key] = now
                 number = str(next(polls))
-                self.poll_called[number], self.poll_returned[number] = called, time.monotonic()
+                self.log["poll_called"][number] = called
+                self.log["poll_returned"][number] = time.monotonic()
                 last[0] = number
             return updates
 
@@ -236,35 +256,15 @@ class Stamps:
                 done = stamps.committed.pop((outcome.record.id, outcome.record.version), None)
                 key = stamps.current.get()
                 if key is not None and done is not None:
-                    stamps.written[key] = done  # a timer's write has no update
+                    stamps.log["written"][key] = done  # a timer's write has no update
             return outcome
 
         Runner._act = _act  # type: ignore[method-assign]
         Runner.act = act  # type: ignore[method-assign]
 
-    def _collected(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._collecting = time.monotonic()
-        else:
-            self.gc_pauses[str(self._collecting)] = time.monotonic() - self._collecting
-
     def take(self) -> dict[str, dict[str, float]]:
-        taken = {
-            "fetched": self.fetched,
-            "received": self.received,
-            "handled": self.handled,
-            "written": self.written,
-            "answering": self.answering,
-            "gc_pauses": self.gc_pauses,
-            "poll_called": self.poll_called,
-            "poll_returned": self.poll_returned,
-            "poll_next": self.poll_next,
-        }
-        self.fetched, self.received, self.handled, self.written = {}, {}, {}, {}
-        self.answering = {}
-        self.poll_called, self.poll_returned, self.poll_next = {}, {}, {}
-        self.gc_pauses = {}
-        return taken
+        taken, self.log = self.log, {kind: {} for kind in STAMP_KINDS}
+        return {**taken, "gc_pauses": self.pauses.take()}
 
 
 def lift_budgets() -> None:

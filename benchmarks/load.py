@@ -68,7 +68,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bot_process import BotProcess  # noqa: E402
+from benchmarks.bot_process import BotProcess, Pauses  # noqa: E402
 from engine import GameState  # noqa: E402
 from engine.actions import Nominate, Timeout  # noqa: E402
 from engine.simulation import CHATTER_LINES, lively_action  # noqa: E402
@@ -315,16 +315,20 @@ STAGES = ("held", "to_bot", "to_handler", "to_commit", "to_answer", "answer_leg"
 def press_stages(
     given: Input, answer: float, handed: dict[str, float], stamps: dict[str, dict[str, float]]
 ) -> dict[str, float] | None:
-    """Where a press's time went: held in the sandbox until a getUpdates took it, on to
-    the bot's handler (the leg, parsing, the event loop), to its move's commit, to the
-    answer's call, and the answer's leg. None without every stamp (a press refused
-    writes nothing: its answer follows its receipt)."""
+    """Where a press's time went: held in the sandbox until a getUpdates took it, back
+    to the bot (the leg, parsing), on to its handler (PTB's queue, the event loop), to
+    its move's commit, to the answer's call, and the answer's leg. None without every
+    stamp (a press refused writes nothing: its answer follows its receipt)."""
     key = given.key
-    fetched, received = stamps["fetched"].get(key), stamps["received"].get(key)
-    answering = stamps["answering"].get(key)
+
+    def stamp(kind: str) -> float | None:
+        return stamps.get(kind, {}).get(key)
+
+    fetched, received, answering = stamp("fetched"), stamp("received"), stamp("answering")
     if key not in handed or fetched is None or received is None or answering is None:
         return None
-    committed = stamps["written"].get(key, received)
+    written = stamp("written")
+    committed = received if written is None else written
     return {
         "held": handed[key] - given.pushed,
         "to_bot": fetched - handed[key],
@@ -368,21 +372,6 @@ def summarise_polls(stamps: dict[str, dict[str, float]]) -> dict[str, Any]:
     }
 
 
-class Pauses:
-    """This process's garbage collections (the sandbox's and the players'): a pause
-    here delays every leg of the simulated network, as Telegram never would."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = {}
-        self._began = 0.0
-
-    def __call__(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._began = time.monotonic()
-        else:
-            self.seconds[str(self._began)] = time.monotonic() - self._began
-
-
 def summarise_pauses(name: str, pauses: dict[str, float], window: Window) -> dict[str, Any]:
     within = [s for t, s in pauses.items() if window.began <= float(t) <= window.ended]
     if not within:
@@ -402,9 +391,6 @@ def summarise(
 ) -> dict[str, Any]:
     speed = sb.clock.speed
     handled, written = stamps.get("handled", {}), stamps.get("written", {})
-    polls = stamps
-    kinds = ("fetched", "received", "written", "answering")
-    stamps = {kind: stamps.get(kind, {}) for kind in kinds}
     answers, unanswered = [], 0
     parts: list[tuple[float, dict[str, float]]] = []
     for given in window.inputs:
@@ -440,8 +426,8 @@ def summarise(
         "written_p99_ms": percentile(writes, 0.99) * ms if writes else None,
         "written_max_ms": max(writes) * ms if writes else None,
         **summarise_stages(parts),
-        **summarise_polls(polls),
-        **summarise_pauses("bot", polls.get("gc_pauses", {}), window),
+        **summarise_polls(stamps),
+        **summarise_pauses("bot", stamps.get("gc_pauses", {}), window),
     }
 
 
@@ -490,7 +476,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             cpu, own_cpu = bot.cpu_seconds() - cpu_before, time.process_time() - own_cpu_before
             gc.callbacks.remove(pauses)
             result.update(summarise(sb, window, stamps, handed))
-            result.update(summarise_pauses("sandbox", pauses.seconds, window))
+            result.update(summarise_pauses("sandbox", pauses.take(), window))
             measured = window.ended - window.began + 10  # the grace included
             result["bot_cpu_share"] = cpu / measured
             # This process: the sandbox, its HTTP side and the generator. Near 1.0 it is

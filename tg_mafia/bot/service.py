@@ -324,7 +324,6 @@ class GameService:
     async def _post(
         self, chat_id: int, topic: int, user_id: int, message_id: int, text: str, album: str | None
     ) -> None:
-
         def say(record: GameRecord, state: GameState) -> Action | str:
             if record.host_user_id == user_id:
                 return Say(HOST, text)

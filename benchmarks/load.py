@@ -19,11 +19,15 @@ private chat, 30 a second for the bot: nothing lifted).
    The measured window is the same either way.
 2. The measured window (--seconds): simulated players give the bot updates as a
    Poisson process of --rate updates a second per game, spread over the games at
-   random (open loop: the offered load does not slow down when the bot does, so
-   a slow bot shows as latency, not as fewer updates). Each update is the move the
-   engine's random policy picks for the game's stored state, pressed on its button
-   when that button has reached the chat; else (the button still in the outbox,
-   or the policy waiting for a timer) a living player's line in the group. The
+   random, a draw lost when its game can take no update (so the offered load
+   follows the games' stages: at --rate 5, 150 to 480 a second from run to run);
+   or, with --offered, of that many updates a second in all, each to the first game
+   drawn that can take one (open loop either way: the offered load does not slow
+   down when the bot does, so a slow bot shows as latency, not as fewer updates).
+   Each update is the move the engine's random policy picks for the game's stored
+   state, pressed on its button when that button has reached the chat; else (the
+   button still in the outbox, or the policy waiting for a timer) a living player's
+   line in the group. The
    game timers fire --timer-speed times sooner than their deadlines, so the games
    move on; the Bot API's clock is not sped up.
 
@@ -40,7 +44,7 @@ the bot and any wait in the bot count):
 - 429 answers, and the outbox backlog at the end.
 
     .venv/bin/python benchmarks/load.py [--games 100] [--players 7] [--seconds 60]
-        [--rate 0.3] [--rtt 50] [--jitter 0.2] [--timer-speed 10] [--no-drain]
+        [--rate 0.3 | --offered 300] [--rtt 50] [--jitter 0.2] [--timer-speed 10] [--no-drain]
 """
 
 from __future__ import annotations
@@ -81,6 +85,10 @@ from tg_mafia.sandbox.errors import SimulationError  # noqa: E402
 from tg_mafia.storage import Database, GameStatus, open_database  # noqa: E402
 
 POLL = 0.5  # seconds between looks at the database during the set-up
+# --offered: the games drawn for one arrival at most, and how long a game that could
+# take no update is not drawn (a night's closed chat lasts longer than that).
+OFFER_DRAWS = 200
+IDLE_AFTER_IMPOSSIBLE = 1.0
 
 
 @dataclass
@@ -89,6 +97,7 @@ class Table:
     players: AutoPlayers
     rng: random.Random
     game_id: int = 0
+    idle_until: float = 0.0  # monotonic: --offered draws no update of it until then
 
 
 @dataclass
@@ -104,6 +113,7 @@ class Window:
     presses: int = 0
     posts: int = 0
     impossible: int = 0  # a closed chat and no button: no update could be made
+    missed: int = 0  # --offered: arrivals that found no game able to take an update
     began: float = 0.0
     ended: float = 0.0
 
@@ -257,8 +267,35 @@ def stamp_handouts(sb: Sandbox) -> dict[str, float]:
     return handed
 
 
+def offer(live: list[Table], reader: Reader, window: Window, rng: random.Random) -> None:
+    """One update, to the first game drawn that can take one: a game that could
+    not (a closed chat and nothing to press) is left alone for a while, so the
+    draws stay few; an arrival that finds no game at all is counted as missed."""
+    now = time.monotonic()
+    for _ in range(OFFER_DRAWS):
+        if not live:
+            break
+        table = rng.choice(live)
+        if table.idle_until > now:
+            continue
+        impossible = window.impossible
+        if not turn(table, reader, window):
+            live.remove(table)
+        elif window.impossible == impossible:
+            return
+        else:
+            table.idle_until = now + IDLE_AFTER_IMPOSSIBLE
+    window.missed += 1
+
+
 async def measure(
-    tables: list[Table], reader: Reader, bot: BotProcess, seconds: float, rate: float, seed: int
+    tables: list[Table],
+    reader: Reader,
+    bot: BotProcess,
+    seconds: float,
+    rate: float,
+    seed: int,
+    offered: float | None = None,
 ) -> tuple[Window, dict[str, dict[str, float]], list[float]]:
     rng = random.Random(seed)
     live = list(tables)
@@ -277,7 +314,11 @@ async def measure(
             rss.append(bot.rss_mb())
 
     collector = asyncio.ensure_future(collect())
-    total_rate = rate * len(tables)
+    # --offered: the total rate itself, whatever the games' stages (each arrival goes to
+    # the first game, drawn at random, that can take an update); --rate: per game, each
+    # draw lost when its game can take none, so the offered load follows the stages.
+    fixed = offered is not None
+    total_rate = offered if offered is not None else rate * len(tables)
     window.began = time.monotonic()
     # On stderr, for whoever attaches a profiler to the window only (docs/benchmarks.md).
     bot_pid = bot.process.pid if bot.process else None
@@ -295,9 +336,12 @@ async def measure(
         delay = due - time.monotonic()
         if delay > 0:
             await asyncio.sleep(delay)
-        table = rng.choice(live)
-        if not turn(table, reader, window):
-            live.remove(table)
+        if fixed:
+            offer(live, reader, window, rng)
+        else:
+            table = rng.choice(live)
+            if not turn(table, reader, window):
+                live.remove(table)
     window.ended = time.monotonic()
     # Grace: the last updates are handled and answered.
     await asyncio.sleep(10)
@@ -415,6 +459,7 @@ def summarise(
         "presses": window.presses,
         "posts": window.posts,
         "no_input_possible": window.impossible,
+        "arrivals_missed": window.missed,
         "offered_per_s": len(window.inputs) / duration,
         "handled_per_s": done / duration,
         "answer_p50_ms": statistics.median(answers) * ms if answers else None,
@@ -471,7 +516,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             gc.callbacks.append(pauses)
             cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
             window, stamps, rss = await measure(
-                tables, reader, bot, args.seconds, args.rate, args.seed
+                tables, reader, bot, args.seconds, args.rate, args.seed, args.offered
             )
             cpu, own_cpu = bot.cpu_seconds() - cpu_before, time.process_time() - own_cpu_before
             gc.callbacks.remove(pauses)
@@ -539,6 +584,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=7)
     parser.add_argument("--seconds", type=float, default=60.0, help="the measured window")
     parser.add_argument("--rate", type=float, default=0.3, help="updates a second per game")
+    parser.add_argument(
+        "--offered",
+        type=float,
+        default=None,
+        help="updates a second in all, whatever the games' stages (instead of --rate)",
+    )
     parser.add_argument("--rtt", type=float, default=50.0, help="round trip, ms")
     parser.add_argument("--jitter", type=float, default=0.2, help="fraction of each leg")
     parser.add_argument("--timer-speed", type=float, default=10.0)

@@ -4,6 +4,8 @@ answers each only after that commit; one call's failure is its own."""
 from __future__ import annotations
 
 import asyncio
+import functools
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -95,3 +97,84 @@ async def test_a_failed_commit_fails_every_call_of_the_group(tmp_path: Path) -> 
         good.close()
     with pytest.raises(RuntimeError, match="shut down"):
         committer.submit(rename, db, game, "late")
+
+
+def blocked_committer(db: Database) -> tuple[GroupCommitter, threading.Event]:
+    """A committer whose thread is held in a first call until the event is set,
+    so that the calls queued meanwhile make one batch."""
+    committer = GroupCommitter(db)
+    release, started = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        started.set()
+        release.wait(10)
+
+    committer.submit(hold)
+    assert started.wait(10)
+    return committer, release
+
+
+async def test_a_move_goes_ahead_of_the_background_but_never_starves_it(
+    tmp_path: Path,
+) -> None:
+    db = open_database(f"sqlite:///{tmp_path / 'bot.db'}")
+    game = lobby(db, -100)
+    order: list[str] = []
+    committer, release = blocked_committer(db)
+    committer.max_batch = 3
+    try:
+        background = [committer.submit(order.append, f"b{n}") for n in range(3)]
+        moves = [functools.partial(order.append, f"u{n}") for n in range(4)]
+        urgent = [committer.submit_first(move) for move in moves]
+        release.set()
+        for future in [*background, *urgent]:
+            await asyncio.wrap_future(future)
+        # Each batch of 3: the moves first, and one background call while any waits.
+        assert order == ["u0", "u1", "b0", "u2", "u3", "b1", "b2"]
+        assert await asyncio.wrap_future(committer.submit_first(lambda: db.get_game(game)))
+    finally:
+        committer.shutdown()
+        db.close()
+
+
+async def test_a_move_says_what_it_decided_before_its_batch_commits(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    db, outside = open_database(url), open_database(url)
+    game = lobby(db, -100)
+    adb = AsyncDb(db)
+    told: list[tuple[str | None, str | None]] = []
+    heard, release, held = threading.Event(), threading.Event(), threading.Event()
+
+    def decided(title: str | None) -> None:
+        # on the event loop, while the batch is still open: another connection
+        # (another process) does not see the write yet
+        told.append((title, outside.get_game(game).host_name))  # type: ignore[union-attr]
+        heard.set()
+
+    def hold(db: Database) -> None:
+        held.set()
+        release.wait(10)
+
+    def after_the_loop_heard(db: Database, game_id: int, title: str) -> str | None:
+        heard.wait(10)  # the batch stays open until the loop has heard of the move
+        return rename(db, game_id, title)
+
+    try:
+        holding = asyncio.ensure_future(adb.run(hold))
+        await asyncio.get_running_loop().run_in_executor(None, held.wait, 10)
+        # queued behind the held call: one batch, the move first
+        late = asyncio.ensure_future(adb.run(after_the_loop_heard, game, "after"))
+        move = asyncio.ensure_future(adb.run_first(rename, game, "early", decided=decided))
+        await asyncio.sleep(0)  # both queued: each task's first step submits its call
+        release.set()
+        assert list(await asyncio.gather(holding, move, late)) == [None, "early", "after"]
+        assert told == [("early", None)]
+        assert outside.get_game(game).host_name == "after"  # type: ignore[union-attr]
+        # A move that fails says nothing early: its caller hears of the failure only.
+        with pytest.raises(ValueError, match="own failure"):
+            await adb.run_first(fail, game, decided=decided)
+        assert len(told) == 1
+    finally:
+        adb.close()
+        db.close()
+        outside.close()

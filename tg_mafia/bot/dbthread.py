@@ -33,5 +33,33 @@ class AsyncDb:
             self._pool, functools.partial(call, self.db, *args, **kwargs)
         )
 
+    async def run_first(
+        self,
+        call: Callable[..., T],
+        *args: Any,
+        decided: Callable[[T], None] | None = None,
+        **kwargs: Any,
+    ) -> T:
+        """A call an update waits for (a move): on SQLite ahead of the background's
+        calls, and `decided` called on the event loop with its result as soon as it
+        has run, before its batch's commit makes it durable (the popup of a press
+        waits for no one else's move). On PostgreSQL each call commits alone:
+        `decided` comes with the result, after the commit."""
+        loop = asyncio.get_running_loop()
+        bound = functools.partial(call, self.db, *args, **kwargs)
+        if not isinstance(self._pool, GroupCommitter):
+            result = await loop.run_in_executor(self._pool, bound)
+            if decided is not None:
+                decided(result)
+            return result
+        on_run = None
+        if decided is not None:
+            hand_over = decided
+
+            def on_run(value: T) -> None:
+                loop.call_soon_threadsafe(hand_over, value)
+
+        return await asyncio.wrap_future(self._pool.submit_first(bound, on_run), loop=loop)
+
     def close(self) -> None:
         self._pool.shutdown(wait=True)

@@ -4,8 +4,8 @@ benchmark; `serve` is the process.
 
     python benchmarks/bot_process.py BASE_URL TOKEN DATABASE_URL TIMER_SPEED [unlimited]
 
-As `tg-mafia run` (tg_mafia/commands/run.py, `serve`): PTB's HTTPXRequest (8 pools
-of 32 connections for calls, tg_mafia/bot/pools.py; one for getUpdates), each call
+As `tg-mafia run` (tg_mafia/commands/run.py, `serve`): the calls on aiohttp
+(tg_mafia/bot/transport.py; one connection for getUpdates), each call
 counted by `MeteredRequest`; `build_application` with speed 1, so the rate limiter
 (tg_mafia/bot/ratelimit.py) holds the bot to 30 message calls a second and the
 outbox keeps Telegram's per-chat budgets in real seconds; long polling with every
@@ -287,8 +287,8 @@ async def serve(
 
     from tg_mafia.bot import heap
     from tg_mafia.bot.app import BotOptions, build_application, scrape_metrics, start_service
-    from tg_mafia.bot.pools import calls_request, updates_request
     from tg_mafia.bot.timers import JobQueueScheduler
+    from tg_mafia.bot.transport import calls_request, updates_request
     from tg_mafia.metrics import BotMetrics
     from tg_mafia.storage import open_database
 

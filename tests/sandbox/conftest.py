@@ -1,4 +1,5 @@
-"""Fixtures: a sandbox with a supergroup, and an unmodified PTB Bot on either transport."""
+"""Fixtures: a sandbox with a supergroup, and an unmodified PTB Bot on either transport:
+in-process, or over HTTP with the request object the bot makes its calls with."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 from telegram import Bot
 
-from tests.loopback import loopback_request
+from tg_mafia.bot.transport import AiohttpRequest
 from tg_mafia.sandbox import HttpTransport, Sandbox, SimUser
 from tg_mafia.sandbox.state import Chat
 
@@ -37,8 +38,8 @@ async def connected(sb: Sandbox, transport: str) -> AsyncIterator[Bot]:
         bot = Bot(
             sb.token,
             base_url=http.base_url,
-            request=loopback_request(),
-            get_updates_request=loopback_request(),
+            request=AiohttpRequest(),
+            get_updates_request=AiohttpRequest(connections=1),
         )
     else:
         bot = sb.bot()

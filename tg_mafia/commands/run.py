@@ -191,7 +191,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
     from telegram.ext import ApplicationBuilder
 
     from tg_mafia.bot.app import BotOptions, build_application
-    from tg_mafia.bot.pools import calls_request, updates_request
+    from tg_mafia.bot.transport import calls_request, updates_request
     from tg_mafia.metrics import BotMetrics
 
     metrics = BotMetrics(settings.replica_id)
@@ -199,7 +199,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         ApplicationBuilder()
         .token(settings.token)
         .base_url(settings.base_url)
-        # Small connection pools for the calls, one connection for getUpdates, each call counted.
+        # aiohttp for the calls and one connection for getUpdates, each call counted.
         .request(calls_request(metrics.api_call))
         .get_updates_request(updates_request(metrics.api_call))
     )

@@ -413,7 +413,7 @@ async def test_a_press_or_a_post_is_read_checked_and_written_in_one_database_cal
 
             return counted
 
-        adb.run, adb.run_first = counting(adb.run), counting(adb.run_first)  # type: ignore[method-assign]
+        adb.run, adb.run_move = counting(adb.run), counting(adb.run_move)  # type: ignore[method-assign]
         found = find_button(h, h.group.id, prefix(Kind.PASS, record))
         assert found is not None
         pressed = speaker.press(h.group, found[1], message_id=found[0])

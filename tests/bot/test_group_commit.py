@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import event
 
 from tg_mafia.bot.dbthread import AsyncDb
-from tg_mafia.bot.groupcommit import GroupCommitter
+from tg_mafia.bot.groupcommit import GroupCommitter, Lane
 from tg_mafia.storage import Database, DatabaseUnavailableError, open_database
 
 
@@ -114,24 +114,31 @@ def blocked_committer(db: Database) -> tuple[GroupCommitter, threading.Event]:
     return committer, release
 
 
-async def test_a_move_goes_ahead_of_the_background_but_never_starves_it(
+async def test_presses_go_first_then_moves_then_the_background_none_starved(
     tmp_path: Path,
 ) -> None:
     db = open_database(f"sqlite:///{tmp_path / 'bot.db'}")
     game = lobby(db, -100)
     order: list[str] = []
     committer, release = blocked_committer(db)
-    committer.max_batch = 3
+    committer.max_batch = 4
     try:
-        background = [committer.submit(order.append, f"b{n}") for n in range(3)]
-        moves = [functools.partial(order.append, f"u{n}") for n in range(4)]
-        urgent = [committer.submit_first(move) for move in moves]
+        queued = [
+            committer.submit_in(lane, functools.partial(order.append, f"{lane.name[0]}{n}"))
+            for lane, count in ((Lane.BACKGROUND, 3), (Lane.MOVE, 3), (Lane.PRESS, 5))
+            for n in range(count)
+        ]
         release.set()
-        for future in [*background, *urgent]:
+        for future in queued:
             await asyncio.wrap_future(future)
-        # Each batch of 3: the moves first, and one background call while any waits.
-        assert order == ["u0", "u1", "b0", "u2", "u3", "b1", "b2"]
-        assert await asyncio.wrap_future(committer.submit_first(lambda: db.get_game(game)))
+        # Batches of 4: a place for each lane that waits, the rest to the presses first.
+        assert order == [
+            *("P0", "P1", "M0", "B0"),
+            *("P2", "P3", "M1", "B1"),
+            *("P4", "M2", "B2"),
+        ]
+        lookup = committer.submit_in(Lane.PRESS, lambda: db.get_game(game))
+        assert await asyncio.wrap_future(lookup)
     finally:
         committer.shutdown()
         db.close()
@@ -162,17 +169,17 @@ async def test_a_move_says_what_it_decided_before_its_batch_commits(tmp_path: Pa
     try:
         holding = asyncio.ensure_future(adb.run(hold))
         await asyncio.get_running_loop().run_in_executor(None, held.wait, 10)
-        # queued behind the held call: one batch, the move first
+        # queued behind the held call: one batch, the press first
         late = asyncio.ensure_future(adb.run(after_the_loop_heard, game, "after"))
-        move = asyncio.ensure_future(adb.run_first(rename, game, "early", decided=decided))
+        move = asyncio.ensure_future(adb.run_move(rename, game, "early", decided=decided))
         await asyncio.sleep(0)  # both queued: each task's first step submits its call
         release.set()
         assert list(await asyncio.gather(holding, move, late)) == [None, "early", "after"]
         assert told == [("early", None)]
         assert outside.get_game(game).host_name == "after"  # type: ignore[union-attr]
-        # A move that fails says nothing early: its caller hears of the failure only.
+        # A press that fails says nothing early: its caller hears of the failure only.
         with pytest.raises(ValueError, match="own failure"):
-            await adb.run_first(fail, game, decided=decided)
+            await adb.run_move(fail, game, decided=decided)
         assert len(told) == 1
     finally:
         adb.close()

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from tg_mafia.bot.groupcommit import GroupCommitter
+from tg_mafia.bot.groupcommit import GroupCommitter, Lane
 from tg_mafia.storage import Database
 
 T = TypeVar("T")
@@ -33,18 +33,18 @@ class AsyncDb:
             self._pool, functools.partial(call, self.db, *args, **kwargs)
         )
 
-    async def run_first(
+    async def run_move(
         self,
         call: Callable[..., T],
         *args: Any,
         decided: Callable[[T], None] | None = None,
         **kwargs: Any,
     ) -> T:
-        """A call an update waits for (a move): on SQLite ahead of the background's
-        calls, and `decided` called on the event loop with its result as soon as it
-        has run, before its batch's commit makes it durable (the popup of a press
-        waits for no one else's move). On PostgreSQL each call commits alone:
-        `decided` comes with the result, after the commit."""
+        """A game's move (`call`): on SQLite ahead of the background's calls, and a
+        press (`decided` given: someone waits for its popup) ahead of the other
+        moves too, `decided` called on the event loop with its result as soon as it
+        has run, before its batch's commit makes it durable. On PostgreSQL each call
+        commits alone: `decided` comes with the result, after the commit."""
         loop = asyncio.get_running_loop()
         bound = functools.partial(call, self.db, *args, **kwargs)
         if not isinstance(self._pool, GroupCommitter):
@@ -52,14 +52,15 @@ class AsyncDb:
             if decided is not None:
                 decided(result)
             return result
-        on_run = None
-        if decided is not None:
-            hand_over = decided
+        if decided is None:
+            return await asyncio.wrap_future(self._pool.submit_in(Lane.MOVE, bound), loop=loop)
+        hand_over = decided
 
-            def on_run(value: T) -> None:
-                loop.call_soon_threadsafe(hand_over, value)
+        def on_run(value: T) -> None:
+            loop.call_soon_threadsafe(hand_over, value)
 
-        return await asyncio.wrap_future(self._pool.submit_first(bound, on_run), loop=loop)
+        future = self._pool.submit_in(Lane.PRESS, bound, on_run)
+        return await asyncio.wrap_future(future, loop=loop)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)

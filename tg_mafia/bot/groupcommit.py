@@ -4,13 +4,13 @@ become savepoints), committed with one fsync, and only then is each call
 answered. Under load the cost of a durable commit is shared by a batch
 instead of paid by every move; when the bot is quiet a batch is one call.
 
-Two lanes: the moves an update waits for (a press, a post, a timer) go
-ahead of the background's calls (the sender's looks at the outbox and its
-bookkeeping), which would otherwise stand in a press's way for tens of
-milliseconds; a batch still takes one background call when any waits, so
-the sender is never starved. A move may also say what it decided as soon
-as it has run, before its batch's commit (`on_run`): what a button's popup
-needs, a few milliseconds before the commit that makes it durable."""
+Three lanes (`Lane`), in this order: the presses, whose popup someone watches
+spin; the other moves (posts, timers); the background (the sender's looks at
+the outbox and its bookkeeping). Each would otherwise stand in the way of the
+one before it for tens of milliseconds under load. A batch still takes one call
+of every lane that waits, so no lane is starved. A move may also say what it
+decided as soon as it has run, before its batch's commit (`on_run`): what a
+button's popup needs, a few milliseconds before the commit that makes it durable."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Any, Final
 
 from tg_mafia.storage import Database
@@ -28,6 +29,12 @@ log = logging.getLogger(__name__)
 
 # A bound on a batch keeps the first call's wait short (a move costs a few ms).
 MAX_BATCH: Final = 32
+
+
+class Lane(IntEnum):
+    PRESS = 0
+    MOVE = 1
+    BACKGROUND = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,13 +46,12 @@ class _Call:
 
 class GroupCommitter(Executor):
     """An Executor for `loop.run_in_executor`: one thread; calls in their order
-    within each lane, the urgent lane's first."""
+    within each lane, the lanes in theirs."""
 
     def __init__(self, db: Database, max_batch: int = MAX_BATCH) -> None:
         self.db = db
         self.max_batch = max_batch
-        self._urgent: deque[_Call] = deque()
-        self._background: deque[_Call] = deque()
+        self._lanes: tuple[deque[_Call], ...] = tuple(deque() for _ in Lane)
         self._ready = threading.Condition()
         self._closed = False
         self._thread = threading.Thread(target=self._serve, name="tg-mafia-db", daemon=True)
@@ -53,21 +59,19 @@ class GroupCommitter(Executor):
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         """A background call (the Executor's own entry)."""
-        return self._queue(self._background, _Call(lambda: fn(*args, **kwargs), Future()))
+        return self.submit_in(Lane.BACKGROUND, lambda: fn(*args, **kwargs))
 
-    def submit_first(
-        self, fn: Callable[[], Any], on_run: Callable[[Any], None] | None = None
+    def submit_in(
+        self, lane: Lane, fn: Callable[[], Any], on_run: Callable[[Any], None] | None = None
     ) -> Future[Any]:
-        """A call an update waits for: ahead of every background call. `on_run`
-        gets its result in this thread as soon as it has run (not if it raised),
-        before the batch's commit; the future still resolves after the commit."""
-        return self._queue(self._urgent, _Call(fn, Future(), on_run))
-
-    def _queue(self, lane: deque[_Call], call: _Call) -> Future[Any]:
+        """A call in `lane`. `on_run` gets its result in this thread as soon as it
+        has run (not if it raised), before the batch's commit; the future still
+        resolves after the commit."""
+        call = _Call(fn, Future(), on_run)
         with self._ready:
             if self._closed:
                 raise RuntimeError("the database thread is shut down")
-            lane.append(call)
+            self._lanes[lane].append(call)
             self._ready.notify()
         return call.future
 
@@ -86,16 +90,20 @@ class GroupCommitter(Executor):
             self._run([call for call in batch if call.future.set_running_or_notify_cancel()])
 
     def _take(self) -> list[_Call] | None:
-        """The next batch, urgent calls first; None once shut down and emptied."""
+        """The next batch: a place for each lane that waits, the rest of the room
+        to the lanes in their order; None once shut down and emptied."""
         with self._ready:
-            while not self._urgent and not self._background:
+            while not any(self._lanes):
                 if self._closed:
                     return None
                 self._ready.wait()
-            room = self.max_batch - (1 if self._background else 0)
-            batch = [self._urgent.popleft() for _ in range(min(room, len(self._urgent)))]
-            while self._background and len(batch) < self.max_batch:
-                batch.append(self._background.popleft())
+            room = self.max_batch - sum(1 for lane in self._lanes if lane)
+            batch: list[_Call] = []
+            for lane in self._lanes:
+                if lane:
+                    taken = min(len(lane), 1 + max(0, room))
+                    room -= taken - 1
+                    batch.extend(lane.popleft() for _ in range(taken))
             return batch
 
     def _run(self, batch: list[_Call]) -> None:

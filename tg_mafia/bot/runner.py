@@ -132,12 +132,13 @@ class Runner:
         `action` may be a `Decide`: a button's press is then checked and made in one
         database call, on one read of the game; so is a post, its game named by
         its chat (a chat has one running game: its lock is the chat's). A move goes
-        ahead of the sender's work in the database thread; `decided` hears what
-        became of it as soon as it is decided (AsyncDb.run_first): a popup need
-        not wait for the commit of the moves queued with it."""
+        ahead of the sender's work in the database thread, and a press (`decided`:
+        what became of it, as soon as it is decided) ahead of the other moves too
+        (AsyncDb.run_move): a popup need not wait for the commit of the moves
+        queued with it."""
         key = ("game", game) if isinstance(game, int) else ("chat", *game)
         async with self.locks.hold(key):
-            outcome = await self.db.run_first(
+            outcome = await self.db.run_move(
                 self._act,
                 game,
                 action,

@@ -122,6 +122,7 @@ async def test_presses_go_first_then_moves_then_the_background_none_starved(
     order: list[str] = []
     committer, release = blocked_committer(db)
     committer.max_batch = 4
+    event.listen(db.engine, "commit", lambda connection: order.append("commit"))
     try:
         queued = [
             committer.submit_in(lane, functools.partial(order.append, f"{lane.name[0]}{n}"))
@@ -131,11 +132,12 @@ async def test_presses_go_first_then_moves_then_the_background_none_starved(
         release.set()
         for future in queued:
             await asyncio.wrap_future(future)
-        # Batches of 4: a place for each lane that waits, the rest to the presses first.
+        # The presses join the batch in progress (the held call's); then a batch of 4
+        # keeps a place for each lane that waits, the rest to the lanes in their order.
         assert order == [
-            *("P0", "P1", "M0", "B0"),
-            *("P2", "P3", "M1", "B1"),
-            *("P4", "M2", "B2"),
+            *("P0", "P1", "P2", "P3", "P4", "commit"),
+            *("M0", "M1", "M2", "B0", "commit"),
+            *("B1", "B2", "commit"),
         ]
         lookup = committer.submit_in(Lane.PRESS, lambda: db.get_game(game))
         assert await asyncio.wrap_future(lookup)
@@ -144,13 +146,43 @@ async def test_presses_go_first_then_moves_then_the_background_none_starved(
         db.close()
 
 
-async def test_a_move_says_what_it_decided_before_its_batch_commits(tmp_path: Path) -> None:
+async def test_a_press_queued_while_a_batch_runs_joins_it_after_the_call_in_progress(
+    tmp_path: Path,
+) -> None:
+    db = open_database(f"sqlite:///{tmp_path / 'bot.db'}")
+    order: list[str] = []
+    started, gate = threading.Event(), threading.Event()
+
+    def first_move() -> None:
+        order.append("m0")
+        started.set()
+        gate.wait(10)
+
+    committer, release = blocked_committer(db)
+    try:
+        moves = [committer.submit_in(Lane.MOVE, first_move)]
+        moves += [
+            committer.submit_in(Lane.MOVE, functools.partial(order.append, f"m{n}")) for n in (1, 2)
+        ]
+        release.set()  # the moves' batch begins, and holds in its first call
+        assert await asyncio.get_running_loop().run_in_executor(None, started.wait, 10)
+        press = committer.submit_in(Lane.PRESS, functools.partial(order.append, "p"))
+        gate.set()
+        for future in [*moves, press]:
+            await asyncio.wrap_future(future)
+        assert order == ["m0", "p", "m1", "m2"]
+    finally:
+        committer.shutdown()
+        db.close()
+
+
+async def test_a_press_says_what_it_decided_before_its_batch_commits(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'bot.db'}"
     db, outside = open_database(url), open_database(url)
     game = lobby(db, -100)
     adb = AsyncDb(db)
     told: list[tuple[str | None, str | None]] = []
-    heard, release, held = threading.Event(), threading.Event(), threading.Event()
+    held, release, waiting, pressed, heard = (threading.Event() for _ in range(5))
 
     def decided(title: str | None) -> None:
         # on the event loop, while the batch is still open: another connection
@@ -162,19 +194,29 @@ async def test_a_move_says_what_it_decided_before_its_batch_commits(tmp_path: Pa
         held.set()
         release.wait(10)
 
+    def until_pressed(db: Database) -> None:
+        waiting.set()
+        pressed.wait(10)
+
     def after_the_loop_heard(db: Database, game_id: int, title: str) -> str | None:
-        heard.wait(10)  # the batch stays open until the loop has heard of the move
+        heard.wait(10)  # the batch stays open until the loop has heard of the press
         return rename(db, game_id, title)
 
+    loop = asyncio.get_running_loop()
     try:
         holding = asyncio.ensure_future(adb.run(hold))
-        await asyncio.get_running_loop().run_in_executor(None, held.wait, 10)
-        # queued behind the held call: one batch, the press first
+        assert await loop.run_in_executor(None, held.wait, 10)
+        # one batch once the held call returns: the press joins it after the first
+        first = asyncio.ensure_future(adb.run(until_pressed))
         late = asyncio.ensure_future(adb.run(after_the_loop_heard, game, "after"))
-        move = asyncio.ensure_future(adb.run_move(rename, game, "early", decided=decided))
         await asyncio.sleep(0)  # both queued: each task's first step submits its call
         release.set()
-        assert list(await asyncio.gather(holding, move, late)) == [None, "early", "after"]
+        assert await loop.run_in_executor(None, waiting.wait, 10)  # that batch runs
+        press = asyncio.ensure_future(adb.run_move(rename, game, "early", decided=decided))
+        await asyncio.sleep(0)
+        pressed.set()
+        outcomes = list(await asyncio.gather(holding, first, press, late))
+        assert outcomes == [None, None, "early", "after"]
         assert told == [("early", None)]
         assert outside.get_game(game).host_name == "after"  # type: ignore[union-attr]
         # A press that fails says nothing early: its caller hears of the failure only.

@@ -8,7 +8,8 @@ Three lanes (`Lane`), in this order: the presses, whose popup someone watches
 spin; the other moves (posts, timers); the background (the sender's looks at
 the outbox and its bookkeeping). Each would otherwise stand in the way of the
 one before it for tens of milliseconds under load. A batch still takes one call
-of every lane that waits, so no lane is starved. A move may also say what it
+of every lane that waits, so no lane is starved; and a press queued while a batch
+runs joins it after the call in progress. A move may also say what it
 decided as soon as it has run, before its batch's commit (`on_run`): what a
 button's popup needs, a few milliseconds before the commit that makes it durable."""
 
@@ -41,6 +42,7 @@ class Lane(IntEnum):
 class _Call:
     run: Callable[[], Any]
     future: Future[Any]
+    lane: Lane
     on_run: Callable[[Any], None] | None = None  # its result, before the commit
 
 
@@ -67,7 +69,7 @@ class GroupCommitter(Executor):
         """A call in `lane`. `on_run` gets its result in this thread as soon as it
         has run (not if it raised), before the batch's commit; the future still
         resolves after the commit."""
-        call = _Call(fn, Future(), on_run)
+        call = _Call(fn, Future(), lane, on_run)
         with self._ready:
             if self._closed:
                 raise RuntimeError("the database thread is shut down")
@@ -106,29 +108,50 @@ class GroupCommitter(Executor):
                     batch.extend(lane.popleft() for _ in range(taken))
             return batch
 
+    def _presses_now(self) -> list[_Call]:
+        """The presses queued since the batch began: they run next, in it."""
+        with self._ready:
+            presses = list(self._lanes[Lane.PRESS])
+            self._lanes[Lane.PRESS].clear()
+        return [call for call in presses if call.future.set_running_or_notify_cancel()]
+
     def _run(self, batch: list[_Call]) -> None:
-        if not batch:
-            return
-        outcomes: list[tuple[bool, Any]] = []
+        """One transaction for the batch, its presses first. A press queued while it
+        runs joins it, after the presses already in it and before its other calls,
+        so it waits for the call in progress, not for the batch (up to twice the
+        batch's bound, so that its commit comes)."""
+        taken = list(batch)
+        presses = deque(call for call in batch if call.lane is Lane.PRESS)
+        others = deque(call for call in batch if call.lane is not Lane.PRESS)
+        outcomes: dict[int, tuple[bool, Any]] = {}
         try:
             with self.db.grouped():
-                for call in batch:
-                    try:
-                        value = call.run()
-                    except BaseException as error:  # the call's own failure, for its caller
-                        outcomes.append((False, error))
-                        continue
-                    outcomes.append((True, value))
-                    if call.on_run is not None:
-                        _tell(call.on_run, value)
+                while presses or others:
+                    call = presses.popleft() if presses else others.popleft()
+                    outcomes[id(call)] = _outcome(call)
+                    if len(taken) < 2 * self.max_batch and (joining := self._presses_now()):
+                        taken.extend(joining)
+                        presses.extend(joining)
         except BaseException as error:
             # The commit failed: nothing of the batch is stored, and every call says so.
-            outcomes = [(False, error)] * len(batch)
-        for call, (ok, value) in zip(batch, outcomes, strict=True):
+            outcomes = {id(call): (False, error) for call in taken}
+        for call in taken:
+            ok, value = outcomes[id(call)]
             if ok:
                 call.future.set_result(value)
             else:
                 call.future.set_exception(value)
+
+
+def _outcome(call: _Call) -> tuple[bool, Any]:
+    """Runs the call: its result (told early to whoever asked) or its own failure."""
+    try:
+        value = call.run()
+    except BaseException as error:  # the call's own failure, for its caller
+        return False, error
+    if call.on_run is not None:
+        _tell(call.on_run, value)
+    return True, value
 
 
 def _tell(on_run: Callable[[Any], None], value: Any) -> None:

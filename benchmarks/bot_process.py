@@ -246,7 +246,7 @@ class Stamps:
         def _act(runner: Runner, *args: Any) -> Any:
             outcome = sync_act(runner, *args)
             if outcome.error is None and outcome.record is not None:
-                # the transaction of `sync_act` has committed when it returns
+                # the move's transaction has ended (on SQLite its batch commits after)
                 stamps.committed[outcome.record.id, outcome.record.version] = time.monotonic()
             return outcome
 

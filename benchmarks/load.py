@@ -37,8 +37,9 @@ the bot and any wait in the bot count):
   time went (`press_stages`): held in the sandbox until a getUpdates took it, back to
   the bot (parsed), on to its handler, to its move's commit, to the answer's call, the
   answer's leg (each stage's median, and its mean over the slowest 1% of presses);
-- state written: until the game write the update caused had committed (stamped in
-  the bot's database thread right after the commit);
+- state written: until the game write the update caused had run in the bot's database
+  thread (stamped there as its transaction ends: on SQLite a savepoint of its group
+  commit's batch, which commits after the batch's last call);
 - updates/s: updates the bot finished handling within the window, per second;
 - memory per game: the bot process's RSS growth from its idle start, per game;
 - 429 answers, and the outbox backlog at the end.

@@ -61,8 +61,9 @@ class AiohttpRequest(BaseRequest):
         if self._session is None or self._session.closed:
             # Made on the running loop (aiohttp binds a session to it).
             connector = aiohttp.TCPConnector(limit=self.connections, limit_per_host=0)
+            # trust_env: an HTTP(S)_PROXY in the environment is honoured, as httpx did.
             self._session = aiohttp.ClientSession(
-                connector=connector, headers={"User-Agent": self.USER_AGENT}
+                connector=connector, headers={"User-Agent": self.USER_AGENT}, trust_env=True
             )
 
     async def shutdown(self) -> None:

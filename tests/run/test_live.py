@@ -11,7 +11,9 @@ import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import aiohttp
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -211,11 +213,23 @@ def bot_lines(err: str) -> list[str]:
 
 
 @pytest.mark.usefixtures("in_process")
-async def test_a_token_telegram_rejects(world: World, capsys: pytest.CaptureFixture[str]) -> None:
+async def test_a_token_telegram_rejects(
+    world: World, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     token = "7000000001:" + "W" * 35
     # The sandbox's address without /bot: the bot adds it.
     base_url = world.http.base_url.removesuffix("/bot")
+    sessions: list[aiohttp.ClientSession] = []
+    open_session = aiohttp.ClientSession
+
+    def kept(*args: Any, **kwargs: Any) -> aiohttp.ClientSession:
+        sessions.append(open_session(*args, **kwargs))
+        return sessions[-1]
+
+    monkeypatch.setattr(aiohttp, "ClientSession", kept)
     assert await run_in_thread("--token", token, "--base-url", base_url) == 2
+    # PTB closes an uninitialised bot's connections for nobody: the bot closes them.
+    assert sessions and all(session.closed for session in sessions)
     out, err = capsys.readouterr()
     assert bot_lines(err) == [
         "tg-mafia run: Telegram rejected the bot token: check --token (BotFather's /token)"

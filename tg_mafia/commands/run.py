@@ -195,13 +195,14 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
     from tg_mafia.metrics import BotMetrics
 
     metrics = BotMetrics(settings.replica_id)
+    # aiohttp for the calls and one connection for getUpdates, each call counted.
+    requests = (calls_request(metrics.api_call), updates_request(metrics.api_call))
     builder = (
         ApplicationBuilder()
         .token(settings.token)
         .base_url(settings.base_url)
-        # aiohttp for the calls and one connection for getUpdates, each call counted.
-        .request(calls_request(metrics.api_call))
-        .get_updates_request(updates_request(metrics.api_call))
+        .request(requests[0])
+        .get_updates_request(requests[1])
     )
     options = BotOptions(
         replica_id=settings.replica_id,
@@ -243,6 +244,10 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         for sig in handlers:
             loop.remove_signal_handler(sig)
         await _stop(app, health, flush=not now.is_set())
+        # PTB shuts a bot's connections down only if the bot initialised: after a
+        # rejected token their sessions would be left open.
+        for request in requests:
+            await request.shutdown()
 
 
 async def _until_drained(app: App, now: asyncio.Event) -> None:

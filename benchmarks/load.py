@@ -27,9 +27,8 @@ private chat, 30 a second for the bot: nothing lifted).
    Each update is the move the engine's random policy picks for the game's stored
    state, pressed on its button when that button has reached the chat; else (the
    button still in the outbox, or the policy waiting for a timer) a living player's
-   line in the group. The
-   game timers fire --timer-speed times sooner than their deadlines, so the games
-   move on; the Bot API's clock is not sped up.
+   line in the group. The game timers fire --timer-speed times sooner than their
+   deadlines, so the games move on; the Bot API's clock is not sped up.
 
 Measured, from the moment the sandbox queued the update (so the network leg to
 the bot and any wait in the bot count):

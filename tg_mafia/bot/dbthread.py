@@ -11,7 +11,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from tg_mafia.bot.groupcommit import GroupCommitter, Lane
+from tg_mafia.bot.groupcommit import GroupCommitter, Lane, LaneExecutor
 from tg_mafia.storage import Database
 
 T = TypeVar("T")
@@ -53,14 +53,13 @@ class AsyncDb:
                 decided(result)
             return result
         if decided is None:
-            return await asyncio.wrap_future(self._pool.submit_in(Lane.MOVE, bound), loop=loop)
+            return await loop.run_in_executor(LaneExecutor(self._pool, Lane.MOVE), bound)
         hand_over = decided
 
         def on_run(value: T) -> None:
             loop.call_soon_threadsafe(hand_over, value)
 
-        future = self._pool.submit_in(Lane.PRESS, bound, on_run)
-        return await asyncio.wrap_future(future, loop=loop)
+        return await loop.run_in_executor(LaneExecutor(self._pool, Lane.PRESS, on_run), bound)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)

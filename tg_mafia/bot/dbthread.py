@@ -11,7 +11,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from tg_mafia.bot.groupcommit import GroupCommitter, Lane, LaneExecutor
+from tg_mafia.bot.groupcommit import GroupCommitter
 from tg_mafia.storage import Database
 
 T = TypeVar("T")
@@ -32,34 +32,6 @@ class AsyncDb:
         return await loop.run_in_executor(
             self._pool, functools.partial(call, self.db, *args, **kwargs)
         )
-
-    async def run_move(
-        self,
-        call: Callable[..., T],
-        *args: Any,
-        decided: Callable[[T], None] | None = None,
-        **kwargs: Any,
-    ) -> T:
-        """A game's move (`call`): on SQLite ahead of the background's calls, and a
-        press (`decided` given: someone waits for its popup) ahead of the other
-        moves too, `decided` called on the event loop with its result as soon as it
-        has run, before its batch's commit makes it durable. On PostgreSQL each call
-        commits alone: `decided` comes with the result, after the commit."""
-        loop = asyncio.get_running_loop()
-        bound = functools.partial(call, self.db, *args, **kwargs)
-        if not isinstance(self._pool, GroupCommitter):
-            result = await loop.run_in_executor(self._pool, bound)
-            if decided is not None:
-                decided(result)
-            return result
-        if decided is None:
-            return await loop.run_in_executor(LaneExecutor(self._pool, Lane.MOVE), bound)
-        hand_over = decided
-
-        def on_run(value: T) -> None:
-            loop.call_soon_threadsafe(hand_over, value)
-
-        return await loop.run_in_executor(LaneExecutor(self._pool, Lane.PRESS, on_run), bound)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)

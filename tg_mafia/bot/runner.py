@@ -121,7 +121,6 @@ class Runner:
         post_message_id: int | None = None,
         album: str | None = None,
         update_id: int | None = None,
-        decided: Callable[[Outcome], None] | None = None,
     ) -> Outcome:
         """Applies the move in one transaction with its messages. A post that
         belongs to an album (`album`: its media group) is judged once for the
@@ -131,22 +130,11 @@ class Runner:
         Telegram delivers an update again when its first delivery got no answer.
         `action` may be a `Decide`: a button's press is then checked and made in one
         database call, on one read of the game; so is a post, its game named by
-        its chat (a chat has one running game: its lock is the chat's). A move goes
-        ahead of the sender's work in the database thread, and a press (`decided`:
-        what became of it, as soon as it is decided) ahead of the other moves too
-        (AsyncDb.run_move): a popup need not wait for the commit of the moves
-        queued with it."""
+        its chat (a chat has one running game: its lock is the chat's)."""
         key = ("game", game) if isinstance(game, int) else ("chat", *game)
         async with self.locks.hold(key):
-            outcome = await self.db.run_move(
-                self._act,
-                game,
-                action,
-                post_message_id,
-                album,
-                update_id,
-                self.clock.now(),
-                decided=decided,
+            outcome = await self.db.run(
+                self._act, game, action, post_message_id, album, update_id, self.clock.now()
             )
         if outcome.error is None and outcome.record is not None:
             self.after_write(outcome.record, outcome.calls)

@@ -235,15 +235,8 @@ class GameService:
             game_id, action, post_message_id=post_message_id, update_id=CURRENT_UPDATE.get()
         )
 
-    async def press_move(
-        self,
-        button: Button,
-        chat_id: int,
-        user_id: int,
-        early: Callable[[str], None] | None = None,
-    ) -> str:
-        """A button whose press is a move (`is_move`): the popup that answers it,
-        also given to `early` as soon as the move is decided (before its commit). The
+    async def press_move(self, button: Button, chat_id: int, user_id: int) -> str:
+        """A button whose press is a move (`is_move`): the popup that answers it. The
         press is checked and the move made on one read of the game, in one database
         call (under load a second call waited for another batch's commit)."""
 
@@ -252,17 +245,11 @@ class GameService:
                 return "stale"
             return move_of(record, state, user_id, button)
 
-        def popup(outcome: Outcome) -> str:
-            t = translator(outcome.record.language if outcome.record else "en")
-            if outcome.error is None:
-                return texts.popup(t, SUCCESS.get(button.kind, "ok"))
-            return texts.popup(t, "stale" if outcome.error == "no_game" else outcome.error)
-
-        decided = (lambda outcome: early(popup(outcome))) if early is not None else None
-        outcome = await self.runner.act(
-            button.game, decide, update_id=CURRENT_UPDATE.get(), decided=decided
-        )
-        return popup(outcome)
+        outcome = await self.runner.act(button.game, decide, update_id=CURRENT_UPDATE.get())
+        t = translator(outcome.record.language if outcome.record else "en")
+        if outcome.error is None:
+            return texts.popup(t, SUCCESS.get(button.kind, "ok"))
+        return texts.popup(t, "stale" if outcome.error == "no_game" else outcome.error)
 
     async def press(self, record: GameRecord, user_id: int, button: Button) -> str:
         """A game button that is no move (`press_move` takes those): the popup that

@@ -3,7 +3,6 @@ and topic, whether they administer it, and how to answer."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 from collections.abc import Callable, Coroutine
@@ -136,22 +135,3 @@ async def answer_query(query: Any, text: str | None) -> None:
         await query.answer(text or None)
     except TelegramError as error:
         log.info("callback answer failed: %s", error)
-
-
-class EarlyAnswer:
-    """A press's popup, sent as soon as it is known (`give`, on the event loop),
-    while the handler goes on waiting for its move's commit; `finish` sends it
-    then if it was not given, and waits for it either way. A press is answered once."""
-
-    def __init__(self, query: Any) -> None:
-        self.query = query
-        self._sent: asyncio.Task[None] | None = None
-
-    def give(self, text: str) -> None:
-        if self._sent is None:
-            self._sent = asyncio.get_running_loop().create_task(answer_query(self.query, text))
-
-    async def finish(self, text: str) -> None:
-        self.give(text)
-        assert self._sent is not None
-        await self._sent

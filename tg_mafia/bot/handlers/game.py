@@ -10,7 +10,6 @@ from tg_mafia.bot import archive, texts
 from tg_mafia.bot.callbacks import Kind, decode
 from tg_mafia.bot.handlers.common import (
     Context,
-    EarlyAnswer,
     answer_query,
     display_name,
     group_translator,
@@ -130,11 +129,7 @@ async def on_button(update: Update, context: Context) -> None:
     button = decode(query.data)
     chat = update.effective_chat
     if button is not None and chat is not None and is_move(button):
-        # The popup goes out once the move is decided; the handler ends with its commit.
-        popup = EarlyAnswer(query)
-        await popup.finish(
-            await service.press_move(button, chat.id, query.from_user.id, popup.give)
-        )
+        await answer_query(query, await service.press_move(button, chat.id, query.from_user.id))
         return
     record = await service.adb.run(Database.get_game, button.game) if button else None
     t = translator(record.language if record else "en")

@@ -11,6 +11,7 @@ from engine import GameState, Stage
 from tests.bot.autoplay import AutoPlayers, find_button, prefix, press
 from tests.bot.harness import Harness, running_bot
 from tg_mafia.bot.callbacks import Kind
+from tg_mafia.bot.service import GameService
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.storage import GameRecord, GameStatus
@@ -404,8 +405,16 @@ async def test_a_press_or_a_post_is_read_checked_and_written_in_one_database_cal
         run = h.service.adb.run
         watched = {"Runner._act", "Database.get_game", "Database.active_game"}
 
+        def from_a_notification() -> bool:
+            # On PostgreSQL the leader reads a game again when its write's notification
+            # arrives, whenever that is: that read is no part of the update's handling.
+            task = asyncio.current_task()
+            coro = task.get_coro() if task else None
+            return getattr(coro, "__qualname__", "") == GameService._arm_one.__qualname__
+
         async def counted(call: object, *args: object, **kwargs: object) -> object:
-            if (name := getattr(call, "__qualname__", "")) in watched:
+            name = getattr(call, "__qualname__", "")
+            if name in watched and not from_a_notification():
                 calls.append(name)
             return await run(call, *args, **kwargs)  # type: ignore[arg-type]
 
@@ -416,8 +425,7 @@ async def test_a_press_or_a_post_is_read_checked_and_written_in_one_database_cal
         await h.handled()
         assert pressed.answer.get("text")
         assert state_of(h, game_id)[0].version == record.version + 1
-        # Nothing read before the move (on PostgreSQL the leader reads the game after
-        # it, as its own write's notification arrives).
+        # Nothing read before the move.
         assert calls[0] == "Runner._act" and calls.count("Runner._act") == 1
         # A post is judged on the read of the chat's running game its move makes.
         calls.clear()

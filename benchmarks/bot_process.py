@@ -2,14 +2,16 @@
 benchmarks (load.py, restart.py): `BotProcess` starts and reads it from the
 benchmark; `serve` is the process.
 
-    python benchmarks/bot_process.py BASE_URL TOKEN DATABASE_URL TIMER_SPEED [unlimited]
+    python benchmarks/bot_process.py BASE_URL TOKEN DATABASE_URL TIMER_SPEED [unlimited] [webhook]
 
 As `tg-mafia run` (tg_mafia/commands/run.py, `serve`): the calls on aiohttp
 (tg_mafia/bot/transport.py; one connection for getUpdates), each call
 counted by `MeteredRequest`; `build_application` with speed 1, so the rate limiter
 (tg_mafia/bot/ratelimit.py) holds the bot to 30 message calls a second and the
 outbox keeps Telegram's per-chat budgets in real seconds; long polling with every
-kind of update. What differs, for the measure, and nothing else:
+kind of update, or with `webhook` the webhook listener (tg_mafia/webhook.py) on a free
+loopback port, set as `tg-mafia run` sets it. What differs, for the measure, and
+nothing else:
 
 - The game timers (PTB's JobQueue, as in production) fire TIMER_SPEED times
   sooner than their deadlines: the games' clock runs faster, the Bot API's does
@@ -18,7 +20,8 @@ kind of update. What differs, for the measure, and nothing else:
   no rate limiter and no outbox budgets, so the set-up's calls go out as fast as
   the network takes them; the process is then killed and started again without it.
 - Each update is time-stamped (time.monotonic, the same clock in every process on
-  Linux) when its getUpdates returned it, when its handler began and ended, when the
+  Linux) when its getUpdates returned it (by webhook: when its handling began), when
+  its handler began and ended, when the
   game write it caused committed (in the database thread, right after the commit),
   and, for a press, when its answer was called; so are the getUpdates calls and the
   garbage collections.
@@ -58,8 +61,17 @@ ROOT = Path(__file__).resolve().parents[1]
 class BotProcess:
     """The benchmark's side: start the bot process, read its log, its memory, stop it."""
 
-    def __init__(self, base_url: str, token: str, database_url: str, timer_speed: float) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        database_url: str,
+        timer_speed: float,
+        *,
+        webhook: bool = False,
+    ) -> None:
         self.args = [base_url, token, database_url, str(timer_speed)]
+        self.webhook = webhook
         self.process: asyncio.subprocess.Process | None = None
         self.ready: dict[str, Any] = {}
         self.spawned = 0.0  # monotonic
@@ -73,6 +85,7 @@ class BotProcess:
                 str(Path(__file__)),
                 *self.args,
                 *(["unlimited"] if unlimited else []),
+                *(["webhook"] if self.webhook else []),
                 stdout=asyncio.subprocess.PIPE,
                 stderr=err,
                 env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -198,7 +211,9 @@ class Stamps:
         async def timed(update: Any) -> None:
             key = update_key(update)
             if key is not None:
-                self.log["received"][key] = time.monotonic()
+                now = time.monotonic()
+                self.log["received"][key] = now
+                self.log["fetched"].setdefault(key, now)  # by webhook, no getUpdates
             token = self.current.set(key)
             try:
                 await process(update)
@@ -217,6 +232,17 @@ class Stamps:
             return await answer_query(bot, callback_query_id, *args, **kwargs)
 
         bot_class.answer_callback_query = answering
+        from tg_mafia.bot import webhook_reply
+
+        claim = webhook_reply.claim
+
+        def claiming(method: str, params: dict[str, Any]) -> bool:
+            taken = claim(method, params)
+            if taken and method == "answerCallbackQuery":  # the answer in the webhook's
+                self.log["answering"][f"q{params['callback_query_id']}"] = time.monotonic()
+            return taken
+
+        webhook_reply.claim = claiming
         get_updates = bot_class.get_updates
         polls = itertools.count()
         last: list[str | None] = [None]
@@ -277,7 +303,12 @@ def lift_budgets() -> None:
 
 
 async def serve(
-    base_url: str, token: str, database_url: str, timer_speed: float, unlimited: bool
+    base_url: str,
+    token: str,
+    database_url: str,
+    timer_speed: float,
+    unlimited: bool,
+    webhook: bool,
 ) -> None:
     from telegram import Update
     from telegram.ext import ApplicationBuilder
@@ -327,8 +358,11 @@ async def serve(
     assert app.job_queue is not None
     await start_service(app, FasterTimers(JobQueueScheduler(app.job_queue), timer_speed))
     service = time.monotonic()
-    assert app.updater is not None
-    await app.updater.start_polling(allowed_updates=Update.ALL_TYPES)
+    if webhook:
+        await listen(app)
+    else:
+        assert app.updater is not None
+        await app.updater.start_polling(allowed_updates=Update.ALL_TYPES)
     await app.start()
     heap.settle()  # as tg-mafia run does
     polling = time.monotonic()
@@ -347,9 +381,44 @@ async def serve(
     await asyncio.Event().wait()  # until killed
 
 
+async def listen(app: Any) -> None:
+    """The webhook listener on a free loopback port, and the webhook set as `tg-mafia
+    run` sets it."""
+    import secrets
+
+    from telegram import Update
+
+    from tg_mafia.config import Address
+    from tg_mafia.webhook import WEBHOOK_CONNECTIONS, WebhookListener
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    secret = secrets.token_urlsafe(24)
+    listener = WebhookListener(
+        Address("127.0.0.1", port), "/hook", app.bot, app.process_update, secret
+    )
+    listener.start()
+    await app.bot.set_webhook(
+        f"http://127.0.0.1:{port}/hook",
+        secret_token=secret,
+        allowed_updates=Update.ALL_TYPES,
+        max_connections=WEBHOOK_CONNECTIONS,
+    )
+
+
 if __name__ == "__main__":
     import logging
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    unlimited = sys.argv[5:] == ["unlimited"]
-    asyncio.run(serve(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), unlimited))
+    flags = set(sys.argv[5:])
+    asyncio.run(
+        serve(
+            sys.argv[1],
+            sys.argv[2],
+            sys.argv[3],
+            float(sys.argv[4]),
+            unlimited="unlimited" in flags,
+            webhook="webhook" in flags,
+        )
+    )

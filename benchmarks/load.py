@@ -5,7 +5,10 @@ The bot runs in a process of its own, built as `tg-mafia run` builds it
 seconds), against the sandbox served over HTTP in this process, every call delayed by a
 simulated network (a round trip of --rtt ms, ±--jitter of each leg), and the
 sandbox enforcing Telegram's limits (20 a minute per group, 1 a second per
-private chat, 30 a second for the bot: nothing lifted).
+private chat, 30 a second for the bot: nothing lifted). The bot takes its updates by
+long polling, or with --webhook by webhook: the sandbox then delivers them as
+Telegram does (up to 100 at once, each chat's one at a time, a leg to the bot and
+the answer's leg back), and carries out the popup the answer may name.
 
 1. Set-up (not measured): GAMES groups of PLAYERS; in each the admin sends
    /newgame, the players join by the deep link, the admin presses Start once the
@@ -16,13 +19,18 @@ private chat, 30 a second for the bot: nothing lifted).
    set-up runs with the limits lifted on both sides (the bot's budgets and rate
    limiter, the sandbox's 429s) and is drained, then the bot is SIGKILLed and
    started again with every limit in force, resuming the games, as after a crash.
-   The measured window is the same either way.
+   The measured window is the same either way. With --stagger S, the games' Starts
+   are spread over S seconds: started together, a thousand games reach their
+   nights and mornings in the same second (at the window's opening 986 of 1,000
+   were at night, and the 14 others took every update), as no real ones do.
 2. The measured window (--seconds): simulated players give the bot updates as a
    Poisson process of --rate updates a second per game, spread over the games at
    random, a draw lost when its game can take no update (so the offered load
    follows the games' stages: at --rate 5, 150 to 480 a second from run to run);
    or, with --offered, of that many updates a second in all, each to the first game
-   drawn that can take one (open loop either way: the offered load does not slow
+   drawn that can take one and was given none in the last 1/--game-rate seconds
+   (3 a second by default: seven people at a table; unbounded, one group was given
+   63 in a second) (open loop either way: the offered load does not slow
    down when the bot does, so a slow bot shows as latency, not as fewer updates).
    Each update is the move the engine's random policy picks for the game's stored
    state, pressed on its button when that button has reached the chat; else (the
@@ -33,18 +41,24 @@ private chat, 30 a second for the bot: nothing lifted).
 Measured, from the moment the sandbox queued the update (so the network leg to
 the bot and any wait in the bot count):
 - callback answer: until answerCallbackQuery reached the sandbox; and where a press's
-  time went (`press_stages`): held in the sandbox until a getUpdates took it, back to
+  time went (`press_stages`): held in the sandbox until a getUpdates took it (by
+  webhook: until its delivery began, as its chat's one before it was answered), back to
   the bot (parsed), on to its handler, to its move's commit, to the answer's call, the
   answer's leg (each stage's median, and its mean over the slowest 1% of presses);
 - state written: until the game write the update caused had run in the bot's database
   thread (stamped there as its transaction ends: on SQLite a savepoint of its group
   commit's batch, which commits after the batch's last call);
 - updates/s: updates the bot finished handling within the window, per second;
+- handling: from an update's handler starting to its end (by webhook its delivery is
+  open that long, and its chat's next update waits), for presses and for posts;
+- how the load fell on the chats: how many were given updates, and the most one chat
+  was given within a second;
 - memory per game: the bot process's RSS growth from its idle start, per game;
 - 429 answers, and the outbox backlog at the end.
 
     .venv/bin/python benchmarks/load.py [--games 100] [--players 7] [--seconds 60]
         [--rate 0.3 | --offered 300] [--rtt 50] [--jitter 0.2] [--timer-speed 10] [--no-drain]
+        [--game-rate 3] [--fast-setup] [--stagger 0] [--webhook]
 """
 
 from __future__ import annotations
@@ -82,6 +96,7 @@ from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix  # noqa:
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness  # noqa: E402
 from tg_mafia.sandbox import HttpTransport, Limits, Network, Sandbox, SimUser  # noqa: E402
 from tg_mafia.sandbox.errors import SimulationError  # noqa: E402
+from tg_mafia.sandbox.webhook import WebhookDeliverer  # noqa: E402
 from tg_mafia.storage import Database, GameStatus, open_database  # noqa: E402
 
 POLL = 0.5  # seconds between looks at the database during the set-up
@@ -105,6 +120,7 @@ class Input:
     key: str  # as the bot process stamps it
     pushed: float  # monotonic
     query: str | None = None  # a press's callback query id
+    chat: int = 0  # where it was made (a press: its button's chat)
 
 
 @dataclass
@@ -116,6 +132,7 @@ class Window:
     missed: int = 0  # --offered: arrivals that found no game able to take an update
     began: float = 0.0
     ended: float = 0.0
+    stages_at_open: dict[str, int] = field(default_factory=dict)  # how many games at each
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -167,8 +184,12 @@ async def until(check: Any, what: str, timeout: float) -> None:
         await asyncio.sleep(POLL)
 
 
-async def set_up(tables: list[Table], reader: Reader, drain: bool) -> None:
+async def set_up(tables: list[Table], reader: Reader, drain: bool, stagger: float = 0.0) -> None:
+    """Lobbies opened and filled, then each game started: with `stagger`, game i's Start
+    is pressed i/N of that many seconds after the first (a thousand games that all
+    start together all reach their mornings in the same second, as no real ones do)."""
     by_chat = {t.h.group.id: t for t in tables}
+    order = {t.h.group.id: i for i, t in enumerate(tables)}
     for table in tables:
         table.h.admin.command(table.h.group, "newgame", mention=True)
     await until(lambda: len(reader.games()) == len(tables), "opening the lobbies", 600)
@@ -182,10 +203,14 @@ async def set_up(tables: list[Table], reader: Reader, drain: bool) -> None:
 
     await until(joined, "the joins", 600)
     waiting = set(by_chat)
+    first_start = time.monotonic()
 
     def start_visible_lobbies() -> bool:
         games = reader.games()
+        due = (time.monotonic() - first_start) / stagger * len(tables) if stagger else len(tables)
         for chat in list(waiting):
+            if order[chat] > due:
+                continue
             table = by_chat[chat]
             game_id = games[chat][0]
             found = find_button(
@@ -197,7 +222,9 @@ async def set_up(tables: list[Table], reader: Reader, drain: bool) -> None:
                 waiting.discard(chat)
         return not waiting
 
-    await until(start_visible_lobbies, "the lobbies reaching their groups", 3 * len(tables) + 600)
+    await until(
+        start_visible_lobbies, "the lobbies reaching their groups", 3 * len(tables) + stagger + 600
+    )
     await until(
         lambda: all(s == GameStatus.RUNNING.value for _, s, _ in reader.games().values()),
         "the starts",
@@ -224,7 +251,9 @@ def turn(table: Table, reader: Reader, window: Window) -> bool:
         if found is not None:
             actor = players.user(action.actor)
             press = actor.press(chat, found[1], message_id=found[0])
-            window.inputs.append(Input(f"q{press.query_id}", time.monotonic(), press.query_id))
+            window.inputs.append(
+                Input(f"q{press.query_id}", time.monotonic(), press.query_id, chat)
+            )
             window.presses += 1
             return True
     # Nothing to press yet: a living player talks in the group.
@@ -234,7 +263,9 @@ def turn(table: Table, reader: Reader, window: Window) -> bool:
     except SimulationError:  # the night has closed the chat
         window.impossible += 1
         return True
-    window.inputs.append(Input(f"m{h.group.id}:{message.message_id}", time.monotonic()))
+    window.inputs.append(
+        Input(f"m{h.group.id}:{message.message_id}", time.monotonic(), chat=h.group.id)
+    )
     window.posts += 1
     return True
 
@@ -249,9 +280,23 @@ def update_key(update: dict[str, Any]) -> str | None:
     return None
 
 
-def stamp_handouts(sb: Sandbox) -> dict[str, float]:
-    """When getUpdates first handed each update to the bot (before the leg back)."""
+def stamp_handouts(sb: Sandbox, webhook: bool) -> dict[str, float]:
+    """When getUpdates first handed each update to the bot (before the leg back), or the
+    webhook's delivery of it began (before its leg to the bot)."""
     handed: dict[str, float] = {}
+    deliver = WebhookDeliverer._deliver
+
+    async def delivering(
+        deliverer: WebhookDeliverer, update: dict[str, Any], headers: dict[str, str]
+    ) -> None:
+        key = update_key(update)
+        if key is not None:
+            handed.setdefault(key, time.monotonic())
+        await deliver(deliverer, update, headers)
+
+    WebhookDeliverer._deliver = delivering  # type: ignore[method-assign]
+    if webhook:
+        return handed  # the deliverer peeks at every pending update, taken or not
     peek = sb.updates.peek
 
     def stamped(limit: int = 100) -> list[dict[str, Any]]:
@@ -267,10 +312,24 @@ def stamp_handouts(sb: Sandbox) -> dict[str, float]:
     return handed
 
 
-def offer(live: list[Table], reader: Reader, window: Window, rng: random.Random) -> None:
+def stage_counts(tables: list[Table], reader: Reader) -> dict[str, int]:
+    """How many running games are at each stage."""
+    counts: dict[str, int] = {}
+    for table in tables:
+        state = reader.running_state(table.game_id)
+        if state is not None:
+            counts[state.stage.value] = counts.get(state.stage.value, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+def offer(
+    live: list[Table], reader: Reader, window: Window, rng: random.Random, game_rate: float
+) -> None:
     """One update, to the first game drawn that can take one: a game that could
     not (a closed chat and nothing to press) is left alone for a while, so the
-    draws stay few; an arrival that finds no game at all is counted as missed."""
+    draws stay few; a game given one is left alone for 1/game_rate seconds (seven
+    people at a table: none of Telegram's groups takes 50 posts a second from them);
+    an arrival that finds no game at all is counted as missed."""
     now = time.monotonic()
     for _ in range(OFFER_DRAWS):
         if not live:
@@ -282,6 +341,8 @@ def offer(live: list[Table], reader: Reader, window: Window, rng: random.Random)
         if not turn(table, reader, window):
             live.remove(table)
         elif window.impossible == impossible:
+            if game_rate > 0:
+                table.idle_until = now + 1.0 / game_rate
             return
         else:
             table.idle_until = now + IDLE_AFTER_IMPOSSIBLE
@@ -296,6 +357,7 @@ async def measure(
     rate: float,
     seed: int,
     offered: float | None = None,
+    game_rate: float = 0.0,
 ) -> tuple[Window, dict[str, dict[str, float]], list[float]]:
     rng = random.Random(seed)
     live = list(tables)
@@ -314,6 +376,7 @@ async def measure(
             rss.append(bot.rss_mb())
 
     collector = asyncio.ensure_future(collect())
+    window.stages_at_open = stage_counts(tables, reader)
     # --offered: the total rate itself, whatever the games' stages (each arrival goes to
     # the first game, drawn at random, that can take an update); --rate: per game, each
     # draw lost when its game can take none, so the offered load follows the stages.
@@ -337,7 +400,7 @@ async def measure(
         if delay > 0:
             await asyncio.sleep(delay)
         if fixed:
-            offer(live, reader, window, rng)
+            offer(live, reader, window, rng, game_rate)
         else:
             table = rng.choice(live)
             if not turn(table, reader, window):
@@ -395,6 +458,52 @@ def summarise_stages(parts: list[tuple[float, dict[str, float]]]) -> dict[str, A
         out[f"stage_{stage}_p50_ms"] = statistics.median(p[stage] for _, p in parts) * ms
         out[f"stage_{stage}_slowest1pc_ms"] = statistics.fmean(p[stage] for p in slow) * ms
     return out
+
+
+def summarise_handling(window: Window, stamps: dict[str, dict[str, float]]) -> dict[str, Any]:
+    """How long the bot held each update, from its handler's start to its end (by
+    webhook, its delivery is open that long, and its chat's next update waits): p50
+    and p99 over all, and the p50 of presses and of posts."""
+    received, handled = stamps.get("received", {}), stamps.get("handled", {})
+    held: dict[bool, list[float]] = {True: [], False: []}  # presses, posts
+    for given in window.inputs:
+        if given.key in received and given.key in handled:
+            held[given.query is not None].append(handled[given.key] - received[given.key])
+    every = held[True] + held[False]
+    if not every:
+        return {}
+    ms = 1000.0
+    return {
+        "handling_p50_ms": statistics.median(every) * ms,
+        "handling_p99_ms": percentile(every, 0.99) * ms,
+        "handling_press_p50_ms": statistics.median(held[True]) * ms if held[True] else None,
+        "handling_post_p50_ms": statistics.median(held[False]) * ms if held[False] else None,
+    }
+
+
+def summarise_chats(window: Window) -> dict[str, Any]:
+    """How the load fell on the chats: the most updates one chat was given within a
+    second, and over the chats given any, the median and p99 of that figure."""
+    by_chat: dict[int, list[float]] = {}
+    for given in window.inputs:
+        by_chat.setdefault(given.chat, []).append(given.pushed)
+    peaks = []
+    for stamps in by_chat.values():
+        stamps.sort()
+        best = start = 0
+        for end, stamp in enumerate(stamps):
+            while stamps[start] <= stamp - 1.0:
+                start += 1
+            best = max(best, end - start + 1)
+        peaks.append(best)
+    if not peaks:
+        return {}
+    return {
+        "chats_given_updates": len(peaks),
+        "chat_peak_per_s_p50": statistics.median(peaks),
+        "chat_peak_per_s_p99": percentile([float(p) for p in peaks], 0.99),
+        "chat_peak_per_s_max": max(peaks),
+    }
 
 
 def summarise_polls(stamps: dict[str, dict[str, float]]) -> dict[str, Any]:
@@ -460,6 +569,7 @@ def summarise(
         "posts": window.posts,
         "no_input_possible": window.impossible,
         "arrivals_missed": window.missed,
+        "stages_at_open": json.dumps(window.stages_at_open),
         "offered_per_s": len(window.inputs) / duration,
         "handled_per_s": done / duration,
         "answer_p50_ms": statistics.median(answers) * ms if answers else None,
@@ -470,7 +580,9 @@ def summarise(
         "written_p50_ms": statistics.median(writes) * ms if writes else None,
         "written_p99_ms": percentile(writes, 0.99) * ms if writes else None,
         "written_max_ms": max(writes) * ms if writes else None,
+        **summarise_handling(window, stamps),
         **summarise_stages(parts),
+        **summarise_chats(window),
         **summarise_polls(stamps),
         **summarise_pauses("bot", stamps.get("gc_pauses", {}), window),
     }
@@ -486,7 +598,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         path = Path(tmp) / "bot.db"
         db = open_database(f"sqlite:///{path}")
         tables = make_tables(sb, db, args.games, args.players)
-        bot = BotProcess(http.base_url, sb.token, f"sqlite:///{path}", args.timer_speed)
+        bot = BotProcess(
+            http.base_url, sb.token, f"sqlite:///{path}", args.timer_speed, webhook=args.webhook
+        )
         try:
             stderr = Path(tmp) / "bot.stderr"
             await bot.start(stderr, unlimited=args.fast_setup)
@@ -496,7 +610,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             reader = Reader(path)
             if args.fast_setup:
                 sb.limiter.limits = Limits(enabled=False)
-            await set_up(tables, reader, args.fast_setup or not args.no_drain)
+            await set_up(tables, reader, args.fast_setup or not args.no_drain, args.stagger)
             if args.fast_setup:
                 await bot.stop()  # SIGKILL, as a crash: the games resume at the start
                 sb.limiter.limits = sb.limits
@@ -507,7 +621,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["setup_s"] = time.monotonic() - began
             await bot.log()  # the set-up's stamps are not measured
             setup_rss = bot.rss_mb()
-            handed = stamp_handouts(sb)
+            handed = stamp_handouts(sb, args.webhook)
             # The sandbox's world (every group, message and call of the set-up) out of the
             # collector's walks: its full collections held this process's loop for up to
             # 247 ms, and every simulated leg with it, as Telegram never would.
@@ -516,7 +630,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             gc.callbacks.append(pauses)
             cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
             window, stamps, rss = await measure(
-                tables, reader, bot, args.seconds, args.rate, args.seed, args.offered
+                tables,
+                reader,
+                bot,
+                args.seconds,
+                args.rate,
+                args.seed,
+                args.offered,
+                args.game_rate,
             )
             cpu, own_cpu = bot.cpu_seconds() - cpu_before, time.process_time() - own_cpu_before
             gc.callbacks.remove(pauses)
@@ -590,6 +711,12 @@ def main() -> None:
         default=None,
         help="updates a second in all, whatever the games' stages (instead of --rate)",
     )
+    parser.add_argument(
+        "--game-rate",
+        type=float,
+        default=3.0,
+        help="with --offered: the most updates a second one game is given (0: no bound)",
+    )
     parser.add_argument("--rtt", type=float, default=50.0, help="round trip, ms")
     parser.add_argument("--jitter", type=float, default=0.2, help="fraction of each leg")
     parser.add_argument("--timer-speed", type=float, default=10.0)
@@ -599,10 +726,22 @@ def main() -> None:
         action="store_true",
         help="set up with every limit lifted, then restart the bot with them (see the text)",
     )
+    parser.add_argument(
+        "--webhook",
+        action="store_true",
+        help="updates by webhook (each delivery a leg to the bot, its answer a leg back)",
+    )
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        help="seconds over which the games' starts are spread (0: all at once)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tmp", default=None, help="where the database file goes")
     parser.add_argument("--verbose", action="store_true", help="show the 429s and the bot's log")
     args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # the sandbox's own errors
     logging.getLogger("tornado.access").setLevel(logging.ERROR)  # every 4xx would be a line
     began = datetime.datetime.now(datetime.UTC)
     report(began, asyncio.run(run(args)), places=1, width=20)

@@ -11,6 +11,8 @@ malformed JSON. This one, in order:
 - malformed JSON, or JSON that is not an update, is 400 (Telegram would retry a 5xx
   forever); a good update is handled, then answered 200: a process killed before it
   answers leaves the update to Telegram, which delivers it again (to another replica).
+  The answer carries the press's popup when the handling put one there
+  (tg_mafia/bot/webhook_reply.py).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from telegram import Bot, Update
 from tornado.httpserver import HTTPServer
 from tornado.web import Application, RequestHandler, stream_request_body
 
+from tg_mafia.bot import webhook_reply
 from tg_mafia.config import Address
 
 log = logging.getLogger(__name__)
@@ -35,6 +38,11 @@ MAX_BODY: Final = 1024 * 1024  # an update is a few KB; Telegram's largest are f
 BODY_TIMEOUT: Final = 10.0  # seconds for the whole body once the headers are in
 IDLE_TIMEOUT: Final = 60.0  # a kept-alive connection with nothing on it
 MAX_HEADERS: Final = 16 * 1024
+# Deliveries Telegram may hold open at once (setWebhook's max_connections, 40 unless
+# set): the most it allows. Each chat's updates come one at a time whatever the figure,
+# and every open one is an update being handled: at 300 updates a second, each held
+# about 100 ms (a leg each way, the move's commit), 40 would be the bound.
+WEBHOOK_CONNECTIONS: Final = 100
 
 Handle = Callable[[Update], Awaitable[None]]  # the application's process_update
 
@@ -78,9 +86,17 @@ class _UpdateHandler(RequestHandler):
         if update is None:
             self._refuse(HTTPStatus.BAD_REQUEST)
             return
-        await self.handle(update)  # handled before Telegram hears of it
+        slot, token = webhook_reply.open_slot()
+        try:
+            await self.handle(update)  # handled before Telegram hears of it
+        finally:
+            webhook_reply.close_slot(slot, token)
         self.set_status(HTTPStatus.OK)
-        self.finish()
+        if slot.call is None:
+            self.finish()
+            return
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps(slot.call))
 
     def _refuse(self, status: HTTPStatus) -> None:
         self.set_status(status)

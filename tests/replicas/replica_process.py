@@ -49,7 +49,7 @@ from tg_mafia.bot.service import GameService
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.config import Address
 from tg_mafia.storage import open_database
-from tg_mafia.webhook import WebhookListener
+from tg_mafia.webhook import WEBHOOK_CONNECTIONS, WebhookListener
 
 HOOK_PATH = "hook"
 
@@ -109,6 +109,7 @@ async def main(setup: dict[str, Any], index: int, port: int) -> None:
             f"{setup['webhook_url']}/{HOOK_PATH}",
             secret_token=setup["secret"],
             allowed_updates=Update.ALL_TYPES,
+            max_connections=WEBHOOK_CONNECTIONS,
         )
         await app.start()
         ready = {"ready": True, "index": index, "pid": os.getpid(), "control_port": control_port}

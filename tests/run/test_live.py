@@ -172,6 +172,7 @@ async def test_webhook_with_secret_and_health(world: World, tmp_path: Path) -> N
         assert await until_healthy(bot, health_port) == {"ok": True, "games": 0}
         webhook = world.sb.webhook
         assert webhook is not None and webhook.config.url == url
+        assert webhook.config.max_connections == 100  # each open one is an update handled
         secret = webhook.config.secret_token
         assert secret is not None and len(secret) >= 32  # generated: none was given
 
@@ -182,6 +183,13 @@ async def test_webhook_with_secret_and_health(world: World, tmp_path: Path) -> N
         )
         assert (await health(health_port))[1] == {"ok": True, "games": 1}
         assert all(d.status == 200 for d in webhook.deliveries)
+        # A press's popup comes back in the webhook's answer, not as a call of its own.
+        lobby = next(m for m in world.users[1].view(world.group) if m.buttons)
+        leave = lobby.buttons[1][0]  # the Leave of someone who never joined
+        press = world.users[1].press(world.group, leave, message_id=lobby.message_id)
+        await world.sb.wait_for(lambda: press.answered, timeout=PATIENCE)
+        assert press.answer.get("text")
+        assert webhook.deliveries[-1].reply == "answerCallbackQuery"
 
         assert (await post_json(url, FAKE_UPDATE, {SECRET_HEADER: "wrong"}))[0] == 403
         assert (await post_json(url, FAKE_UPDATE))[0] == 403

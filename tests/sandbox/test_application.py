@@ -11,7 +11,7 @@ import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tg_mafia.sandbox import SECRET_HEADER, HttpTransport, Sandbox, post_json, webhook
+from tg_mafia.sandbox import SECRET_HEADER, HttpTransport, Network, Sandbox, post_json, webhook
 
 from .conftest import BOT_RIGHTS
 
@@ -123,13 +123,13 @@ async def test_a_webhook_stops_even_when_its_cancellation_is_swallowed(
     # delivery loop forever (the replicas test saw a replica's start time out).
     entered = asyncio.Event()
 
-    async def swallowing_post(*args: object, **kwargs: object) -> tuple[int, bytes]:
+    async def swallowing_post(*args: object, **kwargs: object) -> tuple[int, dict[str, str], bytes]:
         entered.set()
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.sleep(3600)
-        return 200, b""
+        return 200, {}, b""
 
-    monkeypatch.setattr(webhook, "post_json", swallowing_post)
+    monkeypatch.setattr(webhook, "post", swallowing_post)
     sb = make_sandbox()
     await sb.start_webhook("http://127.0.0.1:9/hook", None)
     sb.add_user("Ann").start("x")
@@ -204,5 +204,86 @@ async def test_a_webhook_closed_without_an_answer_is_a_failed_delivery_tried_aga
     first, second = sb.webhook.deliveries
     assert first.status is None and first.error and "no HTTP answer" in first.error
     assert (second.status, second.error) == (200, None)
+    await sb.stop_webhook()
+    server.close()
+
+
+async def test_a_webhook_delivery_travels_the_simulated_network_both_ways() -> None:
+    # As Telegram a round trip away: the update reaches the bot one leg after it was
+    # queued, and stays Telegram's (its chat's next one held back) until the answer's
+    # leg has come back.
+    sb = Sandbox(network=Network(rtt=0.2, jitter=0.0))
+    loop = asyncio.get_running_loop()
+    arrived: list[float] = []
+    answered: list[float] = []
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        arrived.append(loop.time())
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        answered.append(loop.time())
+        writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    await sb.start_webhook(f"http://127.0.0.1:{port}/hook", None)
+    queued = loop.time()
+    sb.add_user("Ann").start("x")
+    await sb.wait_for(lambda: bool(answered))
+    assert arrived[0] - queued >= 0.1
+    assert sb.updates.pending  # the answer is still on its way
+    await sb.wait_for(lambda: not sb.updates.pending)
+    assert loop.time() - answered[0] >= 0.1
+    await sb.stop_webhook()
+    server.close()
+
+
+async def test_a_call_named_in_a_webhook_answer_is_carried_out() -> None:
+    # As Telegram: an answer of type application/json with a `method` is a Bot API call,
+    # made on receipt (its result goes nowhere); any other answer is only an answer.
+    sb = make_sandbox()
+    group = next(c for c in sb.world.chats.values() if c.type == "supergroup")
+    ann = sb.user(next(uid for uid in sorted(group.members) if uid != sb.bot_user.id))
+    keyboard = {"inline_keyboard": [[{"text": "Go", "callback_data": "go"}]]}
+    status, _ = await sb.call(
+        "sendMessage", {"chat_id": group.id, "text": "Ready?", "reply_markup": keyboard}
+    )
+    assert status == 200
+    answers = [
+        (b"application/json", b'{"method": "answerCallbackQuery", "text": "done", '),
+        (b"text/plain", b'{"method": "answerCallbackQuery", "text": "not JSON by its type"}'),
+        (b"application/json", b'{"text": "no method"}'),
+    ]
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = next(
+            int(line.split(b":")[1]) for line in head.split(b"\r\n")
+            if line.lower().startswith(b"content-length")
+        )  # fmt: skip
+        update = json.loads(await reader.readexactly(length))
+        kind, body = answers.pop(0)
+        if kind == b"application/json" and body.endswith(b", "):
+            query_id = update["callback_query"]["id"]
+            body += f'"callback_query_id": "{query_id}"}}'.encode()
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: " + kind
+            + f"\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body
+        )  # fmt: skip
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    await sb.start_webhook(f"http://127.0.0.1:{port}/hook", None)
+    assert sb.webhook is not None
+    first = ann.press(group, "Go")
+    await sb.wait_for(lambda: first.answered)
+    assert first.answer["text"] == "done"
+    second, third = ann.press(group, "Go"), ann.press(group, "Go")
+    await sb.wait_for(lambda: not sb.updates.pending)
+    assert not second.answered and not third.answered
+    assert [d.reply for d in sb.webhook.deliveries] == ["answerCallbackQuery", None, None]
     await sb.stop_webhook()
     server.close()

@@ -352,7 +352,7 @@ async def _start(
             await updater.start_polling(allowed_updates=Update.ALL_TYPES)
         log.info("running as @%s by long polling", app.bot.username)
     else:
-        from tg_mafia.webhook import WebhookListener
+        from tg_mafia.webhook import WEBHOOK_CONNECTIONS, WebhookListener
 
         refused = f"Telegram refused the webhook {webhook.url}"
 
@@ -372,6 +372,7 @@ async def _start(
                 webhook.url,
                 secret_token=webhook.secret_token,
                 allowed_updates=Update.ALL_TYPES,
+                max_connections=WEBHOOK_CONNECTIONS,
             )
         except BadRequest as error:  # PTB makes it a NetworkError: it must come first
             raise StartError(f"{refused}: {error}") from error

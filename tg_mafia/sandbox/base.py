@@ -229,8 +229,15 @@ class SandboxBase:
     ) -> None:
         await self.stop_webhook()
         config = WebhookConfig(url, secret_token, max_connections)
-        self.webhook = WebhookDeliverer(config, self.updates, self.clock)
+        self.webhook = WebhookDeliverer(
+            config, self.updates, self.clock, self.wire, self._carry_out
+        )
         self.webhook.start()
+
+    async def _carry_out(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """A call named by the answer to a webhook delivery: made as the bot's, recorded,
+        with no leg of its own (it came back with the answer)."""
+        return await self._call(method, params, None, None)
 
     async def stop_webhook(self) -> None:
         if self.webhook is not None:

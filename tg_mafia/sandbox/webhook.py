@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 from .clock import SandboxClock
+from .network import Wire
 from .updates import UpdateQueue
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
@@ -19,6 +21,14 @@ async def post_json(
     url: str, payload: Any, headers: dict[str, str] | None = None, timeout: float = 10.0
 ) -> tuple[int, bytes]:
     """A minimal HTTP/1.1 POST over asyncio streams (loopback webhooks need nothing more)."""
+    status, _, content = await post(url, payload, headers, timeout)
+    return status, content
+
+
+async def post(
+    url: str, payload: Any, headers: dict[str, str] | None = None, timeout: float = 10.0
+) -> tuple[int, dict[str, str], bytes]:
+    """As post_json, with the answer's headers (names in lower case)."""
     parts = urlsplit(url)
     if parts.scheme != "http" or not parts.hostname:
         raise ValueError(f"the sandbox delivers webhooks over plain http only, not {url!r}")
@@ -44,11 +54,32 @@ async def post_json(
     finally:
         writer.close()
     head, _, content = raw.partition(b"\r\n\r\n")
-    status_line = head.split(b" ", 2)
+    first, *answer_lines = head.split(b"\r\n")
+    status_line = first.split(b" ", 2)
     if len(status_line) < 2 or not status_line[1].isdigit():
         # closed without an answer (the bot stopping, say): a failed delivery, retried
         raise ValueError(f"no HTTP answer from {url!r}")
-    return int(status_line[1]), content
+    answer_headers = {}
+    for line in answer_lines:
+        name, _, value = line.decode("latin-1").partition(":")
+        answer_headers[name.strip().lower()] = value.strip()
+    return int(status_line[1]), answer_headers, content
+
+
+def reply_call(headers: dict[str, str], content: bytes) -> tuple[str, dict[str, Any]] | None:
+    """The Bot API call a webhook's answer names, as Telegram reads it: a JSON object
+    with a `method` (the form-encoded kinds Telegram also reads are not modelled: a bot
+    that sends one gets nothing carried out here)."""
+    if not headers.get("content-type", "").startswith("application/json") or not content:
+        return None
+    try:
+        body = json.loads(content)
+    except ValueError:
+        return None
+    if not isinstance(body, dict) or not isinstance(body.get("method"), str):
+        return None
+    params = {k: v for k, v in body.items() if k != "method"}
+    return body["method"], params
 
 
 @dataclass
@@ -63,6 +94,11 @@ class Delivery:
     update_id: int
     status: int | None
     error: str | None
+    reply: str | None = None  # the method its answer named, carried out
+
+
+# Carries out a call a webhook's answer named: (method, parameters) -> (status, body).
+CarryOut = Callable[[str, dict[str, Any]], Awaitable[tuple[int, dict[str, Any]]]]
 
 
 def chat_of(update: dict[str, Any]) -> object:
@@ -80,11 +116,16 @@ def chat_of(update: dict[str, Any]) -> object:
 class WebhookDeliverer:
     """Telegram holds up to `max_connections` deliveries open at once: here, the updates
     of different chats go out together, and each chat's one at a time, in order (an
-    update whose delivery failed holds back its chat's later ones until it is taken)."""
+    update whose delivery failed holds back its chat's later ones until it is taken).
+    With a simulated network (`wire`), the update travels one leg to the bot and its
+    answer one leg back before Telegram counts it taken. A call the answer names is
+    carried out as it arrives (`carry_out`); as Telegram, its result goes nowhere."""
 
     config: WebhookConfig
     queue: UpdateQueue
     clock: SandboxClock
+    wire: Wire | None = None
+    carry_out: CarryOut | None = None
     retry_delay: float = 0.2  # real seconds between failed attempts
     deliveries: list[Delivery] = field(default_factory=list)
     last_error_date: int | None = None
@@ -149,13 +190,21 @@ class WebhookDeliverer:
         update_id = int(update.get("update_id", 0))
         try:
             try:
-                status, _ = await post_json(self.config.url, update, headers)
+                if self.wire is not None:
+                    await self.wire.travel()
+                status, answer_headers, content = await post(self.config.url, update, headers)
                 error = (
                     None if 200 <= status < 300 else f"Wrong response from the webhook: {status}"
                 )
             except (OSError, ValueError, TimeoutError) as exc:
-                status, error = None, f"Connection failed: {exc!r}"
-            self.deliveries.append(Delivery(update_id, status, error))
+                status, answer_headers, content = None, {}, b""
+                error = f"Connection failed: {exc!r}"
+            if self.wire is not None:
+                await self.wire.travel()  # the answer (or the failure) on its way back
+            call = reply_call(answer_headers, content) if error is None else None
+            if call is not None and self.carry_out is not None:
+                await self.carry_out(*call)
+            self.deliveries.append(Delivery(update_id, status, error, call[0] if call else None))
             if error is None:
                 self.queue.remove(update_id)
             else:

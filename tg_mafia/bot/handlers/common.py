@@ -13,6 +13,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from tg_mafia.bot import webhook_reply
 from tg_mafia.bot.flood import CommandGate
 from tg_mafia.bot.names import clean_name
 from tg_mafia.bot.ops import Op
@@ -130,7 +131,13 @@ async def send(context: Context, update: Update, op: Op) -> None:
 
 
 async def answer_query(query: Any, text: str | None) -> None:
-    """A popup for a press (free of any rate limit): never raises."""
+    """A popup for a press (free of any rate limit): never raises. A press that came
+    by webhook is answered in the webhook's answer (webhook_reply.py)."""
+    params: dict[str, Any] = {"callback_query_id": query.id}
+    if text:
+        params["text"] = text
+    if webhook_reply.claim("answerCallbackQuery", params):
+        return
     try:
         await query.answer(text or None)
     except TelegramError as error:

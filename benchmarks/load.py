@@ -678,6 +678,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         finally:
             await bot.stop()
             db.close()
+    # The calls the killed bot left in flight end (else the loop's close cancels them,
+    # and each is logged as a 500), and so do the webhook's deliveries.
+    await asyncio.sleep(2 * args.rtt / 1000 + 0.5)
+    await sb.stop_webhook()
     await http.stop()
     return result
 

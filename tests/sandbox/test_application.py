@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import socket
+from typing import Any
 
 import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -46,6 +47,17 @@ async def play(sb: Sandbox) -> None:
     press = users[1].press(group, "Join")
     await sb.wait_for(lambda: press.answered)
     assert press.answer["text"] == "you pressed join"
+
+
+async def read_update(reader: asyncio.StreamReader) -> dict[str, Any]:
+    """The update a webhook delivery carries, read off a raw connection."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":")[1]) for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length")
+    )  # fmt: skip
+    update: dict[str, Any] = json.loads(await reader.readexactly(length))
+    return update
 
 
 def make_sandbox() -> Sandbox:
@@ -148,12 +160,7 @@ async def test_webhook_deliveries_run_together_across_chats_and_in_order_within_
     held: list[tuple[int, asyncio.Event]] = []  # (update's chat, its release)
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        head = await reader.readuntil(b"\r\n\r\n")
-        length = next(
-            int(line.split(b":")[1]) for line in head.split(b"\r\n")
-            if line.lower().startswith(b"content-length")
-        )  # fmt: skip
-        update = json.loads(await reader.readexactly(length))
+        update = await read_update(reader)
         release = asyncio.Event()
         held.append((update["message"]["chat"]["id"], release))
         await release.wait()
@@ -257,12 +264,7 @@ async def test_a_call_named_in_a_webhook_answer_is_carried_out() -> None:
     ]
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        head = await reader.readuntil(b"\r\n\r\n")
-        length = next(
-            int(line.split(b":")[1]) for line in head.split(b"\r\n")
-            if line.lower().startswith(b"content-length")
-        )  # fmt: skip
-        update = json.loads(await reader.readexactly(length))
+        update = await read_update(reader)
         kind, body = answers.pop(0)
         if kind == b"application/json" and body.endswith(b", "):
             query_id = update["callback_query"]["id"]

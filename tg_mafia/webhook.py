@@ -46,6 +46,10 @@ MAX_HEADERS: Final = 16 * 1024
 WEBHOOK_CONNECTIONS: Final = 100
 
 Handle = Callable[[Update], Awaitable[None]]  # the application's process_update
+Record = Callable[[str, str], None]  # (method, result): a call counted (BotMetrics.api_call)
+
+# The result counted for a call the answer carried: Telegram tells nobody how it went.
+IN_WEBHOOK_ANSWER: Final = "webhook_answer"
 
 
 @stream_request_body
@@ -55,11 +59,13 @@ class _UpdateHandler(RequestHandler):
     bot: Bot
     handle: Handle
     secret: str
+    record: Record | None
 
-    def initialize(self, bot: Bot, handle: Handle, secret: str) -> None:
+    def initialize(self, bot: Bot, handle: Handle, secret: str, record: Record | None) -> None:
         self.bot = bot
         self.handle = handle
         self.secret = secret
+        self.record = record
         self.chunks: list[bytes] = []
         self.size = 0
 
@@ -98,6 +104,8 @@ class _UpdateHandler(RequestHandler):
             return
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps(slot.call))
+        if self.record is not None:
+            self.record(slot.call["method"], IN_WEBHOOK_ANSWER)
 
     def _refuse(self, status: HTTPStatus) -> None:
         self.set_status(status)
@@ -115,10 +123,19 @@ class _UpdateHandler(RequestHandler):
 
 
 class WebhookListener:
-    def __init__(self, address: Address, path: str, bot: Bot, handle: Handle, secret: str) -> None:
+    def __init__(
+        self,
+        address: Address,
+        path: str,
+        bot: Bot,
+        handle: Handle,
+        secret: str,
+        record: Record | None = None,
+    ) -> None:
         self.address = address
+        options = {"bot": bot, "handle": handle, "secret": secret, "record": record}
         app = Application(
-            [(path, _UpdateHandler, {"bot": bot, "handle": handle, "secret": secret})],
+            [(path, _UpdateHandler, options)],
             log_function=lambda handler: None,  # the bot logs what matters, not each POST
         )
         self._server = HTTPServer(

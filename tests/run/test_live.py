@@ -190,6 +190,10 @@ async def test_webhook_with_secret_and_health(world: World, tmp_path: Path) -> N
         await world.sb.wait_for(lambda: press.answered, timeout=PATIENCE)
         assert press.answer.get("text")
         assert webhook.deliveries[-1].reply == "answerCallbackQuery"
+        carried = [v for n, labels, v in await metrics(health_port)
+                   if n == "tg_mafia_api_calls_total" and labels["result"] == "webhook_answer"
+                   and labels["method"] == "answerCallbackQuery"]  # fmt: skip
+        assert carried == [1.0]  # counted, as a call of its own would be
 
         assert (await post_json(url, FAKE_UPDATE, {SECRET_HEADER: "wrong"}))[0] == 403
         assert (await post_json(url, FAKE_UPDATE))[0] == 403

@@ -359,7 +359,12 @@ async def _start(
         # Each update handled before it is answered (not PTB's webhook server, which
         # answers at once): an update in the hands of a killed replica is not lost.
         listener = WebhookListener(
-            webhook.listen, webhook.path, app.bot, app.process_update, webhook.secret_token
+            webhook.listen,
+            webhook.path,
+            app.bot,
+            app.process_update,
+            webhook.secret_token,
+            app.bot_data["metrics"].api_call,
         )
         try:
             listener.start()

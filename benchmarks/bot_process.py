@@ -386,10 +386,8 @@ async def listen(app: Any) -> None:
     run` sets it."""
     import secrets
 
-    from telegram import Update
-
     from tg_mafia.config import Address
-    from tg_mafia.webhook import WEBHOOK_CONNECTIONS, WebhookListener
+    from tg_mafia.webhook import WebhookListener, set_webhook
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -399,12 +397,7 @@ async def listen(app: Any) -> None:
         Address("127.0.0.1", port), "/hook", app.bot, app.process_update, secret
     )
     listener.start()
-    await app.bot.set_webhook(
-        f"http://127.0.0.1:{port}/hook",
-        secret_token=secret,
-        allowed_updates=Update.ALL_TYPES,
-        max_connections=WEBHOOK_CONNECTIONS,
-    )
+    await set_webhook(app.bot, f"http://127.0.0.1:{port}/hook", secret)
 
 
 if __name__ == "__main__":

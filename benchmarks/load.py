@@ -96,6 +96,7 @@ from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix  # noqa:
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness  # noqa: E402
 from tg_mafia.sandbox import HttpTransport, Limits, Network, Sandbox, SimUser  # noqa: E402
 from tg_mafia.sandbox.errors import SimulationError  # noqa: E402
+from tg_mafia.sandbox.records import most_within  # noqa: E402
 from tg_mafia.sandbox.webhook import WebhookDeliverer  # noqa: E402
 from tg_mafia.storage import Database, GameStatus, open_database  # noqa: E402
 
@@ -284,19 +285,19 @@ def stamp_handouts(sb: Sandbox, webhook: bool) -> dict[str, float]:
     """When getUpdates first handed each update to the bot (before the leg back), or the
     webhook's delivery of it began (before its leg to the bot)."""
     handed: dict[str, float] = {}
-    deliver = WebhookDeliverer._deliver
+    if webhook:  # at its delivery's start: the deliverer peeks at every pending update
+        deliver = WebhookDeliverer._deliver
 
-    async def delivering(
-        deliverer: WebhookDeliverer, update: dict[str, Any], headers: dict[str, str]
-    ) -> None:
-        key = update_key(update)
-        if key is not None:
-            handed.setdefault(key, time.monotonic())
-        await deliver(deliverer, update, headers)
+        async def delivering(
+            deliverer: WebhookDeliverer, update: dict[str, Any], headers: dict[str, str]
+        ) -> None:
+            key = update_key(update)
+            if key is not None:
+                handed.setdefault(key, time.monotonic())
+            await deliver(deliverer, update, headers)
 
-    WebhookDeliverer._deliver = delivering  # type: ignore[method-assign]
-    if webhook:
-        return handed  # the deliverer peeks at every pending update, taken or not
+        WebhookDeliverer._deliver = delivering  # type: ignore[method-assign]
+        return handed
     peek = sb.updates.peek
 
     def stamped(limit: int = 100) -> list[dict[str, Any]]:
@@ -487,15 +488,7 @@ def summarise_chats(window: Window) -> dict[str, Any]:
     by_chat: dict[int, list[float]] = {}
     for given in window.inputs:
         by_chat.setdefault(given.chat, []).append(given.pushed)
-    peaks = []
-    for stamps in by_chat.values():
-        stamps.sort()
-        best = start = 0
-        for end, stamp in enumerate(stamps):
-            while stamps[start] <= stamp - 1.0:
-                start += 1
-            best = max(best, end - start + 1)
-        peaks.append(best)
+    peaks = [most_within(sorted(stamps), 1.0) for stamps in by_chat.values()]
     if not peaks:
         return {}
     return {

@@ -122,6 +122,17 @@ class _UpdateHandler(RequestHandler):
         log.warning("webhook: a request was dropped: %s", args[1] if len(args) > 1 else "?")
 
 
+async def set_webhook(bot: Bot, url: str, secret: str) -> None:
+    """Telegram's deliveries to `url`: every kind of update, the secret on each, and
+    WEBHOOK_CONNECTIONS at once. Telegram's refusal raises, as PTB raises it."""
+    await bot.set_webhook(
+        url,
+        secret_token=secret,
+        allowed_updates=Update.ALL_TYPES,
+        max_connections=WEBHOOK_CONNECTIONS,
+    )
+
+
 class WebhookListener:
     def __init__(
         self,

@@ -57,7 +57,7 @@ from tg_mafia.bot.callbacks import Kind
 from tg_mafia.sandbox import HttpTransport, Limits, Sandbox, SimUser
 from tg_mafia.sandbox.acting import Press
 from tg_mafia.sandbox.limits import CHARGED_METHODS
-from tg_mafia.sandbox.records import CallLog
+from tg_mafia.sandbox.records import CallLog, most_within
 from tg_mafia.storage import GameStatus, open_database
 
 SCRIPT = Path(__file__).with_name("replica_process.py")
@@ -426,9 +426,4 @@ def peak(log: CallLog, window: float, chat: Callable[[int | None], bool]) -> int
     """The most successful charged calls within any `window` sandbox seconds, over the
     calls to the chats `chat` accepts."""
     stamps = sorted(r.time for r in log if r.ok and r.method in CHARGED_METHODS and chat(r.chat_id))
-    best = start = 0
-    for end, stamp in enumerate(stamps):
-        while stamps[start] <= stamp - window:
-            start += 1
-        best = max(best, end - start + 1)
-    return best
+    return most_within(stamps, window)

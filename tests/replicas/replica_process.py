@@ -37,7 +37,6 @@ import sys
 import traceback
 from typing import Any
 
-from telegram import Update
 from telegram.ext import ApplicationBuilder
 from tornado.httpserver import HTTPServer
 from tornado.web import Application as WebApplication
@@ -49,7 +48,7 @@ from tg_mafia.bot.service import GameService
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.config import Address
 from tg_mafia.storage import open_database
-from tg_mafia.webhook import WEBHOOK_CONNECTIONS, WebhookListener
+from tg_mafia.webhook import WebhookListener, set_webhook
 
 HOOK_PATH = "hook"
 
@@ -105,12 +104,7 @@ async def main(setup: dict[str, Any], index: int, port: int) -> None:
             setup["secret"],
         )
         listener.start()
-        await app.bot.set_webhook(
-            f"{setup['webhook_url']}/{HOOK_PATH}",
-            secret_token=setup["secret"],
-            allowed_updates=Update.ALL_TYPES,
-            max_connections=WEBHOOK_CONNECTIONS,
-        )
+        await set_webhook(app.bot, f"{setup['webhook_url']}/{HOOK_PATH}", setup["secret"])
         await app.start()
         ready = {"ready": True, "index": index, "pid": os.getpid(), "control_port": control_port}
         print(json.dumps(ready), flush=True)

@@ -352,7 +352,7 @@ async def _start(
             await updater.start_polling(allowed_updates=Update.ALL_TYPES)
         log.info("running as @%s by long polling", app.bot.username)
     else:
-        from tg_mafia.webhook import WEBHOOK_CONNECTIONS, WebhookListener
+        from tg_mafia.webhook import WebhookListener, set_webhook
 
         refused = f"Telegram refused the webhook {webhook.url}"
 
@@ -373,12 +373,7 @@ async def _start(
             raise StartError(_cannot_listen(name, webhook.listen, error)) from error
         app.bot_data["webhook_listener"] = listener
         try:
-            await app.bot.set_webhook(
-                webhook.url,
-                secret_token=webhook.secret_token,
-                allowed_updates=Update.ALL_TYPES,
-                max_connections=WEBHOOK_CONNECTIONS,
-            )
+            await set_webhook(app.bot, webhook.url, webhook.secret_token)
         except BadRequest as error:  # PTB makes it a NetworkError: it must come first
             raise StartError(f"{refused}: {error}") from error
         except NetworkError as error:

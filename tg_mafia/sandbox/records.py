@@ -24,6 +24,17 @@ class CallRecord:
     fault: str | None = None  # set when the answer was injected
 
 
+def most_within(stamps: list[float], window: float) -> int:
+    """The most of `stamps` (in order) within any `window` seconds: the sliding-window
+    peak that Telegram's rate limits are about."""
+    best = start = 0
+    for end, stamp in enumerate(stamps):
+        while stamps[start] <= stamp - window:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
 @dataclass
 class CallLog:
     records: list[CallRecord] = field(default_factory=list)
@@ -65,13 +76,7 @@ class CallLog:
             for r in self.records
             if r.ok and r.chat_id == chat_id and r.method in CHARGED_METHODS
         ]
-        best = 0
-        start = 0
-        for end, stamp in enumerate(stamps):
-            while stamps[start] <= stamp - window:
-                start += 1
-            best = max(best, end - start + 1)
-        return best
+        return most_within(stamps, window)
 
     def group_peak(self, window: float = 60.0) -> dict[int, int]:
         """Per group chat (negative id): the sliding-window peak of charged calls."""

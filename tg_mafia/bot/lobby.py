@@ -18,6 +18,7 @@ from tg_mafia.bot import keyboards, texts
 from tg_mafia.bot.callbacks import Button, Kind
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
+from tg_mafia.bot.names import is_blank, person_name
 from tg_mafia.bot.ops import Keyboard, Method, Op, Priority, callback, link
 from tg_mafia.bot.runner import Runner
 from tg_mafia.bot.timefmt import deadline_html
@@ -97,7 +98,7 @@ class Lobbies:
             variant.min_players,
             variant.max_players,
             [p.name for p in record.players],
-            opener or t.gettext("the opener"),
+            t.gettext("the opener") if is_blank(opener) else opener,
             until,
             record.host_name if record.host_user_id else None,
         )
@@ -400,7 +401,7 @@ class Lobbies:
             text = t.gettext(
                 "{name} hosts this game. Roles and night moves will reach them in private."
             )
-            return text.format(name=escape(name)), record
+            return text.format(name=escape(person_name(name, t))), record
 
     # ----- the start and the end of a lobby ------------------------------------------------
 

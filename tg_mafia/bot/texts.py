@@ -10,6 +10,7 @@ from html import escape
 
 from engine import Role, Side
 from engine.variants import VARIANTS
+from tg_mafia.bot.names import person_name, seat_name
 from tg_mafia.bot.table import Table
 from tg_mafia.i18n import Translator
 
@@ -176,9 +177,10 @@ def lobby(
         ),
         t.ngettext("Players ({n}):", "Players ({n}):", len(names)).format(n=len(names)),
     ]
-    lines.append("  ".join(f"{i} · {escape(n)}" for i, n in enumerate(names, 1)) or "—")
-    if host:
-        lines.append(t.gettext("Host: {name}").format(name=escape(host)))
+    seats = (f"{i} · {escape(str(seat_name(n, i, t)))}" for i, n in enumerate(names, 1))
+    lines.append("  ".join(seats) or "—")
+    if host is not None:
+        lines.append(t.gettext("Host: {name}").format(name=escape(person_name(host, t))))
     missing = max(0, low - len(names))
     if missing:
         lines.append(

@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Role, Side
+from tg_mafia.bot.names import SeatName, placeholder, seat_name
 from tg_mafia.bot.texts import role_name, variant_name
 from tg_mafia.fate import Fate
 from tg_mafia.i18n import Translator
 from tg_mafia.pictures import style
 from tg_mafia.pictures.canvas import Box, Canvas, Picture
-from tg_mafia.pictures.fonts import font
+from tg_mafia.pictures.fonts import clean, font
 from tg_mafia.pictures.layout import MARGIN, SIZE, layout
 
 MIN_SEATS, MAX_SEATS = 3, 20
@@ -212,9 +213,13 @@ def draw_card(
         anchor="mm",
     )
     name_x = token[0] + token_r + px(12)
+    # Blank, or with nothing any shipped font draws: "Player 5", as in the messages.
+    name = seat_name(card.name, card.seat, t, limit=None)
+    if not clean(name.text):
+        name = SeatName(placeholder(t, card.seat))
     canvas.text(
         (name_x, token[1]),
-        card.name,
+        name.text,
         px(29),
         style.TEXT if not out else style.SILVER,
         max_width=inner_right - name_x,
@@ -222,6 +227,7 @@ def draw_card(
         group=card.seat,
         bold=True,
         anchor="lm",
+        frame=name.frame,
     )
     # Row 2: the role's mark in the side's colour, then the role's name.
     mark_r = px(17)

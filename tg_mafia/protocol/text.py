@@ -7,6 +7,7 @@ from html import escape
 
 from engine import find_variant
 from tg_mafia.bot import sport_texts, texts
+from tg_mafia.bot.names import person_name
 from tg_mafia.bot.table import Table
 from tg_mafia.fate import Fate
 from tg_mafia.i18n import Translator
@@ -20,7 +21,7 @@ def protocol_text(protocol: Protocol, t: Translator) -> list[str]:
     """The protocol in messages of at most MAX_MESSAGE characters, each cut
     between two sections (or two lines of a long one)."""
     table = Table(
-        tuple(s.player for s in protocol.seats), {s.player: s.name for s in protocol.seats}
+        tuple(s.player for s in protocol.seats), {s.player: s.name for s in protocol.seats}, t
     )
     sections = [_head(protocol, t, table)]
     sections += [_round(protocol, t, table, item) for item in protocol.rounds]
@@ -44,7 +45,8 @@ def _head(protocol: Protocol, t: Translator, table: Table) -> str:
         + t.ngettext("{n} player", "{n} players", count).format(n=count),
     ]
     if protocol.host:
-        lines.append(t.gettext("Host: {name}").format(name=escape(protocol.host)))
+        host = person_name(protocol.host, t)
+        lines.append(t.gettext("Host: {name}").format(name=escape(host)))
     lines.append(result_line(t, protocol))
     lines.append("")
     for seat in protocol.seats:

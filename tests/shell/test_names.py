@@ -10,7 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tg_mafia.bot import keyboards, texts
-from tg_mafia.bot.names import clean_name, is_blank, person_name, placeholder, seat_name
+from tg_mafia.bot.names import (
+    clean_name,
+    is_blank,
+    listed_name,
+    person_name,
+    placeholder,
+    seat_name,
+)
 from tg_mafia.bot.table import Table
 from tg_mafia.i18n import LANGUAGES, translator
 
@@ -146,3 +153,10 @@ def test_no_label_shows_a_seat_number_but_its_own(language: str, name: str, seat
         assert not any(dot in shown.text for dot in DOTS), shown
     else:
         assert not any(mark in shown.text for mark in '«»“”„‹›"'), shown
+
+
+def test_a_leaderboard_calls_a_blank_name_no_name() -> None:
+    t = translator("vi")
+    assert listed_name({1: "\u3164", 2: "Ann"}, 1, t) == "(không tên)"
+    assert listed_name({1: "\u3164", 2: "Ann"}, 2, t) == "Ann"
+    assert listed_name({}, 7, t) == "7"  # not known: the id, as before

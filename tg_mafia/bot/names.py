@@ -17,6 +17,7 @@ Beside its seat number ("5 · Olga") a name is shown:
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -122,9 +123,16 @@ def seat_name(name: str, seat: int, t: Translator, limit: int | None = NAME_LIMI
 
 
 def person_name(name: str, t: Translator) -> str:
-    """A name shown with no seat beside it (a host's): "(no name)" when
-    nothing of it shows."""
+    """A name shown with no seat beside it (a host's, a leaderboard's):
+    "(no name)" when nothing of it shows."""
     if is_blank(name):
-        # TRANSLATORS: stands for a host whose Telegram name shows nothing.
+        # TRANSLATORS: stands for a host, or a player on a leaderboard, whose
+        # Telegram name shows nothing.
         return t.gettext("(no name)")
     return name
+
+
+def listed_name(names: Mapping[int, str], user_id: int, t: Translator) -> str:
+    """A player's name on a leaderboard: their id when it is not known."""
+    name = names.get(user_id)
+    return str(user_id) if name is None else person_name(name, t)

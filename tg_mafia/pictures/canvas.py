@@ -10,7 +10,8 @@ from io import BytesIO
 
 from PIL import Image, ImageDraw
 
-from tg_mafia.pictures.fonts import Box, clean, draw_line, fit, length
+from tg_mafia.pictures.fonts import Box as Box  # the pictures' modules take it from here
+from tg_mafia.pictures.fonts import clean, draw_line, fit, length
 
 Colour = tuple[int, int, int]
 

@@ -162,32 +162,38 @@ class Run:
         return self.face.getlength(self.text) * self.scale
 
 
+EMOJI_SLOT = -1
+
+
+def _slot(cluster: str) -> tuple[int, str]:
+    """Which font draws the cluster (a text slot, or EMOJI_SLOT), and what it draws."""
+    emoji = emoji_form(cluster)
+    if emoji is not None:
+        return EMOJI_SLOT, emoji
+    if cluster.isspace():
+        return 0, cluster  # DejaVu's: the emoji font's space is an emoji wide, the CJK one's an em
+    slot = text_slot(cluster)
+    if slot is None:
+        raise ValueError(f"no font draws {cluster!r}: clean the text first")
+    return slot, cluster
+
+
 def runs(text: str, size: int, bold: bool = False) -> list[Run]:
     """`text` (cleaned) in runs of one font each, in reading order; spaces
     are DejaVu's."""
-    found: list[tuple[int, str]] = []  # (font: a text slot, or -1 for emoji; text)
+    found: list[tuple[int, str]] = []
     for cluster in graphemes(text):
-        emoji = emoji_form(cluster)
-        if emoji is not None:
-            slot, drawn = -1, emoji
-        elif cluster.isspace():
-            # DejaVu's: the emoji font's space is an emoji wide, the CJK font's an em.
-            slot, drawn = 0, cluster
-        else:
-            slot, drawn = text_slot(cluster), cluster
-            if slot is None:
-                raise ValueError(f"no font draws {cluster!r}: clean the text first")
+        slot, drawn = _slot(cluster)
         if found and found[-1][0] == slot:
             found[-1] = (slot, found[-1][1] + drawn)
         else:
             found.append((slot, drawn))
-    made = []
-    for slot, part in found:
-        if slot == -1:
-            made.append(Run(part, face(EMOJI, EMOJI_PPEM), True, size / EMOJI_PPEM))
-        else:
-            made.append(Run(part, face(TEXT_FACES[slot][int(bold)], size)))
-    return made
+    return [
+        Run(part, face(EMOJI, EMOJI_PPEM), True, size / EMOJI_PPEM)
+        if slot == EMOJI_SLOT
+        else Run(part, face(TEXT_FACES[slot][int(bold)], size))
+        for slot, part in found
+    ]
 
 
 def length(text: str, size: int, bold: bool = False) -> float:

@@ -1,0 +1,47 @@
+"""The messages the bot put buttons on, with the callback data of their
+buttons: a press counts only on such a message and with one of its choices.
+
+Revision ID: 0006
+Revises: 0005
+Create Date: 2027-02-01
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0006"
+down_revision: str | None = "0005"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+ID_TYPE = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+
+
+def upgrade() -> None:
+    op.create_table(
+        "button_message",
+        sa.Column("id", ID_TYPE, primary_key=True),
+        sa.Column("chat_id", sa.BigInteger(), nullable=False),
+        sa.Column("message_id", sa.BigInteger(), nullable=False),
+        sa.Column("game_id", ID_TYPE, nullable=True),
+        sa.Column("choices", sa.JSON(none_as_null=True), nullable=True),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.UniqueConstraint("chat_id", "message_id", name="uq_button_message"),
+    )
+    op.create_index("ix_button_message_game", "button_message", ["game_id"])
+    # The living messages of the games under way keep their buttons across the upgrade;
+    # their choices were never written down, so any button of their game counts (NULL).
+    op.execute(
+        "INSERT INTO button_message (chat_id, message_id, game_id, choices, created_at)"
+        " SELECT chat_id, message_id, MIN(game_id), NULL, 0 FROM living_message"
+        " GROUP BY chat_id, message_id"
+    )
+
+
+def downgrade() -> None:
+    op.drop_index("ix_button_message_game", table_name="button_message")
+    op.drop_table("button_message")

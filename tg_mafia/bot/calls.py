@@ -13,7 +13,23 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
 from tg_mafia.bot.drawings import draw
-from tg_mafia.bot.ops import Method, Op, markup
+from tg_mafia.bot.ops import Keyboard, Method, Op, markup
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The buttons a message shows after a call, for the press gate (gate.py):
+    `choices` None when the message is gone."""
+
+    chat: int
+    message_id: int
+    game: int | None
+    choices: tuple[str, ...] | None
+
+
+def choices(keyboard: Keyboard | None) -> tuple[str, ...]:
+    """The callback data of a keyboard's buttons (its links take no press)."""
+    return tuple(b["data"] for row in keyboard or () for b in row if "data" in b)
 
 
 @dataclass
@@ -22,6 +38,7 @@ class Delivery:
 
     entries: list[int]
     living: tuple[int, int, str, int | None] | None = None  # game, chat, key, id (None: gone)
+    shown: Shown | None = None  # the buttons of the message the call made or changed
     deadline: tuple[int, str, float] | None = None  # game, timer token, when the stage ends
     forget_permissions: int | None = None  # the game whose saved permissions are restored
 
@@ -47,6 +64,15 @@ class Call:
         if self.op.key is not None and self.game is not None:
             self.delivery.living = (self.game, self.chat, self.op.key, message_id)
 
+    def made(self, message_id: int) -> None:
+        """A message sent: living if it has a key; its buttons, if any, recorded."""
+        self.living(message_id)
+        if self.op.keyboard:
+            self.showing(message_id, choices(self.op.keyboard))
+
+    def showing(self, message_id: int, shown: tuple[str, ...] | None) -> None:
+        self.delivery.shown = Shown(self.chat, message_id, self.game, shown)
+
 
 async def send(call: Call) -> None:
     message: Message = await call.bot.send_message(
@@ -58,7 +84,7 @@ async def send(call: Call) -> None:
         disable_web_page_preview=True,
         message_thread_id=call.topic,
     )
-    call.living(message.message_id)
+    call.made(message.message_id)
 
 
 async def photo(call: Call) -> None:
@@ -74,7 +100,7 @@ async def photo(call: Call) -> None:
         reply_markup=markup(call.op.keyboard),
         message_thread_id=call.topic,
     )
-    call.living(message.message_id)
+    call.made(message.message_id)
 
 
 async def document(call: Call) -> None:
@@ -88,34 +114,40 @@ async def document(call: Call) -> None:
         reply_markup=markup(call.op.keyboard),
         message_thread_id=call.topic,
     )
-    call.living(message.message_id)
+    call.made(message.message_id)
 
 
 async def edit(call: Call) -> None:
-    if call.target is None:
+    target = call.target
+    if target is None:
         await send(call)  # never sent, or lost: said anew
         return
     await call.bot.edit_message_text(
         call.text,
         chat_id=call.chat,
-        message_id=call.target,
+        message_id=target,
         parse_mode=ParseMode.HTML,
         reply_markup=markup(call.op.keyboard),
         disable_web_page_preview=True,
     )
+    call.showing(target, choices(call.op.keyboard))
 
 
 async def clear(call: Call) -> None:
     """The living message loses its buttons, and stops being living."""
-    if call.target is not None:
+    target = call.target
+    if target is not None:
         call.living(None)
-        await call.bot.edit_message_reply_markup(call.chat, call.target, reply_markup=None)
+        call.showing(target, ())
+        await call.bot.edit_message_reply_markup(call.chat, target, reply_markup=None)
 
 
 async def delete(call: Call) -> None:
     call.living(None)
-    if call.target is not None:
-        await call.bot.delete_message(call.chat, call.target)
+    target = call.target
+    if target is not None:
+        call.showing(target, None)
+        await call.bot.delete_message(call.chat, target)
 
 
 async def pin(call: Call) -> None:

@@ -135,6 +135,8 @@ class Sender:
         self._bot_window = Window()
         self._last_edit: dict[tuple[int, str], float] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
+        # Per chat, while a call is in flight until it is written down (gate.py waits).
+        self._landing: dict[int, asyncio.Event] = {}
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -171,6 +173,18 @@ class Sender:
         if chat_id in self.parked:
             self.parked.discard(chat_id)
             self.wake()
+
+    async def landed(self, chat_id: int) -> None:
+        """Until the call in flight to the chat, if any, is written down: a press
+        can come on a message before the sender has recorded its buttons."""
+        event = self._landing.get(chat_id)
+        if event is not None:
+            await event.wait()
+
+    def _landing_done(self, chat_id: int) -> None:
+        event = self._landing.pop(chat_id, None)
+        if event is not None:
+            event.set()
 
     async def drain(self) -> None:
         """Until every call that can be made is made (parked chats wait); at
@@ -221,13 +235,16 @@ class Sender:
                 unit = plan(entries)
                 if not unit.skip and SPARE in unit.op.extra:
                     unit.skip = not await self._spare_due(unit)
-                if not unit.skip:
-                    delivered = await self._deliver(unit)
-                    if delivered is None:
-                        continue  # waited (a 429) or parked: plan again
-                else:
-                    delivered = Delivery(unit.entries)
-                await self.db.run(_settle, delivered)
+                try:
+                    if not unit.skip:
+                        delivered = await self._deliver(unit)
+                        if delivered is None:
+                            continue  # waited (a 429) or parked: plan again
+                    else:
+                        delivered = Delivery(unit.entries)
+                    await self.db.run(_settle, delivered, self.clock.now())
+                finally:
+                    self._landing_done(chat_id)
                 if delivered.deadline is not None and self.on_deadline is not None:
                     self.on_deadline(*delivered.deadline)
         except asyncio.CancelledError:
@@ -239,7 +256,7 @@ class Sender:
             with contextlib.suppress(Exception):
                 entries = await self.db.run(_pending, chat_id)
                 if entries:
-                    await self.db.run(_settle, Delivery([entries[0].id]))
+                    await self.db.run(_settle, Delivery([entries[0].id]), self.clock.now())
         finally:
             self._workers.pop(chat_id, None)
             self.wake()
@@ -343,6 +360,7 @@ class Sender:
         )
         if op.timer is not None and deadline is not None and unit.game_id is not None:
             call.delivery.deadline = (unit.game_id, str(op.timer["token"]), deadline)
+        self._landing.setdefault(unit.chat_id, asyncio.Event())
         await CALLS[op.method](call)
         return call.delivery
 
@@ -515,7 +533,7 @@ def _living_id(db: Database, game_id: int, chat_id: int, key: str) -> int | None
         return tx.living_id(game_id, chat_id, key)
 
 
-def _settle(db: Database, delivery: Delivery) -> None:
+def _settle(db: Database, delivery: Delivery, now: float) -> None:
     with db.transaction() as tx:
         tx.done(delivery.entries)
         if delivery.living is not None:
@@ -530,3 +548,9 @@ def _settle(db: Database, delivery: Delivery) -> None:
                 delivery.deadline = None  # the game moved on meanwhile
         if delivery.forget_permissions is not None:
             tx.clear_saved_permissions(delivery.forget_permissions)
+        shown = delivery.shown
+        if shown is not None:
+            if shown.choices is None:
+                tx.drop_buttons(shown.chat, shown.message_id)
+            else:
+                tx.set_buttons(shown.chat, shown.message_id, shown.game, shown.choices, now)

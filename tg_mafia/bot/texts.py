@@ -879,6 +879,7 @@ def popups(t: Translator) -> dict[str, str]:
         "vote_cancelled": t.gettext("Today's vote is cancelled: no nominations."),
         # The shell's.
         "stale": t.gettext("This button is out of date."),
+        "members_only": t.gettext("Only members of the group may do this."),
         "not_yours": t.gettext("This button is not for you."),
         "no_game": t.gettext("There is no game here now."),
         "lobby_full": t.gettext("The table is full."),

@@ -667,6 +667,8 @@ class Tx:
     ) -> None:
         """The buttons a message shows now (none: it takes no press any more)."""
         row = self._button_row(chat_id, message_id)
+        if row is None and not choices:
+            return  # a message that never had buttons of ours
         if row is None:
             row = ButtonMessage(chat_id=chat_id, message_id=message_id, created_at=now)
         row.game_id = game_id if game_id is not None else row.game_id

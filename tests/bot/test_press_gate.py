@@ -415,3 +415,44 @@ def test_the_gate_lets_through_only_a_shown_button_of_the_messages_game(
     else:
         assert verdict.game_id == 12 and verdict.button.game == 12
     assert check(Query(data), None, -100, 7) is Refusal.UNKNOWN_MESSAGE
+
+
+# ----- one limit for commands and presses ----------------------------------------------------
+
+
+async def test_thirty_presses_in_ten_seconds_are_told_when_to_retry(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 7) as h:
+        h.db.save_settings(h.group.id, variant="classic", language="en")
+        lobby = await h.open_and_fill()
+        player = h.users[0]
+        found = find_buttons(h, h.group.id, lambda d: d == f"lb:{lobby}:-:rules")
+        message_id, label = found[0]
+        presses = []
+        for _ in range(30):
+            presses.append(player.press(h.group, label, message_id=message_id))
+            await asyncio.sleep(10 / 30)
+        answers = list(await pressed(h, presses))
+        limiter = h.app.bot_data["input_limiter"]
+        told = f"Too fast: try again in {limiter.retry_after} seconds."
+        # A burst of 15, then one every 2 s: the rest are told when to come back.
+        assert answers[: limiter.rate] == ["Look at your private chat with the bot."] * limiter.rate
+        assert told in answers[limiter.rate :]
+        assert 30 - limiter.rate - 5 <= answers.count(told) <= 30 - limiter.rate
+        assert all(a in (told, "Look at your private chat with the bot.") for a in answers)
+
+
+async def test_the_join_link_still_joins_after_eight_commands(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 7) as h:
+        h.db.save_settings(h.group.id, variant="classic", language="en")
+        h.admin.command(h.group, "newgame", mention=True)
+        await h.settle()
+        late = h.users[0]
+        late.start()
+        for _ in range(20):  # past the limit: the commands are refused, told once
+            late.command(late.private_chat, "help")
+        await h.settle()
+        assert any(t.startswith("Too fast") for t in h.private_texts(late))
+        late.open_deep_link(h.sb.deep_link(f"join_{h.group.id}"))
+        await h.settle()
+        record = h.db.active_game(h.group.id)
+        assert record is not None and record.seat_of(late.id) is not None

@@ -4,7 +4,6 @@ menu edited in place, every value checked, changes from the next game."""
 from __future__ import annotations
 
 import asyncio
-
 from pathlib import Path
 
 import pytest
@@ -249,4 +248,3 @@ def test_values_no_menu_offers_are_refused_by_the_menu_itself() -> None:
     ]:
         with pytest.raises(Refused, match=reason):
             apply_press(t, before, args)
-

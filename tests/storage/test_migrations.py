@@ -350,6 +350,9 @@ def test_the_living_messages_of_0005_keep_their_buttons(database_url: str) -> No
         assert vote is not None and (vote.game_id, vote.choices) == (7, None)
         assert prompt is not None and prompt.game_id == 7 and prompt.offers("vt:7:3:2")
         assert tx.buttons(-100, 42) is None
+        # Its other messages: any button of the game, in its group (message id -game).
+        group = tx.buttons(-100, -7)
+        assert group is not None and (group.game_id, group.choices) == (7, None)
 
 
 def test_database_from_a_newer_release_is_refused(database_url: str) -> None:

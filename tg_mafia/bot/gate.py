@@ -56,6 +56,11 @@ async def admit(query: CallbackQuery, adb: AsyncDb, sender: Sender) -> CheckedPr
         # The message may be this moment's: its call is answered, not yet written down.
         await sender.landed(chat_id)
         record = await adb.run(_buttons, chat_id, message_id)
+    named = decode(query.data)
+    if record is None and named is not None and named.game:
+        # A game under way across the upgrade to revision 0006 (its messages were never
+        # written down): a button of that game counts in its own chats (migration 0006).
+        record = await adb.run(_buttons, chat_id, -named.game)
     return check(query, record, chat_id, message_id)
 
 

@@ -40,6 +40,17 @@ def upgrade() -> None:
         " SELECT chat_id, message_id, MIN(game_id), NULL, 0 FROM living_message"
         " GROUP BY chat_id, message_id"
     )
+    # Their other messages were never written down at all: each such game keeps, in its
+    # group and in its players' and host's private chats, the rule of the release before
+    # (a button of the game counts in those chats), under message id -game (gate.py).
+    op.execute(
+        "INSERT INTO button_message (chat_id, message_id, game_id, choices, created_at)"
+        " SELECT chat_id, -id, id, NULL, 0 FROM game WHERE status IN ('lobby', 'running')"
+        " UNION SELECT seat.user_id, -game.id, game.id, NULL, 0 FROM seat"
+        " JOIN game ON game.id = seat.game_id WHERE game.status IN ('lobby', 'running')"
+        " UNION SELECT host_user_id, -id, id, NULL, 0 FROM game"
+        " WHERE host_user_id IS NOT NULL AND status IN ('lobby', 'running')"
+    )
 
 
 def downgrade() -> None:

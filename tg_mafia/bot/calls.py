@@ -122,6 +122,9 @@ async def edit(call: Call) -> None:
     if target is None:
         await send(call)  # never sent, or lost: said anew
         return
+    # Shown either way: "not modified" means the message shows this already (an edit
+    # made again after a crash, Telegram having taken it before the process died).
+    call.showing(target, choices(call.op.keyboard))
     await call.bot.edit_message_text(
         call.text,
         chat_id=call.chat,
@@ -130,7 +133,6 @@ async def edit(call: Call) -> None:
         reply_markup=markup(call.op.keyboard),
         disable_web_page_preview=True,
     )
-    call.showing(target, choices(call.op.keyboard))
 
 
 async def clear(call: Call) -> None:

@@ -30,7 +30,7 @@ from typing import Any
 from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
-from tg_mafia.bot.calls import CALLS, Call, Delivery
+from tg_mafia.bot.calls import CALLS, Call, Delivery, Shown
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.ops import DEADLINE, RELATIVE_DEADLINE, SPARE, Method, Op
@@ -87,6 +87,7 @@ class Unit:
     topic: int
     entries: list[int]
     skip: bool = False  # superseded: settle the entries, make no call
+    shown: Shown | None = None  # the buttons a refused call would have left (calls.Shown)
 
 
 @dataclass
@@ -318,7 +319,9 @@ class Sender:
             living = (unit.game_id, unit.chat_id, op.key, None)
         if living is None and "not modified" not in text:
             log.warning("chat %s: %s refused: %s", unit.chat_id, op.method, error)
-        return Delivery(unit.entries, living=living, deadline=self._timer(unit))
+        # An edit Telegram calls "not modified" left the message showing its buttons.
+        kept = unit.shown if "not modified" in text and op.method is Method.EDIT else None
+        return Delivery(unit.entries, living=living, deadline=self._timer(unit), shown=kept)
 
     def _timer(self, unit: Unit) -> tuple[int, str, float] | None:
         """A stage's timer whose message could not go out starts now: the
@@ -361,7 +364,11 @@ class Sender:
         if op.timer is not None and deadline is not None and unit.game_id is not None:
             call.delivery.deadline = (unit.game_id, str(op.timer["token"]), deadline)
         self._landing.setdefault(unit.chat_id, asyncio.Event())
-        await CALLS[op.method](call)
+        try:
+            await CALLS[op.method](call)
+        except BadRequest:
+            unit.shown = call.delivery.shown
+            raise
         return call.delivery
 
     async def _living_id(self, unit: Unit) -> int | None:

@@ -34,21 +34,22 @@ def upgrade() -> None:
     )
     op.create_index("ix_button_message_game", "button_message", ["game_id"])
     # The living messages of the games under way keep their buttons across the upgrade;
-    # their choices were never written down, so any button of their game counts (NULL).
+    # their choices were never written down, so any button of their game counts (NULL,
+    # left out of the INSERT: PostgreSQL reads a bare NULL as text, not JSON).
     op.execute(
-        "INSERT INTO button_message (chat_id, message_id, game_id, choices, created_at)"
-        " SELECT chat_id, message_id, MIN(game_id), NULL, 0 FROM living_message"
+        "INSERT INTO button_message (chat_id, message_id, game_id, created_at)"
+        " SELECT chat_id, message_id, MIN(game_id), 0 FROM living_message"
         " GROUP BY chat_id, message_id"
     )
     # Their other messages were never written down at all: each such game keeps, in its
     # group and in its players' and host's private chats, the rule of the release before
     # (a button of the game counts in those chats), under message id -game (gate.py).
     op.execute(
-        "INSERT INTO button_message (chat_id, message_id, game_id, choices, created_at)"
-        " SELECT chat_id, -id, id, NULL, 0 FROM game WHERE status IN ('lobby', 'running')"
-        " UNION SELECT seat.user_id, -game.id, game.id, NULL, 0 FROM seat"
+        "INSERT INTO button_message (chat_id, message_id, game_id, created_at)"
+        " SELECT chat_id, -id, id, 0 FROM game WHERE status IN ('lobby', 'running')"
+        " UNION SELECT seat.user_id, -game.id, game.id, 0 FROM seat"
         " JOIN game ON game.id = seat.game_id WHERE game.status IN ('lobby', 'running')"
-        " UNION SELECT host_user_id, -id, id, NULL, 0 FROM game"
+        " UNION SELECT host_user_id, -id, id, 0 FROM game"
         " WHERE host_user_id IS NOT NULL AND status IN ('lobby', 'running')"
     )
 

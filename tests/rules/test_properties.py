@@ -55,6 +55,7 @@ from engine.actions import (
 from engine.roles import Role
 from engine.simulation import play_random_game, random_action
 from engine.variants import NightMove
+from tg_mafia.scenario import observe
 
 # Games per variant and table size; the default keeps the suite to about a
 # minute on two cores. TG_MAFIA_PROPERTY_GAMES raises it for a longer soak.
@@ -179,6 +180,7 @@ def test_random_games_hold_every_property(variant: str, size: int) -> None:
             log.append(action)
             check_public_secrecy(state, events, reveal_allowed)
             check_sport_floor(state, events)
+            check_nobody_stands_once_voting_is_over(state)
         assert state.winner is not None or state.abandoned
         if setup.seed % 4:
             continue
@@ -201,6 +203,16 @@ def check_sport_floor(state: GameState, events: list[Event]) -> None:
             assert len(event.victims) <= (1 if state.variant == "sport" else 2)
         if isinstance(event, ev.Drawn):
             assert any(isinstance(e, ev.DayStarted) for e in events), "a draw away from dawn"
+
+
+def check_nobody_stands_once_voting_is_over(state: GameState) -> None:
+    """Once the day's voting is over (the farewells after it, the night, a
+    host's confirmation, the end), nobody stands: SCENARIOS.md `candidates`
+    is [], in the public view and as the scenario runner reads it."""
+    if state.stage in (Stage.FAREWELL, Stage.NIGHT, Stage.CONFIRM, Stage.ENDED):
+        view = public_view(state)
+        assert (view.nominees, view.candidates) == ((), ()), f"{state.stage}: someone stands"
+        assert observe(state, "candidates") == []
 
 
 def every_action(state: GameState) -> list[Action]:

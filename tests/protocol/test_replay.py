@@ -145,6 +145,7 @@ def test_a_broken_document_gets_one_line(
     breakages = {
         "no seed": (lambda d: d["game"].pop("seed"), True),
         "an unknown verb": (lambda d: d["log"][3]["action"].update(verb="fly"), True),
+        "a post that is no text": (lambda d: d["log"][3]["action"].update(text=5), True),
         "no log": (lambda d: d.pop("log"), True),
         "a seat that is none": (lambda d: d["log"][3]["action"].update(actor=99), False),
         "seats out of order": (lambda d: d["seats"].reverse(), False),

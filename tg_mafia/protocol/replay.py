@@ -136,11 +136,24 @@ def _moment(value: object) -> str:
     return f"{phase} {_get(moment, 'number', int, 'result.ended.')}"
 
 
+# The types of an action's fields that are not players (engine/actions.py).
+FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "verb": (str,),
+    "move": (str,),
+    "text": (str,),
+    "timer": (int, type(None)),
+}
+
+
 def _entry(item: object, index: int, players: tuple[str, ...]) -> Entry:
     where = f"log[{index}]"
     data = _mapping(item, where)
     shown = _mapping(data.get("action"), f"{where}.action")
     result = _mapping(data.get("result"), f"{where}.result")
+    for key, kinds in FIELD_TYPES.items():
+        value = shown.get(key)
+        if key in shown and (not isinstance(value, kinds) or isinstance(value, bool)):
+            raise DocumentError(f"{where}.action.{key} must be of type {kinds[0].__name__}")
     action = {key: _players_in(key, value, players, where) for key, value in shown.items()}
     try:
         action_from_dict(dict(action))
@@ -217,12 +230,12 @@ def replay_document(document: Document) -> Replay:
             after, _ = apply(state, action_from_dict(dict(entry.action)))
         except IllegalAction as error:
             return Replay(DIVERGES, f"diverges at {at}: the engine refuses it ({error})")
-        got = _result(document, state, after)
-        if got != entry.result:
+        result = _result(document, state, after)
+        if result != entry.result:
             return Replay(
                 DIVERGES,
                 f"diverges at {at}: the document has {_show(entry.result)}, "
-                f"the replay {_show(got)}",
+                f"the replay {_show(result)}",
             )
         state = after
     return _compare_end(document, state, total)

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine import Action, GameState, IllegalAction, Phase, apply, new_game
 from engine.actions import HostExtend, HostPause, MafiaChat, Say
-from engine.thanks import THANKS_WORDS, says_thanks
+from engine.replay import stand_in
 from tg_mafia.bot import endgame, presenter, screens
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
@@ -86,17 +86,6 @@ COUNTDOWN_KEY = "countdown"
 
 def album_key(album: str) -> str:
     return f"album:{album}"[:64]
-
-
-def stand_in(action: dict[str, Any], language: str) -> str:
-    """What a post or a family message becomes once the game is over: the
-    text is not kept, but the replay must stay the same, so a post that
-    holds the thanks word keeps the thanks word alone."""
-    if action.get("verb") == Say.verb and says_thanks(str(action.get("text", "")), language):
-        return THANKS_WORDS.get(language, THANKS_WORDS["en"])[0]
-    if action.get("verb") == MafiaChat.verb:
-        return "…"  # the family's message relays nothing when empty: it must stay a message
-    return ""
 
 
 class Runner:

@@ -8,8 +8,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from telegram import Bot, ChatPermissions, InputFile, Message
-from telegram.constants import ParseMode
+from telegram import Bot, ChatMemberRestricted, ChatPermissions, InputFile, Message
+from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest
 
 from tg_mafia.bot.drawings import draw
@@ -55,6 +55,7 @@ class Call:
     text: str  # the op's text, its deadline filled in
     living_id: int | None  # the op's living message, if it has one
     delivery: Delivery = field(default_factory=lambda: Delivery([]))
+    now: float = 0.0  # the bot's clock when the call is made
 
     @property
     def target(self) -> int | None:
@@ -199,6 +200,44 @@ async def topic(call: Call) -> None:
             raise
 
 
+# How long a forum night's restriction of a player lasts at most: lifted in the morning,
+# it also runs out by itself should the morning's call never come (longest night, paused).
+RESTRICTED_FOR = 900.0
+
+
+async def restrict(call: Call) -> None:
+    """A forum's masked night: the game's players may post in no topic (the
+    group's other members still may). At night each player who is a plain member
+    is restricted until morning; in the morning each restriction of ours (no
+    sending, running out within RESTRICTED_FOR) is lifted. Others' restrictions,
+    administrators and those who left are left alone. Made again after a crash,
+    it does the same."""
+    bot, chat, opening = call.bot, call.chat, bool(call.op.extra.get("open"))
+    for user_id in call.op.extra.get("players", ()):
+        try:
+            member = await bot.get_chat_member(chat, int(user_id))
+            if opening and _ours(member, call.now):
+                await bot.restrict_chat_member(
+                    chat, int(user_id), ChatPermissions.all_permissions(),
+                    use_independent_chat_permissions=True,
+                )  # fmt: skip
+            elif not opening and member.status == ChatMemberStatus.MEMBER:
+                await bot.restrict_chat_member(
+                    chat, int(user_id), ChatPermissions.no_permissions(),
+                    use_independent_chat_permissions=True,
+                    until_date=int(call.now + RESTRICTED_FOR),
+                )  # fmt: skip
+        except BadRequest:
+            continue  # gone meanwhile, or an administrator since: nothing to do for them
+
+
+def _ours(member: object, now: float) -> bool:
+    if not isinstance(member, ChatMemberRestricted) or member.can_send_messages:
+        return False
+    until = member.until_date.timestamp() if member.until_date else 0.0
+    return 0.0 < until <= now + RESTRICTED_FOR + 60.0
+
+
 CALLS: Mapping[Method, Callable[[Call], Awaitable[None]]] = MappingProxyType(
     {
         Method.SEND: send,
@@ -209,6 +248,7 @@ CALLS: Mapping[Method, Callable[[Call], Awaitable[None]]] = MappingProxyType(
         Method.UNPIN: unpin,
         Method.PERMISSIONS: permissions,
         Method.TOPIC: topic,
+        Method.RESTRICT: restrict,
         Method.PHOTO: photo,
         Method.DOCUMENT: document,
     }

@@ -360,6 +360,7 @@ class Sender:
             text,
             await self._living_id(unit),
             Delivery(unit.entries),
+            self.clock.now(),
         )
         if op.timer is not None and deadline is not None and unit.game_id is not None:
             call.delivery.deadline = (unit.game_id, str(op.timer["token"]), deadline)

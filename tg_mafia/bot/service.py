@@ -18,7 +18,7 @@ from telegram import Bot
 from telegram.constants import ChatAction
 from telegram.error import TelegramError
 
-from engine import HOST, Action, GameState, IllegalAction, apply, public_view
+from engine import HOST, Action, GameState, IllegalAction, Phase, apply, public_view
 from engine.actions import MafiaChat, Nominate, Say, Timeout
 from tg_mafia.bot import screens, texts
 from tg_mafia.bot.callbacks import STEPPED, Button, Kind
@@ -311,19 +311,28 @@ class GameService:
         message_id: int,
         text: str,
         album: str | None = None,
+        forum: bool = False,
     ) -> None:
         """A post (or an edit, a command, a photo with its caption) in a group
         where a game runs: the engine decides whether it stands (and may end a
-        floor) or is deleted and warned. An album is one post."""
+        floor) or is deleted and warned. An album is one post. In a `forum`, a
+        post in a topic without a game may be a player's at night."""
         if album is not None:
             # An album's messages come at once: the first is judged, the others wait.
             async with self.runner.locks.hold(("album", album)):
-                await self._post(chat_id, topic, user_id, message_id, text, album)
+                await self._post(chat_id, topic, user_id, message_id, text, album, forum)
         else:
-            await self._post(chat_id, topic, user_id, message_id, text, None)
+            await self._post(chat_id, topic, user_id, message_id, text, None, forum)
 
     async def _post(
-        self, chat_id: int, topic: int, user_id: int, message_id: int, text: str, album: str | None
+        self,
+        chat_id: int,
+        topic: int,
+        user_id: int,
+        message_id: int,
+        text: str,
+        album: str | None,
+        forum: bool,
     ) -> None:
         def say(record: GameRecord, state: GameState) -> Action | str:
             if record.host_user_id == user_id:
@@ -333,9 +342,39 @@ class GameService:
             return "spectator"  # not the game's business
 
         # Judged on the one read of the chat's running game that its move makes.
-        await self.runner.act(
+        outcome = await self.runner.act(
             (chat_id, topic),
             say,
+            post_message_id=message_id,
+            album=album,
+            update_id=CURRENT_UPDATE.get(),
+        )
+        if forum and outcome.error == "no_game":
+            await self._post_elsewhere_at_night(chat_id, topic, user_id, message_id, text, album)
+
+    async def _post_elsewhere_at_night(
+        self, chat_id: int, topic: int, user_id: int, message_id: int, text: str, album: str | None
+    ) -> None:
+        """A forum's other topic, where no game runs: a player of the forum's game
+        posting there at night (one the bot could not restrict, an administrator)
+        is judged by their game as if they had posted in its topic."""
+        record = await self.adb.run(Database.game_of_user, user_id)
+        if (
+            record is None
+            or record.chat_id != chat_id
+            or record.topic == topic
+            or record.status is not GameStatus.RUNNING
+        ):
+            return
+
+        def at_night(record: GameRecord, state: GameState) -> Action | str:
+            if state.phase is not Phase.NIGHT or record.seat_of(user_id) is None:
+                return "spectator"  # by day the other topics are theirs
+            return Say(str(user_id), text)
+
+        await self.runner.act(
+            record.id,
+            at_night,
             post_message_id=message_id,
             album=album,
             update_id=CURRENT_UPDATE.get(),

@@ -212,9 +212,15 @@ def lobby_closed(t: Translator, reason: str) -> str:
 
 
 def night_started(t: Translator, number: int, mask: str = "chat") -> str:
-    """`mask`: what the masked night closes — the chat, the game's forum topic,
-    or nothing (the bot may not: it only warns)."""
-    if mask == "topic":
+    """`mask`: what the masked night closes — the chat, the players' posts in
+    every topic of a forum, the game's forum topic, or nothing (the bot may not:
+    it only warns)."""
+    if mask == "forum":
+        text = t.gettext(
+            "🌙 <b>Night {n}.</b> The city sleeps. Until morning the players post nowhere "
+            "in the group: night moves are made in private."
+        )
+    elif mask == "topic":
         text = t.gettext(
             "🌙 <b>Night {n}.</b> The city sleeps. This topic is closed until morning."
         )

@@ -238,6 +238,7 @@ async def on_group_post(update: Update, context: Context) -> None:
         message.message_id,
         text,
         album=message.media_group_id,
+        forum=bool(chat.is_forum),
     )
 
 

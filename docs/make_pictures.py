@@ -11,6 +11,9 @@ simulated players pressing its buttons, every choice from a seed.
 Run it again whenever the pictures, the protocol or the catalogues change:
 
     .venv/bin/python docs/make_pictures.py
+
+or, when only the protocol changed, `docs/make_pictures.py --protocol-only`
+(the example's game alone, for the protocol example; no picture is written).
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from __future__ import annotations
 import json
 import random
 import re
+import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from tg_mafia import virtual_time
 from tg_mafia.bot.standings import standings
@@ -27,6 +32,7 @@ from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.playtest.autoplay import AutoPlayers
 from tg_mafia.playtest.cast import names
 from tg_mafia.playtest.harness import Harness, running_bot
+from tg_mafia.protocol import protocol_file
 from tg_mafia.sandbox import SimUser
 from tg_mafia.storage import GameStatus
 
@@ -43,6 +49,7 @@ TABLES = (
 )
 SEASON = ("vi", "Hội Ma Sói Sài Gòn", 12, 9, 8)  # language, group, members, seats, games
 EXAMPLE = "table-classic-en.png"  # its game's protocol is the documented example
+SHOWN_LOG = 6  # protocol.md shows the example's log cut to its first actions
 
 
 async def play_one(
@@ -69,7 +76,9 @@ def bot_media(h: Harness, chat_id: int, kind: str) -> list[tuple[str, bytes]]:
     return found
 
 
-async def table(name: str, variant: str, language: str, size: int, title: str, seed: int) -> None:
+async def table(
+    name: str, variant: str, language: str, size: int, title: str, seed: int, picture: bool = True
+) -> None:
     scheduler = ManualScheduler()
     with tempfile.TemporaryDirectory() as folder:
         async with running_bot(
@@ -80,7 +89,8 @@ async def table(name: str, variant: str, language: str, size: int, title: str, s
             h.db.save_settings(h.group.id, language=language)
             await play_one(h, scheduler, variant, h.users, seed)
             ((_, png),) = bot_media(h, h.group.id, "photo")
-            (OUTPUT / name).write_bytes(png)
+            if picture:
+                (OUTPUT / name).write_bytes(png)
             if name == EXAMPLE:
                 h.admin.command(h.group, "protocol", mention=True)
                 await h.settle()
@@ -121,17 +131,20 @@ async def season() -> None:
             (OUTPUT / "player-vi.png").write_bytes(card)
 
 
-def write_example(protocol: dict[str, object], text: str) -> None:
-    """The example JSON beside protocol.md, and both forms inside it."""
-    pretty = json.dumps(protocol, ensure_ascii=False, indent=2)
-    (DOCS / "protocol-example.json").write_text(pretty + "\n")
+def write_example(protocol: dict[str, Any], text: str) -> None:
+    """The example JSON beside protocol.md, and both forms inside it (the
+    log cut short there: a game has hundreds of actions)."""
+    (DOCS / "protocol-example.json").write_text(protocol_file(protocol))
     page = DOCS / "protocol.md"
     plain = re.sub(r"<[^>]+>", "", text)
+    log = protocol["log"]
+    shown = protocol_file({**protocol, "log": log[:SHOWN_LOG]}).rstrip("\n")
     example = (
         "<!-- example: begin -->\n"
         f"As the group reads it (/protocol):\n\n```text\n{plain}\n```\n\n"
-        f"The file sent with it ([protocol-example.json](protocol-example.json)):\n\n"
-        f"```json\n{pretty}\n```\n"
+        f"The file sent with it ([protocol-example.json](protocol-example.json)), its log "
+        f"cut here to the first {SHOWN_LOG} of its {len(log)} actions:\n\n"
+        f"```json\n{shown}\n```\n"
         "<!-- example: end -->"
     )
     current = page.read_text()
@@ -139,12 +152,14 @@ def write_example(protocol: dict[str, object], text: str) -> None:
     page.write_text(current[:begin] + example + current[end + len("<!-- example: end -->") :])
 
 
-async def main() -> None:
+async def main(protocol_only: bool = False) -> None:
     OUTPUT.mkdir(exist_ok=True)
     for args in TABLES:
-        await table(*args)
-    await season()
+        if not protocol_only or args[0] == EXAMPLE:
+            await table(*args, picture=not protocol_only)
+    if not protocol_only:
+        await season()
 
 
 if __name__ == "__main__":
-    virtual_time.run(main())
+    virtual_time.run(main(protocol_only="--protocol-only" in sys.argv[1:]))

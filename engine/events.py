@@ -28,6 +28,8 @@ class Audience:
 PUBLIC = Audience(public=True)
 MAFIA = Audience(mafia=True, host=True)
 HOST_ONLY = Audience(host=True)
+# Nobody while the game runs: kept for the record (the protocol, built after the end).
+RECORD = Audience()
 
 
 def private(*players: str) -> Audience:
@@ -133,6 +135,29 @@ class MafiaChatted(Event):
 
 
 # ----- dawn -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOutcome:
+    """One night move as it stood at dawn, and what came of it."""
+
+    player: str
+    move: str  # kill, check, heal, block
+    target: str | None  # None: no target (skipped, or no choice in time)
+    # kill: killed, saved (healed), missed (no shot), outvoted (the family shot
+    # another), gone (the target had left the game); check: the answer;
+    # heal: saved, no_shot; block: blocked; any move: skipped, no_choice.
+    result: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NightResolved(Event):
+    """Every move of the night's living actors and its result, just before
+    the dawn is announced: for the record only (audience RECORD)."""
+
+    kind: ClassVar[str] = "night_resolved"
+    night: int
+    moves: tuple[MoveOutcome, ...]  # in seat order
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -20,6 +20,7 @@ from engine.events import (
     FarewellGiven,
     private,
 )
+from engine.lifecycle import voting_over
 from engine.moves import Move
 from engine.state import Cause, Stage
 
@@ -45,6 +46,7 @@ def at_dawn(ctx: Ctx, victims: tuple[str, ...]) -> None:
 
 def close_day(ctx: Ctx) -> None:
     """The day's voting is over: the farewells of those it eliminated, then night."""
+    voting_over(ctx.state)
     if ctx.state.farewells:
         next_farewell(ctx)
     else:

@@ -14,7 +14,7 @@ from engine.events import (
 )
 from engine.events import private as private_to
 from engine.roles import Role, Side
-from engine.state import Cause, Phase, Stage
+from engine.state import Cause, GameState, Phase, Stage
 from engine.variants import LivingCount, departure_time
 
 
@@ -65,6 +65,15 @@ def living_count(ctx: Ctx) -> LivingCount:
     return LivingCount(mafia, town, maniac, blocked_mafia)
 
 
+def voting_over(state: GameState) -> None:
+    """The day's voting is over (a result, no vote, or a win): nobody stands
+    any longer, so the farewells after it and a host's confirmation show no
+    candidates (SCENARIOS.md, `candidates`)."""
+    state.nominees = ()
+    state.candidates = ()
+    state.hands = frozenset()
+
+
 def check_win(ctx: Ctx, at_dawn: bool) -> bool:
     """Ends the game (or asks the human host to confirm) when a side has won,
     or, at a dawn, when the game is drawn."""
@@ -77,6 +86,7 @@ def check_win(ctx: Ctx, at_dawn: bool) -> bool:
         ctx.emit(Drawn(audience=PUBLIC, nights=ctx.variant.calm_nights_to_draw))
     if side is None:
         return False
+    voting_over(state)
     if ctx.state.human_host:
         ctx.state.pending_winner = side
         # The host's silence confirms too (after confirm_seconds).
@@ -95,8 +105,7 @@ def _close(ctx: Ctx, side: Side | None) -> tuple[tuple[str, Role], ...]:
     state.phase = Phase.ENDED
     ctx.enter(Stage.ENDED, None)
     state.speaker = None
-    state.nominees = ()
-    state.candidates = ()
+    voting_over(state)
     state.farewells = ()  # sport: a won or drawn game ends at once, with no farewell
     state.revealed = dict(state.roles)
     return tuple((p, state.roles[p]) for p in state.seats)

@@ -27,6 +27,7 @@ from engine.events import (
 )
 from engine.lifecycle import check_win, mark_dead
 from engine.moves import Move, no_candidates
+from engine.nightrecord import Dawn, record_night
 from engine.roles import Role, Side
 from engine.state import Cause, Phase, Stage
 from engine.variants import NightMove, ShotMode
@@ -271,6 +272,7 @@ def dawn(ctx: Ctx) -> None:
             victims.append(target)
     learned = _checks(ctx)
     block = _choice(ctx, _holder(ctx, Role.ESCORT), NightMove.BLOCK)
+    record_night(ctx, Dawn(shot, maniac_shot, healed, tuple(victims), learned))
 
     state.last_heal = healed
     state.missed = missed

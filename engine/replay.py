@@ -6,11 +6,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.actions import Action, action_from_dict
+from engine.actions import Action, MafiaChat, Say, action_from_dict
 from engine.game import apply, new_game
 from engine.options import OptionValue
 from engine.roles import Role
 from engine.state import GameState
+from engine.thanks import THANKS_WORDS, says_thanks
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,3 +60,15 @@ def replay(setup: GameSetup, actions: Iterable[Action | Mapping[str, Any]]) -> G
         action = item if isinstance(item, Action) else action_from_dict(dict(item))
         state, _ = apply(state, action)
     return state
+
+
+def stand_in(action: Mapping[str, Any], language: str) -> str:
+    """What the text of a post or a family message (an action's dict) may
+    become once the game is over, with the replay unchanged: a post that
+    holds the thanks word keeps the thanks word alone, a family message
+    stays a message (an empty one relays nothing), any other post is empty."""
+    if action.get("verb") == Say.verb and says_thanks(str(action.get("text", "")), language):
+        return THANKS_WORDS.get(language, THANKS_WORDS["en"])[0]
+    if action.get("verb") == MafiaChat.verb:
+        return "…"
+    return ""

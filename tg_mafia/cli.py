@@ -12,6 +12,7 @@ from collections.abc import Sequence
 # and sets `func` (taking the parsed arguments, returning an exit code).
 COMMAND_MODULES = (
     "scenario",
+    "replay",
     "simulate",
     "sandbox",
     "run",

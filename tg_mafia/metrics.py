@@ -117,6 +117,20 @@ class BotMetrics:
             ["kind"],
             registry=own,
         )
+        self.refused_presses = Counter(
+            "tg_mafia_refused_presses",
+            "Presses the gate refused, by reason: no_message (an inline message), "
+            "unknown_message (no buttons of ours recorded on it), not_offered (data that "
+            "is not one of its buttons), other_game (a button of another game).",
+            ["reason"],
+            registry=own,
+        )
+        self.limited_inputs = Counter(
+            "tg_mafia_limited_inputs",
+            "Commands and presses refused by the per-user limit, by kind.",
+            ["kind"],
+            registry=own,
+        )
         self.draining = Gauge(
             "tg_mafia_draining", "1 while draining for a deploy: no new games.", registry=own
         )

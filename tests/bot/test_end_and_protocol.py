@@ -11,6 +11,7 @@ from engine import GameState
 from tests.bot.autoplay import AutoPlayers, prefix, press
 from tests.bot.between import documents, image_size, messages, photos, protocol_documents
 from tests.bot.harness import Harness, running_bot
+from tests.protocol.valid import assert_valid
 from tg_mafia.bot import archive, texts
 from tg_mafia.bot.callbacks import Kind
 from tg_mafia.bot.timers import ManualScheduler
@@ -101,6 +102,7 @@ async def test_protocol_refused_while_the_game_runs_and_given_after(tmp_path: Pa
             assert player.name in group_text
         (protocol,) = protocol_documents(h, h.group.id)
         assert (protocol["schema"], protocol["version"]) == (SCHEMA, SCHEMA_VERSION)
+        assert_valid(protocol)
         assert protocol["game"]["id"] == record.id
         assert protocol["result"]["winner"] == (state.winner.value if state.winner else None)
         assert [s["user_id"] for s in protocol["seats"]] == [p.user_id for p in record.players]

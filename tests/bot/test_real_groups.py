@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import GameState, Stage
+import pytest
+
+from engine import GameState, Phase, Stage
 from tests.bot.autoplay import AutoPlayers, prefix, press
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
 from tg_mafia.bot import texts
 from tg_mafia.bot.callbacks import Kind
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
+from tg_mafia.sandbox.errors import SimulationError
 from tg_mafia.storage import GameRecord, GameStatus
 
 T = translator("en")
@@ -237,3 +240,60 @@ async def test_rights_lost_at_night_and_given_back(tmp_path: Path) -> None:
         h.sb.set_bot_rights(h.group, BOT_RIGHTS, by=h.admin)  # given back: the day opens
         await h.settle()
         assert dict(h.group.permissions) == before
+
+
+async def test_a_forum_night_keeps_the_players_out_of_every_topic(tmp_path: Path) -> None:
+    """At night the game's players may post in no topic (restricted until morning),
+    while the group's other members keep theirs; a player the bot cannot restrict (an
+    administrator) who posts in another topic is deleted and warned as in the game's."""
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 8, scheduler=scheduler, forum=True, rights=TOPIC_RIGHTS) as h:
+        h.db.save_settings(h.group.id, variant="moscow", language="en")
+        table = h.sb.create_topic(h.group, "Mafia table", by=h.admin)
+        lounge = h.sb.create_topic(h.group, "Lounge", by=h.admin)
+        chief = h.users[6]
+        h.sb.promote(h.group, chief, can_delete_messages=True)  # a player no one can restrict
+        h.admin.send(h.group, "/newgame@" + h.sb.bot_username, topic=table)
+        await h.settle()
+        for user in h.users[:7]:
+            user.open_deep_link(h.sb.deep_link(f"join_{h.group.id}_{table}"))
+            await h.settle()
+        await h.press_start()
+        record = h.db.active_game(h.group.id, table)
+        assert record is not None
+        for _ in range(30):  # to the first night
+            if load(h, record.id)[1].phase is Phase.NIGHT:
+                break
+            await scheduler.fire(f"game-{record.id}")
+            await h.settle()
+        player, guest = h.users[0], h.users[7]
+        assert load(h, record.id)[1].phase is Phase.NIGHT
+        assert any("the players post nowhere" in t for t in h.group_texts())
+        for where in ({}, {"topic": lounge}):  # General, another topic
+            with pytest.raises(SimulationError, match="may not post"):
+                player.send(h.group, "psst, it was Anna", **where)
+            guest.send(h.group, "meanwhile, a guest", **where)
+        post = chief.send(h.group, "psst, from the chief", topic=lounge)
+        await h.settle()
+        assert h.group.live_message(post.message_id) is None
+        assert load(h, record.id)[1].warnings.get(str(chief.id)) == 1
+        assert sum("meanwhile, a guest" in t for t in h.group_texts()) == 2
+        while load(h, record.id)[1].phase is Phase.NIGHT:  # morning lifts it
+            await scheduler.fire(f"game-{record.id}")
+            await h.settle()
+        player.send(h.group, "good morning", topic=lounge)
+        await h.settle()
+        assert "good morning" in h.group_texts()
+        assert h.sb.log.calls("restrictChatMember", ok=False) == []
+
+
+async def test_a_forum_lobby_says_which_rights_it_lacks(tmp_path: Path) -> None:
+    rights = {**TOPIC_RIGHTS, "can_restrict_members": False}
+    async with running_bot(tmp_path, 7, forum=True, rights=rights) as h:
+        h.db.save_settings(h.group.id, variant="classic", language="en")
+        table = h.sb.create_topic(h.group, "Mafia table", by=h.admin)
+        h.admin.send(h.group, "/newgame@" + h.sb.bot_username, topic=table)
+        await h.settle()
+        notice = next(t for t in h.group_texts() if t.startswith("⚠️"))
+        assert "I lack the rights: ban users." in notice
+        assert "the players can still post in the other topics" in notice

@@ -28,7 +28,7 @@ from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
 from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.flood import CommandGate
+from tg_mafia.bot.limiter import InputLimiter
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.errors import SimulationError
@@ -344,10 +344,10 @@ async def test_fuzzed_updates_change_nothing_they_may_not(tmp_path: Path) -> Non
                 if record is None:
                     variant = ["classic", "party", "moscow", "club"][games % 4]
                     h.db.save_settings(h.group.id, variant=variant, language="en")
-                    # The bursts' commands may have put the admin and the players among
-                    # the flooders (bot/flood.py): ignored for a while, then heard again.
+                    # The bursts' commands may have put the admin and the players past
+                    # the limit (bot/limiter.py): refused for a while, then heard again.
                     # (Forgiven at once here: waiting it out is tests/bot/test_attacks.py's.)
-                    h.app.bot_data["command_gate"] = CommandGate()
+                    h.app.bot_data["input_limiter"] = InputLimiter()
                     await h.open_and_fill()
                     await h.press_start()
                     games += 1

@@ -63,10 +63,23 @@ def played(
             ActionRecord(1, len(log) + 1, action.to_dict(), START + timedelta(seconds=len(log)))
         )
         assert len(log) < 5000
+    return record_of(variant, seats, given, seed, state, log), log, state
+
+
+def record_of(
+    variant: str,
+    seats: list[Player],
+    given: dict[str, object],
+    seed: int,
+    state: GameState,
+    log: list[ActionRecord],
+) -> GameRecord:
+    """The game as the storage keeps it, after `log` brought it to `state`."""
     ended = state.phase.value == "ended"
+    host = given.get("host") == "human"
     stored = dict(given)
     stored.pop("host")
-    record = GameRecord(
+    return GameRecord(
         id=1,
         chat_id=-100,
         topic=0,
@@ -93,7 +106,45 @@ def played(
         ended_at=START + timedelta(seconds=len(log)) if ended else None,
         winner=state.winner.value if state.winner else None,
     )
-    return record, log, state
+
+
+class Script:
+    """A game played by hand, action by action, kept as the storage keeps its log."""
+
+    def __init__(self, variant: str, players: int, seed: int = 1) -> None:
+        self.variant, self.seed = variant, seed
+        self.seats = [Player(1000 + i, NAMES[i]) for i in range(players)]
+        # A timer that runs out stands for a turn used to its end: nobody is out as idle.
+        self.given: dict[str, object] = {"host": "auto", "idle_limit": 0}
+        ids = tuple(str(p.user_id) for p in self.seats)
+        self.state, _ = new_game(variant, ids, self.given, seed, "en")
+        self.log: list[ActionRecord] = []
+
+    def seat(self, number: int) -> str:
+        """The engine's id of the player in seat `number` (1-based)."""
+        return self.state.seats[number - 1]
+
+    def act(self, *actions: Action) -> None:
+        for action in actions:
+            self.state, _ = apply(self.state, action)
+            stamp = START + timedelta(seconds=len(self.log))
+            self.log.append(ActionRecord(1, len(self.log) + 1, action.to_dict(), stamp))
+
+    def finish(self, seed: int = 1) -> None:
+        """The rest of the game by random moves (a player greets each day, so
+        that the table is never abandoned)."""
+        rng = random.Random(seed)
+        greeted = self.state.day
+        while self.state.phase.value != "ended":
+            action = random_action(self.state, rng)
+            if self.state.phase.value == "day" and self.state.day != greeted:
+                greeted = self.state.day
+                action = Say(self.state.alive[0], "good morning")
+            self.act(action)
+            assert len(self.log) < 5000
+
+    def record(self) -> GameRecord:
+        return record_of(self.variant, self.seats, self.given, self.seed, self.state, self.log)
 
 
 def _since_dusk(log: list[ActionRecord]) -> list[Action]:

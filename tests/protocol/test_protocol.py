@@ -1,7 +1,7 @@
 """The protocol of finished games, rebuilt from their setup and action log:
 what it says agrees with the engine's final state, its JSON keeps to the
-schema, its text fits Telegram in every language, and a running game has
-none."""
+shipped schema and plays again to the same end, its text fits Telegram in
+every language, and a running game has none."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 from engine.state import Cause
 from engine.variants import find_variant
 from tests.protocol.games import played
+from tests.protocol.valid import assert_valid
 from tg_mafia.bot.runner import results, stand_in
 from tg_mafia.i18n import LANGUAGES, translator
 from tg_mafia.pictures.table import render_table, winner_title
@@ -26,6 +27,7 @@ from tg_mafia.protocol import (
     protocol_text,
     table_snapshot,
 )
+from tg_mafia.protocol.replay import SAME_END, parse_document, replay_document
 from tg_mafia.protocol.text import MAX_MESSAGE, _pack, result_line
 
 VARIANTS = ("classic", "moscow", "party", "club", "sport")
@@ -47,7 +49,11 @@ def test_the_protocol_agrees_with_the_game(variant: str, seed: int, chatter: flo
     record, log, state = played(variant, seed=seed, chatter=chatter)
     data = protocol_json(build_protocol(record, log))
     json.dumps(data)  # JSON-able as it is
+    assert_valid(data)
     assert (data["schema"], data["version"]) == (SCHEMA, SCHEMA_VERSION)
+    again = replay_document(parse_document(data))
+    assert again.code == SAME_END, again.line
+    assert len(data["log"]) == len(log) and int(data["game"]["seed"]) == record.seed
     assert data["game"]["variant"] == variant and data["game"]["id"] == record.id
     assert data["result"]["winner"] == state.winner.value
     seats = data["seats"]
@@ -90,7 +96,9 @@ def test_hand_votes_and_night_moves_are_kept() -> None:
     nights = [r for r in data["rounds"] if r["phase"] == "night"]
     days = [r for r in data["rounds"] if r["phase"] == "day"]
     assert any(m["move"] == "kill" for r in nights for m in r["moves"])
-    assert any(c["answer"] in ("mafia", "not mafia") for r in nights for c in r["checks"])
+    # A check is listed with its move, and its answer is the move's result.
+    checks = [m for r in nights for m in r["moves"] if m["move"] == "check" and m["target"]]
+    assert any(m["result"] in ("mafia", "not mafia") for m in checks)
     assert any(r["nominations"] for r in days)
     counted = [v for r in days for v in r["votes"] if v["kind"] == "first" and v["counts"]]
     assert counted

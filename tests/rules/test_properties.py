@@ -55,6 +55,7 @@ from engine.actions import (
 from engine.roles import Role
 from engine.simulation import play_random_game, random_action
 from engine.variants import NightMove
+from tg_mafia.scenario import observe
 
 # Games per variant and table size; the default keeps the suite to about a
 # minute on two cores. TG_MAFIA_PROPERTY_GAMES raises it for a longer soak.
@@ -179,6 +180,8 @@ def test_random_games_hold_every_property(variant: str, size: int) -> None:
             log.append(action)
             check_public_secrecy(state, events, reveal_allowed)
             check_sport_floor(state, events)
+            check_nobody_stands_once_voting_is_over(state)
+            check_night_record(events)
         assert state.winner is not None or state.abandoned
         if setup.seed % 4:
             continue
@@ -201,6 +204,34 @@ def check_sport_floor(state: GameState, events: list[Event]) -> None:
             assert len(event.victims) <= (1 if state.variant == "sport" else 2)
         if isinstance(event, ev.Drawn):
             assert any(isinstance(e, ev.DayStarted) for e in events), "a draw away from dawn"
+
+
+def check_nobody_stands_once_voting_is_over(state: GameState) -> None:
+    """Once the day's voting is over (the farewells after it, the night, a
+    host's confirmation, the end), nobody stands: SCENARIOS.md `candidates`
+    is [], in the public view and as the scenario runner reads it."""
+    if state.stage in (Stage.FAREWELL, Stage.NIGHT, Stage.CONFIRM, Stage.ENDED):
+        view = public_view(state)
+        assert (view.nominees, view.candidates) == ((), ()), f"{state.stage}: someone stands"
+        assert observe(state, "candidates") == []
+
+
+def check_night_record(events: list[Event]) -> None:
+    """The night's record (for the protocol) reaches nobody, and agrees with
+    the dawn: the shots that killed are the night's deaths, and each check
+    has the answer its checker was given."""
+    (record,) = [e for e in events if isinstance(e, ev.NightResolved)] or [None]
+    if record is None:
+        return
+    assert record.audience == ev.RECORD
+    (dawn,) = [e for e in events if isinstance(e, ev.DayStarted)]
+    hits = {m.target for m in record.moves if m.move == "kill" and m.result == "killed"}
+    assert hits == set(dawn.victims)
+    checks = {(m.player, m.target, m.result) for m in record.moves if m.move == "check"}
+    answers = {(e.player, e.target, e.answer) for e in events if isinstance(e, ev.CheckResult)}
+    assert answers == {c for c in checks if c[1] is not None}
+    for move in record.moves:
+        assert (move.target is None) == (move.result in ("skipped", "no_choice")), move
 
 
 def every_action(state: GameState) -> list[Action]:
@@ -306,6 +337,7 @@ def test_events_of_a_night_never_go_public() -> None:
         ev.SheriffSeen,
         ev.BestMoveAsked,
         ev.BestMoveLapsed,
+        ev.NightResolved,
     )
     for variant in SIZES:
         size = max(9, find_variant(variant).min_players)

@@ -38,13 +38,14 @@ OUR_TABLES = {
     "living_message",
     "outbox",
     "next_game_watch",
+    "button_message",
 }
 
 
-HEAD = "0005"
+HEAD = "0006"
 
 
-def test_head_is_0005() -> None:
+def test_head_is_0006() -> None:
     assert head_revision() == HEAD
 
 
@@ -318,6 +319,42 @@ def test_downgrade_to_0001_and_back(database_url: str) -> None:
         assert lobby is not None and lobby.title == "Friday club"  # there and back again
 
 
+def test_the_living_messages_of_0005_keep_their_buttons(database_url: str) -> None:
+    """The upgrade to 0006 records the living messages of the games under way as
+    messages with buttons (any button of their game), so a game that runs across the
+    upgrade keeps its vote and its prompts."""
+    engine = create_database_engine(database_url)
+    try:
+        migrate(engine, "0005")
+        with engine.begin() as connection:
+            connection.execute(
+                sa.text(
+                    "INSERT INTO game (id, chat_id, status, variant, language, options, seed,"
+                    " opened_by, players, version, topic, created_at, updated_at)"
+                    " VALUES (7, -100, 'running', 'classic', 'en', '{}', 1, 5, '[]', 1, 0,"
+                    " :now, :now)"
+                ),
+                {"now": datetime(2025, 1, 1, tzinfo=UTC)},
+            )
+            connection.execute(
+                sa.text(
+                    'INSERT INTO living_message (game_id, chat_id, "key", message_id)'
+                    " VALUES (7, -100, 'vote', 41), (7, 5, 'prompt', 42)"
+                )
+            )
+        migrate(engine)
+    finally:
+        engine.dispose()
+    with open_database(database_url) as db, db.transaction() as tx:
+        vote, prompt = tx.buttons(-100, 41), tx.buttons(5, 42)
+        assert vote is not None and (vote.game_id, vote.choices) == (7, None)
+        assert prompt is not None and prompt.game_id == 7 and prompt.offers("vt:7:3:2")
+        assert tx.buttons(-100, 42) is None
+        # Its other messages: any button of the game, in its group (message id -game).
+        group = tx.buttons(-100, -7)
+        assert group is not None and (group.game_id, group.choices) == (7, None)
+
+
 def test_database_from_a_newer_release_is_refused(database_url: str) -> None:
     engine = create_database_engine(database_url)
     try:
@@ -334,7 +371,7 @@ def test_database_from_a_newer_release_is_refused(database_url: str) -> None:
 
 # The revisions a database can be upgraded from, each with a test below that writes a game
 # in progress as that revision stored it. A new revision adds its predecessor here.
-UPGRADED_FROM = ("0001", "0002", "0003", "0004")
+UPGRADED_FROM = ("0001", "0002", "0003", "0004", "0005")
 
 
 def test_every_upgrade_step_is_tested_with_a_game_in_progress() -> None:
@@ -383,8 +420,9 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade_from(
     try:
         migrate(engine, revision)
         with engine.begin() as connection:
-            # 0004 stored a game as 0003 did (it added only the /nextgame list and autostart).
-            store = _store_as_0003 if revision in ("0003", "0004") else _store_as_before_0003
+            # 0004 stored a game as 0003 did (it added only the /nextgame list and autostart),
+            # and 0005 too (the update of each move, NULL for these).
+            store = _store_as_0003 if revision >= "0003" else _store_as_before_0003
             store(connection, record, [(a.seq, dict(a.action)) for a in actions])
     finally:
         engine.dispose()

@@ -13,8 +13,8 @@ from telegram.ext import Application, ApplicationBuilder
 
 from tg_mafia.bot import handlers
 from tg_mafia.bot.clock import BotClock
-from tg_mafia.bot.flood import CommandGate
 from tg_mafia.bot.leader import Replica
+from tg_mafia.bot.limiter import InputLimiter
 from tg_mafia.bot.ratelimit import MessageRateLimiter
 from tg_mafia.bot.runner import CURRENT_UPDATE
 from tg_mafia.bot.service import GameService, ServiceConfig
@@ -101,7 +101,7 @@ def build_application(
     app.bot_data["db"] = db
     app.bot_data["options"] = options
     app.bot_data["metrics"] = metrics or BotMetrics(options.replica_id)
-    app.bot_data["command_gate"] = CommandGate()
+    app.bot_data["input_limiter"] = InputLimiter()
     handlers.register(app)
     return app
 

@@ -5,12 +5,18 @@ running has none: nothing of it may leak before its end."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from tg_mafia.bot.ops import Method, Op, Priority
 from tg_mafia.i18n import Translator, translator
-from tg_mafia.protocol import SCHEMA, SCHEMA_VERSION, build_protocol, protocol_json, protocol_text
+from tg_mafia.protocol import (
+    SCHEMA,
+    SCHEMA_VERSION,
+    build_protocol,
+    protocol_file,
+    protocol_json,
+    protocol_text,
+)
 from tg_mafia.storage import Database, GameRecord, GameStatus, Tx
 
 
@@ -59,13 +65,13 @@ def enqueue_protocol(tx: Tx, record: GameRecord, to: Delivery, now: float) -> st
         return t.gettext("This game is too old: its record is no longer kept, only its result.")
     protocol = build_protocol(record, actions)
     ops = [Op(Method.SEND, text=text) for text in protocol_text(protocol, t)]
-    document = json.dumps(protocol_json(protocol), ensure_ascii=False, indent=2)
+    document = protocol_file(protocol_json(protocol))
     caption = t.gettext("The same protocol as data: JSON, schema {schema} version {version}.")
     ops.append(
         Op(
             Method.DOCUMENT,
             text=caption.format(schema=SCHEMA, version=SCHEMA_VERSION),
-            file={"name": f"protocol-{record.id}.json", "content": document + "\n"},
+            file={"name": f"protocol-{record.id}.json", "content": document},
         )
     )
     for op in ops:

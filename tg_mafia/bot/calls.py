@@ -8,12 +8,28 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from telegram import Bot, ChatPermissions, InputFile, Message
-from telegram.constants import ParseMode
+from telegram import Bot, ChatMemberRestricted, ChatPermissions, InputFile, Message
+from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest
 
 from tg_mafia.bot.drawings import draw
-from tg_mafia.bot.ops import Method, Op, markup
+from tg_mafia.bot.ops import Keyboard, Method, Op, markup
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The buttons a message shows after a call, for the press gate (gate.py):
+    `choices` None when the message is gone."""
+
+    chat: int
+    message_id: int
+    game: int | None
+    choices: tuple[str, ...] | None
+
+
+def choices(keyboard: Keyboard | None) -> tuple[str, ...]:
+    """The callback data of a keyboard's buttons (its links take no press)."""
+    return tuple(b["data"] for row in keyboard or () for b in row if "data" in b)
 
 
 @dataclass
@@ -22,6 +38,7 @@ class Delivery:
 
     entries: list[int]
     living: tuple[int, int, str, int | None] | None = None  # game, chat, key, id (None: gone)
+    shown: Shown | None = None  # the buttons of the message the call made or changed
     deadline: tuple[int, str, float] | None = None  # game, timer token, when the stage ends
     forget_permissions: int | None = None  # the game whose saved permissions are restored
 
@@ -38,6 +55,7 @@ class Call:
     text: str  # the op's text, its deadline filled in
     living_id: int | None  # the op's living message, if it has one
     delivery: Delivery = field(default_factory=lambda: Delivery([]))
+    now: float = 0.0  # the bot's clock when the call is made
 
     @property
     def target(self) -> int | None:
@@ -46,6 +64,15 @@ class Call:
     def living(self, message_id: int | None) -> None:
         if self.op.key is not None and self.game is not None:
             self.delivery.living = (self.game, self.chat, self.op.key, message_id)
+
+    def made(self, message_id: int) -> None:
+        """A message sent: living if it has a key; its buttons, if any, recorded."""
+        self.living(message_id)
+        if self.op.keyboard:
+            self.showing(message_id, choices(self.op.keyboard))
+
+    def showing(self, message_id: int, shown: tuple[str, ...] | None) -> None:
+        self.delivery.shown = Shown(self.chat, message_id, self.game, shown)
 
 
 async def send(call: Call) -> None:
@@ -58,7 +85,7 @@ async def send(call: Call) -> None:
         disable_web_page_preview=True,
         message_thread_id=call.topic,
     )
-    call.living(message.message_id)
+    call.made(message.message_id)
 
 
 async def photo(call: Call) -> None:
@@ -74,7 +101,7 @@ async def photo(call: Call) -> None:
         reply_markup=markup(call.op.keyboard),
         message_thread_id=call.topic,
     )
-    call.living(message.message_id)
+    call.made(message.message_id)
 
 
 async def document(call: Call) -> None:
@@ -88,17 +115,21 @@ async def document(call: Call) -> None:
         reply_markup=markup(call.op.keyboard),
         message_thread_id=call.topic,
     )
-    call.living(message.message_id)
+    call.made(message.message_id)
 
 
 async def edit(call: Call) -> None:
-    if call.target is None:
+    target = call.target
+    if target is None:
         await send(call)  # never sent, or lost: said anew
         return
+    # Shown either way: "not modified" means the message shows this already (an edit
+    # made again after a crash, Telegram having taken it before the process died).
+    call.showing(target, choices(call.op.keyboard))
     await call.bot.edit_message_text(
         call.text,
         chat_id=call.chat,
-        message_id=call.target,
+        message_id=target,
         parse_mode=ParseMode.HTML,
         reply_markup=markup(call.op.keyboard),
         disable_web_page_preview=True,
@@ -107,15 +138,19 @@ async def edit(call: Call) -> None:
 
 async def clear(call: Call) -> None:
     """The living message loses its buttons, and stops being living."""
-    if call.target is not None:
+    target = call.target
+    if target is not None:
         call.living(None)
-        await call.bot.edit_message_reply_markup(call.chat, call.target, reply_markup=None)
+        call.showing(target, ())
+        await call.bot.edit_message_reply_markup(call.chat, target, reply_markup=None)
 
 
 async def delete(call: Call) -> None:
     call.living(None)
-    if call.target is not None:
-        await call.bot.delete_message(call.chat, call.target)
+    target = call.target
+    if target is not None:
+        call.showing(target, None)
+        await call.bot.delete_message(call.chat, target)
 
 
 async def pin(call: Call) -> None:
@@ -165,6 +200,44 @@ async def topic(call: Call) -> None:
             raise
 
 
+# How long a forum night's restriction of a player lasts at most: lifted in the morning,
+# it also runs out by itself should the morning's call never come (longest night, paused).
+RESTRICTED_FOR = 900.0
+
+
+async def restrict(call: Call) -> None:
+    """A forum's masked night: the game's players may post in no topic (the
+    group's other members still may). At night each player who is a plain member
+    is restricted until morning; in the morning each restriction of ours (no
+    sending, running out within RESTRICTED_FOR) is lifted. Others' restrictions,
+    administrators and those who left are left alone. Made again after a crash,
+    it does the same."""
+    bot, chat, opening = call.bot, call.chat, bool(call.op.extra.get("open"))
+    for user_id in call.op.extra.get("players", ()):
+        try:
+            member = await bot.get_chat_member(chat, int(user_id))
+            if opening and _ours(member, call.now):
+                await bot.restrict_chat_member(
+                    chat, int(user_id), ChatPermissions.all_permissions(),
+                    use_independent_chat_permissions=True,
+                )  # fmt: skip
+            elif not opening and member.status == ChatMemberStatus.MEMBER:
+                await bot.restrict_chat_member(
+                    chat, int(user_id), ChatPermissions.no_permissions(),
+                    use_independent_chat_permissions=True,
+                    until_date=int(call.now + RESTRICTED_FOR),
+                )  # fmt: skip
+        except BadRequest:
+            continue  # gone meanwhile, or an administrator since: nothing to do for them
+
+
+def _ours(member: object, now: float) -> bool:
+    if not isinstance(member, ChatMemberRestricted) or member.can_send_messages:
+        return False
+    until = member.until_date.timestamp() if member.until_date else 0.0
+    return 0.0 < until <= now + RESTRICTED_FOR + 60.0
+
+
 CALLS: Mapping[Method, Callable[[Call], Awaitable[None]]] = MappingProxyType(
     {
         Method.SEND: send,
@@ -175,6 +248,7 @@ CALLS: Mapping[Method, Callable[[Call], Awaitable[None]]] = MappingProxyType(
         Method.UNPIN: unpin,
         Method.PERMISSIONS: permissions,
         Method.TOPIC: topic,
+        Method.RESTRICT: restrict,
         Method.PHOTO: photo,
         Method.DOCUMENT: document,
     }

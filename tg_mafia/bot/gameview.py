@@ -40,6 +40,8 @@ def mask_of(record: GameRecord) -> str:
     """What the night can close in this game's chat, with the bot's rights."""
     rights = record.bot_rights
     if rights.get("forum"):
+        if rights.get("can_restrict_members"):
+            return "forum"  # the players may post in no topic
         return "topic" if rights.get("can_manage_topics") else "none"
     if rights.get("can_restrict_members") and record.saved_permissions is not None:
         return "chat"

@@ -186,8 +186,10 @@ class Lobbies:
                 self._put(tx, record, Method.SEND, now)
                 if rights.get("can_pin_messages"):
                     _enqueue(tx, record, Op(Method.PIN, key=LOBBY_KEY), now)
-                if any(not rights.get(r) for r in needed_rights(rights)):
-                    _enqueue(tx, record, Op(Method.SEND, text=_missing_rights(t)), now)
+                missing = [r for r in needed_rights(rights) if not rights.get(r)]
+                if missing:
+                    text = _missing_rights(t, missing, forum=bool(rights.get("forum")))
+                    _enqueue(tx, record, Op(Method.SEND, text=text), now)
                 self._tell_watchers(tx, record, now)
                 return record
         except GameAlreadyRunningError:
@@ -474,9 +476,16 @@ def _enqueue(tx: Tx, record: GameRecord, op: Op, now: float) -> None:
 
 def needed_rights(rights: dict[str, bool]) -> tuple[str, ...]:
     """What the bot needs to run a game fully: delete and pin, and to mask the
-    night, restrict members (a group) or manage topics (a forum)."""
-    mask = "can_manage_topics" if rights.get("forum") else "can_restrict_members"
-    return ("can_delete_messages", "can_pin_messages", mask)
+    night, restrict members (a group's chat closed; a forum's players kept from
+    every topic) and, in a forum, manage topics (the game's own closed)."""
+    if rights.get("forum"):
+        return (
+            "can_delete_messages",
+            "can_pin_messages",
+            "can_restrict_members",
+            "can_manage_topics",
+        )
+    return ("can_delete_messages", "can_pin_messages", "can_restrict_members")
 
 
 def _needs_host(record: GameRecord) -> bool:
@@ -484,12 +493,31 @@ def _needs_host(record: GameRecord) -> bool:
     return record.options.get("host") == "human" and record.host_user_id is None
 
 
-def _missing_rights(t: Translator) -> str:
-    return t.gettext(
-        "⚠️ I am not an administrator with the rights to delete messages, restrict "
-        "members and pin messages. The game runs, but I cannot close the chat at "
-        "night or remove posts out of turn: I will only warn."
-    )
+def _missing_rights(t: Translator, missing: list[str], *, forum: bool) -> str:
+    if not forum:
+        return t.gettext(
+            "⚠️ I am not an administrator with the rights to delete messages, restrict "
+            "members and pin messages. The game runs, but I cannot close the chat at "
+            "night or remove posts out of turn: I will only warn."
+        )
+    # A forum: which rights, and what each one's absence leaves open.
+    names = {
+        "can_delete_messages": t.gettext("delete messages"),
+        "can_pin_messages": t.gettext("pin messages"),
+        "can_restrict_members": t.gettext("ban users"),
+        "can_manage_topics": t.gettext("manage topics"),
+    }
+    lost = {
+        "can_delete_messages": t.gettext("I cannot remove posts out of turn, only warn."),
+        "can_pin_messages": t.gettext("I cannot pin the game."),
+        "can_restrict_members": t.gettext(
+            "At night the players can still post in the other topics: I can only warn."
+        ),
+        "can_manage_topics": t.gettext("I cannot close this topic at night."),
+    }
+    head = t.gettext("⚠️ To run the game fully in this forum I lack the rights: {rights}.")
+    rights = t.join(names[r] for r in missing)
+    return "\n".join([head.format(rights=rights), *(lost[r] for r in missing)])
 
 
 def _busy(t: Translator, game: GameRecord | None) -> str:

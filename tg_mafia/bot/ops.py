@@ -30,6 +30,7 @@ class Method(StrEnum):
     UNPIN = "unpin"
     PERMISSIONS = "permissions"  # the group's permissions (the masked night)
     TOPIC = "topic"  # a forum topic closed or reopened (the masked night in a forum)
+    RESTRICT = "restrict"  # a forum's night: the players may post nowhere until morning
     PHOTO = "photo"  # a picture, drawn by the sender from `picture`
     DOCUMENT = "document"  # a file made of `file`: its name and its text
 

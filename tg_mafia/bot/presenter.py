@@ -151,6 +151,10 @@ def player_blocked(scene: Scene, event: ev.PlayerBlocked) -> None:
     scene.say(texts.blocked(scene.t, scene.table, event.player))
 
 
+def night_resolved(scene: Scene, event: ev.NightResolved) -> None:
+    """For the record only (the protocol, after the end): nobody is told now."""
+
+
 # ----- the floor and posts ---------------------------------------------------------------
 
 
@@ -370,6 +374,7 @@ RENDERERS: Mapping[type[Event], Renderer] = MappingProxyType(
         ev.DayStarted: day_started,
         ev.CheckResult: check_result,
         ev.PlayerBlocked: player_blocked,
+        ev.NightResolved: night_resolved,
         ev.FloorGiven: floor_given,
         ev.PostDeleted: post_deleted,
         ev.Warned: warned,

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine import Action, GameState, IllegalAction, Phase, apply, new_game
 from engine.actions import HostExtend, HostPause, MafiaChat, Say
-from engine.thanks import THANKS_WORDS, says_thanks
+from engine.replay import stand_in
 from tg_mafia.bot import endgame, presenter, screens
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
@@ -86,17 +86,6 @@ COUNTDOWN_KEY = "countdown"
 
 def album_key(album: str) -> str:
     return f"album:{album}"[:64]
-
-
-def stand_in(action: dict[str, Any], language: str) -> str:
-    """What a post or a family message becomes once the game is over: the
-    text is not kept, but the replay must stay the same, so a post that
-    holds the thanks word keeps the thanks word alone."""
-    if action.get("verb") == Say.verb and says_thanks(str(action.get("text", "")), language):
-        return THANKS_WORDS.get(language, THANKS_WORDS["en"])[0]
-    if action.get("verb") == MafiaChat.verb:
-        return "…"  # the family's message relays nothing when empty: it must stay a message
-    return ""
 
 
 class Runner:
@@ -383,34 +372,40 @@ def enqueue(tx: Tx, record: GameRecord, outgoing: Sequence[Outgoing], now: float
     and the end's picture drawn from the stored game."""
     count = 0
     for item in outgoing:
-        op = masked(record, item.op) if item.op.method is Method.PERMISSIONS else item.op
-        if op is None or not endgame.fill(tx, record, op):
-            continue
-        data = op.to_json()
-        if item.topic:
-            data["topic"] = item.topic
-        tx.enqueue(item.chat_id, data, now=now, game_id=record.id, priority=item.priority)
-        count += 1
+        ops = masked(record, item.op) if item.op.method is Method.PERMISSIONS else [item.op]
+        for op in ops:
+            if not endgame.fill(tx, record, op):
+                continue
+            data = op.to_json()
+            if item.topic:
+                data["topic"] = item.topic
+            tx.enqueue(item.chat_id, data, now=now, game_id=record.id, priority=item.priority)
+            count += 1
     return count
 
 
-def masked(record: GameRecord, op: Op) -> Op | None:
+def masked(record: GameRecord, op: Op) -> list[Op]:
     """The masked night in this game's chat. In a forum, the game's own topic
-    is closed and reopened (the bot must manage topics); elsewhere the
-    group's permissions are set to none, then restored to those saved at the
-    start (the bot must restrict members). Without the right: no call (the
-    bot only warns)."""
+    is closed and reopened (the bot must manage topics), and the players may
+    post in no other topic until morning (the bot must restrict members: the
+    group's other members keep their topics); elsewhere the group's permissions
+    are set to none, then restored to those saved at the start (the bot must
+    restrict members). Without a right: no call for it (the bot only warns)."""
     rights = record.bot_rights
     closing = op.permissions is None
     if rights.get("forum"):
-        if not rights.get("can_manage_topics"):
-            return None
-        return Op(Method.TOPIC, extra={"open": not closing})
+        ops = []
+        if rights.get("can_manage_topics"):
+            ops.append(Op(Method.TOPIC, extra={"open": not closing}))
+        if rights.get("can_restrict_members"):
+            players = [p.user_id for p in record.players]
+            ops.append(Op(Method.RESTRICT, extra={"open": not closing, "players": players}))
+        return ops
     if record.saved_permissions is None or not rights.get("can_restrict_members"):
-        return None
+        return []
     if not closing:
         op.permissions = dict(record.saved_permissions)
-    return op
+    return [op]
 
 
 def forget_texts(tx: Tx, record: GameRecord) -> None:

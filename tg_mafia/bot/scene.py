@@ -34,7 +34,7 @@ class GameView:
     can_delete: bool
     deadline: float | None  # the stored deadline of the running stage
     speed: float = 1.0
-    mask: str = "chat"  # what the masked night closes: chat, topic (a forum's), none
+    mask: str = "chat"  # what the masked night closes: chat, forum (the players'), topic, none
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from typing import Any
 from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
-from tg_mafia.bot.calls import CALLS, Call, Delivery
+from tg_mafia.bot.calls import CALLS, Call, Delivery, Shown
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.ops import DEADLINE, RELATIVE_DEADLINE, SPARE, Method, Op
@@ -87,6 +87,7 @@ class Unit:
     topic: int
     entries: list[int]
     skip: bool = False  # superseded: settle the entries, make no call
+    shown: Shown | None = None  # the buttons a refused call would have left (calls.Shown)
 
 
 @dataclass
@@ -135,6 +136,8 @@ class Sender:
         self._bot_window = Window()
         self._last_edit: dict[tuple[int, str], float] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
+        # Per chat, while a call is in flight until it is written down (gate.py waits).
+        self._landing: dict[int, asyncio.Event] = {}
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -171,6 +174,18 @@ class Sender:
         if chat_id in self.parked:
             self.parked.discard(chat_id)
             self.wake()
+
+    async def landed(self, chat_id: int) -> None:
+        """Until the call in flight to the chat, if any, is written down: a press
+        can come on a message before the sender has recorded its buttons."""
+        event = self._landing.get(chat_id)
+        if event is not None:
+            await event.wait()
+
+    def _landing_done(self, chat_id: int) -> None:
+        event = self._landing.pop(chat_id, None)
+        if event is not None:
+            event.set()
 
     async def drain(self) -> None:
         """Until every call that can be made is made (parked chats wait); at
@@ -221,13 +236,16 @@ class Sender:
                 unit = plan(entries)
                 if not unit.skip and SPARE in unit.op.extra:
                     unit.skip = not await self._spare_due(unit)
-                if not unit.skip:
-                    delivered = await self._deliver(unit)
-                    if delivered is None:
-                        continue  # waited (a 429) or parked: plan again
-                else:
-                    delivered = Delivery(unit.entries)
-                await self.db.run(_settle, delivered)
+                try:
+                    if not unit.skip:
+                        delivered = await self._deliver(unit)
+                        if delivered is None:
+                            continue  # waited (a 429) or parked: plan again
+                    else:
+                        delivered = Delivery(unit.entries)
+                    await self.db.run(_settle, delivered, self.clock.now())
+                finally:
+                    self._landing_done(chat_id)
                 if delivered.deadline is not None and self.on_deadline is not None:
                     self.on_deadline(*delivered.deadline)
         except asyncio.CancelledError:
@@ -239,7 +257,7 @@ class Sender:
             with contextlib.suppress(Exception):
                 entries = await self.db.run(_pending, chat_id)
                 if entries:
-                    await self.db.run(_settle, Delivery([entries[0].id]))
+                    await self.db.run(_settle, Delivery([entries[0].id]), self.clock.now())
         finally:
             self._workers.pop(chat_id, None)
             self.wake()
@@ -301,7 +319,9 @@ class Sender:
             living = (unit.game_id, unit.chat_id, op.key, None)
         if living is None and "not modified" not in text:
             log.warning("chat %s: %s refused: %s", unit.chat_id, op.method, error)
-        return Delivery(unit.entries, living=living, deadline=self._timer(unit))
+        # An edit Telegram calls "not modified" left the message showing its buttons.
+        kept = unit.shown if "not modified" in text and op.method is Method.EDIT else None
+        return Delivery(unit.entries, living=living, deadline=self._timer(unit), shown=kept)
 
     def _timer(self, unit: Unit) -> tuple[int, str, float] | None:
         """A stage's timer whose message could not go out starts now: the
@@ -340,10 +360,16 @@ class Sender:
             text,
             await self._living_id(unit),
             Delivery(unit.entries),
+            self.clock.now(),
         )
         if op.timer is not None and deadline is not None and unit.game_id is not None:
             call.delivery.deadline = (unit.game_id, str(op.timer["token"]), deadline)
-        await CALLS[op.method](call)
+        self._landing.setdefault(unit.chat_id, asyncio.Event())
+        try:
+            await CALLS[op.method](call)
+        except BadRequest:
+            unit.shown = call.delivery.shown
+            raise
         return call.delivery
 
     async def _living_id(self, unit: Unit) -> int | None:
@@ -515,7 +541,7 @@ def _living_id(db: Database, game_id: int, chat_id: int, key: str) -> int | None
         return tx.living_id(game_id, chat_id, key)
 
 
-def _settle(db: Database, delivery: Delivery) -> None:
+def _settle(db: Database, delivery: Delivery, now: float) -> None:
     with db.transaction() as tx:
         tx.done(delivery.entries)
         if delivery.living is not None:
@@ -530,3 +556,9 @@ def _settle(db: Database, delivery: Delivery) -> None:
                 delivery.deadline = None  # the game moved on meanwhile
         if delivery.forget_permissions is not None:
             tx.clear_saved_permissions(delivery.forget_permissions)
+        shown = delivery.shown
+        if shown is not None:
+            if shown.choices is None:
+                tx.drop_buttons(shown.chat, shown.message_id)
+            else:
+                tx.set_buttons(shown.chat, shown.message_id, shown.game, shown.choices, now)

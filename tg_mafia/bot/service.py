@@ -18,7 +18,7 @@ from telegram import Bot
 from telegram.constants import ChatAction
 from telegram.error import TelegramError
 
-from engine import HOST, Action, GameState, IllegalAction, apply, public_view
+from engine import HOST, Action, GameState, IllegalAction, Phase, apply, public_view
 from engine.actions import MafiaChat, Nominate, Say, Timeout
 from tg_mafia.bot import screens, texts
 from tg_mafia.bot.callbacks import STEPPED, Button, Kind
@@ -29,6 +29,7 @@ from tg_mafia.bot.gameview import game_view, state_of, table_of
 from tg_mafia.bot.keeper import COUNTDOWN_SECONDS, TimerKeeper
 from tg_mafia.bot.leader import PostgresLeader, Replica, SoleLeader, leader_for
 from tg_mafia.bot.lobby import Lobbies, LobbyConfig
+from tg_mafia.bot.members import MemberCheck
 from tg_mafia.bot.membership import Membership
 from tg_mafia.bot.ops import Method, Op, Priority
 from tg_mafia.bot.presses import SUCCESS, is_toggle, picked, stale, to_action
@@ -89,6 +90,7 @@ class GameService:
             self.runner,
             self._written,
         )
+        self.members = MemberCheck(bot, clock.now)  # who belongs to a group, asked of Telegram
         self.membership = Membership(bot, self.adb, clock, self.runner, self.lobbies, self._written)
         self.unreachable: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()  # work started by a callback, kept alive
@@ -235,17 +237,16 @@ class GameService:
             game_id, action, post_message_id=post_message_id, update_id=CURRENT_UPDATE.get()
         )
 
-    async def press_move(self, button: Button, chat_id: int, user_id: int) -> str:
-        """A button whose press is a move (`is_move`): the popup that answers it. The
-        press is checked and the move made on one read of the game, in one database
-        call (under load a second call waited for another batch's commit)."""
+    async def press_move(self, game_id: int, button: Button, user_id: int) -> str:
+        """A button whose press is a move (`is_move`) on a message of the game
+        `game_id` (the gate's word): the popup that answers it. The press is checked
+        and the move made on one read of the game, in one database call (under load a
+        second call waited for another batch's commit)."""
 
         def decide(record: GameRecord, state: GameState) -> Action | str:
-            if elsewhere(record, chat_id, user_id):
-                return "stale"
             return move_of(record, state, user_id, button)
 
-        outcome = await self.runner.act(button.game, decide, update_id=CURRENT_UPDATE.get())
+        outcome = await self.runner.act(game_id, decide, update_id=CURRENT_UPDATE.get())
         t = translator(outcome.record.language if outcome.record else "en")
         if outcome.error is None:
             return texts.popup(t, SUCCESS.get(button.kind, "ok"))
@@ -277,7 +278,7 @@ class GameService:
             if op is not None:
                 await self.show(record, user_id, op)
             return texts.popup(t, code)
-        return await self.press_move(button, record.chat_id, user_id)
+        return await self.press_move(record.id, button, user_id)
 
     def _time_left(self, record: GameRecord, state: GameState) -> str:
         t = translator(record.language)
@@ -310,19 +311,28 @@ class GameService:
         message_id: int,
         text: str,
         album: str | None = None,
+        forum: bool = False,
     ) -> None:
         """A post (or an edit, a command, a photo with its caption) in a group
         where a game runs: the engine decides whether it stands (and may end a
-        floor) or is deleted and warned. An album is one post."""
+        floor) or is deleted and warned. An album is one post. In a `forum`, a
+        post in a topic without a game may be a player's at night."""
         if album is not None:
             # An album's messages come at once: the first is judged, the others wait.
             async with self.runner.locks.hold(("album", album)):
-                await self._post(chat_id, topic, user_id, message_id, text, album)
+                await self._post(chat_id, topic, user_id, message_id, text, album, forum)
         else:
-            await self._post(chat_id, topic, user_id, message_id, text, None)
+            await self._post(chat_id, topic, user_id, message_id, text, None, forum)
 
     async def _post(
-        self, chat_id: int, topic: int, user_id: int, message_id: int, text: str, album: str | None
+        self,
+        chat_id: int,
+        topic: int,
+        user_id: int,
+        message_id: int,
+        text: str,
+        album: str | None,
+        forum: bool,
     ) -> None:
         def say(record: GameRecord, state: GameState) -> Action | str:
             if record.host_user_id == user_id:
@@ -332,9 +342,39 @@ class GameService:
             return "spectator"  # not the game's business
 
         # Judged on the one read of the chat's running game that its move makes.
-        await self.runner.act(
+        outcome = await self.runner.act(
             (chat_id, topic),
             say,
+            post_message_id=message_id,
+            album=album,
+            update_id=CURRENT_UPDATE.get(),
+        )
+        if forum and outcome.error == "no_game":
+            await self._post_elsewhere_at_night(chat_id, topic, user_id, message_id, text, album)
+
+    async def _post_elsewhere_at_night(
+        self, chat_id: int, topic: int, user_id: int, message_id: int, text: str, album: str | None
+    ) -> None:
+        """A forum's other topic, where no game runs: a player of the forum's game
+        posting there at night (one the bot could not restrict, an administrator)
+        is judged by their game as if they had posted in its topic."""
+        record = await self.adb.run(Database.game_of_user, user_id)
+        if (
+            record is None
+            or record.chat_id != chat_id
+            or record.topic == topic
+            or record.status is not GameStatus.RUNNING
+        ):
+            return
+
+        def at_night(record: GameRecord, state: GameState) -> Action | str:
+            if state.phase is not Phase.NIGHT or record.seat_of(user_id) is None:
+                return "spectator"  # by day the other topics are theirs
+            return Say(str(user_id), text)
+
+        await self.runner.act(
+            record.id,
+            at_night,
             post_message_id=message_id,
             album=album,
             update_id=CURRENT_UPDATE.get(),
@@ -442,12 +482,6 @@ HOST_KINDS = frozenset({Kind.HOST, Kind.HOST_WARN, Kind.HOST_WARN_MENU})
 def is_move(button: Button) -> bool:
     """Whether the press is a move (a name in the best-move menu only redraws it)."""
     return button.kind in MOVE_KINDS and not is_toggle(button)
-
-
-def elsewhere(record: GameRecord, chat_id: int, user_id: int) -> bool:
-    """A button acts only on the game of its own chat: a group's buttons in
-    that group, private ones in the presser's own chat."""
-    return chat_id not in (record.chat_id, user_id)
 
 
 def move_of(record: GameRecord, state: GameState, user_id: int, button: Button) -> Action | str:

@@ -214,9 +214,15 @@ def lobby_closed(t: Translator, reason: str) -> str:
 
 
 def night_started(t: Translator, number: int, mask: str = "chat") -> str:
-    """`mask`: what the masked night closes — the chat, the game's forum topic,
-    or nothing (the bot may not: it only warns)."""
-    if mask == "topic":
+    """`mask`: what the masked night closes — the chat, the players' posts in
+    every topic of a forum, the game's forum topic, or nothing (the bot may not:
+    it only warns)."""
+    if mask == "forum":
+        text = t.gettext(
+            "🌙 <b>Night {n}.</b> The city sleeps. Until morning the players post nowhere "
+            "in the group: night moves are made in private."
+        )
+    elif mask == "topic":
         text = t.gettext(
             "🌙 <b>Night {n}.</b> The city sleeps. This topic is closed until morning."
         )
@@ -881,6 +887,7 @@ def popups(t: Translator) -> dict[str, str]:
         "vote_cancelled": t.gettext("Today's vote is cancelled: no nominations."),
         # The shell's.
         "stale": t.gettext("This button is out of date."),
+        "members_only": t.gettext("Only members of the group may do this."),
         "not_yours": t.gettext("This button is not for you."),
         "no_game": t.gettext("There is no game here now."),
         "lobby_full": t.gettext("The table is full."),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from engine import SetupError
@@ -29,6 +30,12 @@ def register(subparsers: Any) -> None:
         "--private", action="store_true", help="also print every player's private chat with the bot"
     )
     parser.add_argument("--forum", action="store_true", help="play in a topic of a forum group")
+    parser.add_argument(
+        "--protocol",
+        type=Path,
+        metavar="FILE",
+        help="also write the game's protocol (the JSON file /protocol sends) to FILE",
+    )
     parser.add_argument(
         "--watch",
         action="store_true",
@@ -54,4 +61,20 @@ def run(args: argparse.Namespace) -> int:
         virtual_time.run(demo.play(on_lines=lambda lines: print(*lines, sep="\n", flush=True)))
     else:
         print(virtual_time.run(demo.play(show_private=args.private)))
+    if args.protocol is not None:
+        return write_protocol(args.protocol, demo.protocol)
+    return 0
+
+
+def write_protocol(path: Path, document: dict[str, Any] | None) -> int:
+    from tg_mafia.protocol import protocol_file
+
+    if document is None:
+        print("tg-mafia demo: the game was abandoned: it has no protocol", file=sys.stderr)
+        return 1
+    try:
+        path.write_text(protocol_file(document), encoding="utf-8")
+    except OSError as error:
+        print(f"tg-mafia demo: cannot write {path}: {error}", file=sys.stderr)
+        return 1
     return 0

@@ -28,6 +28,7 @@ from engine.actions import (
 from engine.simulation import lively_action
 from tg_mafia.bot import texts
 from tg_mafia.bot.callbacks import Kind, decode
+from tg_mafia.bot.limiter import InputLimiter
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import LANGUAGES, translator
 from tg_mafia.playtest.harness import Harness
@@ -86,6 +87,9 @@ def seats_arg(state: GameState, players: tuple[str, ...]) -> str:
     return "_".join(str(state.seats.index(p) + 1) for p in players)
 
 
+UNLIMITED = 10**9
+
+
 class AutoPlayers:
     def __init__(
         self,
@@ -103,6 +107,9 @@ class AutoPlayers:
         self.users = {str(u.id): u for u in [*h.users, h.admin]}
         self.stale_popups = {texts.popup(translator(lang), "stale") for lang in LANGUAGES}
         self.steps = 0
+        # They press at machine speed, many times a second of the game's clock: the limit
+        # on what a person sends (bot/limiter.py) is not theirs; its tests keep one.
+        h.app.bot_data["input_limiter"] = InputLimiter(rate=UNLIMITED)
 
     def user(self, player: str) -> SimUser:
         return self.users[player]

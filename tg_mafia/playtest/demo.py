@@ -10,6 +10,7 @@ import random
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from engine import GameState
 from engine.actions import Action, Pass
@@ -19,7 +20,8 @@ from tg_mafia.playtest.autoplay import AutoPlayers
 from tg_mafia.playtest.cast import LINES, names
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness, running_bot
 from tg_mafia.playtest.watch import Watch, replayed_reason
-from tg_mafia.storage import GameRecord
+from tg_mafia.protocol import build_protocol, protocol_json
+from tg_mafia.storage import GameRecord, GameStatus
 from tg_mafia.storage.tx import SEED_BITS
 
 Lines = Callable[[list[str]], None]
@@ -58,6 +60,8 @@ class Demo:
         self.seed = seed
         self.speed = speed  # of the bot's and the sandbox's clocks; timers are fired by hand
         self.forum = forum  # the game in a topic of a forum group
+        # The played game's protocol (the JSON document /protocol sends), once it has ended.
+        self.protocol: dict[str, Any] | None = None
 
     async def play(self, show_private: bool = False, on_lines: Lines | None = None) -> str:
         """The final view of the chats; with `on_lines`, the game line by line as
@@ -92,19 +96,23 @@ class Demo:
                 )
                 if on_lines is None:
                     await h.press_start()
-                    await table.play(game_id)
+                    self.keep_protocol(h, await table.play(game_id))
                     return final_view(h, show_private)
                 watch = Watch(h.sb, lambda _chat, index: replayed_reason(h.db, game_id, index))
                 follower = asyncio.create_task(follow(watch, on_lines))
                 try:
                     await h.press_start()
-                    await table.play(game_id)
+                    self.keep_protocol(h, await table.play(game_id))
                 finally:
                     follower.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await follower
                 on_lines(watch.new_lines())
                 return ""
+
+    def keep_protocol(self, h: Harness, record: GameRecord) -> None:
+        if record.status is GameStatus.ENDED:
+            self.protocol = protocol_json(build_protocol(record, h.db.actions(record.id)))
 
 
 def final_view(h: Harness, show_private: bool) -> str:

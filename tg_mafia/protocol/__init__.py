@@ -4,12 +4,20 @@ hand for whom), warnings, who left when and how, and the result.
 
 Built by replaying the stored action log in the engine (`build.py`), never
 from what was sent to Telegram; shown as text in the group's language
-(`text.py`), as a versioned JSON document (`schema.py`, docs/protocol.md),
-and as the picture of the table (`snapshot.py`)."""
+(`text.py`), as a versioned JSON document (`schema.py`, its JSON Schema
+`protocol.schema.json`, docs/protocol.md) that holds the seed and the action
+log, so that the game can be played again from it (`replay.py`), and as the
+picture of the table (`snapshot.py`)."""
 
 from tg_mafia.protocol.build import GameNotOverError, build_protocol
 from tg_mafia.protocol.model import Protocol
-from tg_mafia.protocol.schema import SCHEMA, SCHEMA_VERSION, protocol_json
+from tg_mafia.protocol.schema import (
+    SCHEMA,
+    SCHEMA_VERSION,
+    protocol_file,
+    protocol_json,
+    schema_document,
+)
 from tg_mafia.protocol.snapshot import table_snapshot
 from tg_mafia.protocol.text import protocol_text
 
@@ -19,7 +27,9 @@ __all__ = [
     "GameNotOverError",
     "Protocol",
     "build_protocol",
+    "protocol_file",
     "protocol_json",
     "protocol_text",
+    "schema_document",
     "table_snapshot",
 ]

@@ -4,7 +4,7 @@ players' posts are not kept after the end, and are not needed)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any
@@ -12,14 +12,18 @@ from typing import Any
 from engine import GameState, Phase, action_from_dict, apply, new_game
 from engine import events as ev
 from engine.events import Event
+from engine.options import OptionValue
+from engine.replay import stand_in
 from engine.state import Cause
 from tg_mafia.fate import Fate
 from tg_mafia.protocol.model import (
-    Check,
+    BestMove,
     Count,
     Elimination,
+    LogEntry,
     Moment,
     NightMove,
+    Position,
     Protocol,
     Round,
     SeatRecord,
@@ -51,18 +55,25 @@ def build_protocol(record: GameRecord, actions: Sequence[ActionRecord]) -> Proto
     options = dict(record.options)
     options["host"] = "human" if record.host_user_id else "auto"
     players = tuple(str(p.user_id) for p in record.players)
-    state, events = new_game(record.variant, players, options, record.seed, record.language)
     stored = (record.state or {}).get("options")
-    if isinstance(stored, dict):
-        # A game set up before an option existed played without it (Ctx.later_option):
-        # its replay must too.
-        for name in [n for n in state.options if n not in stored]:
-            del state.options[name]
+    # A game set up before an option existed played without it (Ctx.later_option):
+    # its replay must too.
+    state, events = start_game(
+        record.variant,
+        players,
+        options,
+        record.seed,
+        record.language,
+        set(stored) if isinstance(stored, dict) else None,
+    )
     notes = _Notes()
     notes.take(None, state, state, events)
+    log: list[LogEntry] = []
     for entry in actions:
-        after, events = apply(state, action_from_dict(dict(entry.action)))
+        action = dict(entry.action)
+        after, events = apply(state, action_from_dict(action))
         notes.take(entry.created_at, state, after, events)
+        log.append(LogEntry(forget_text(action, record.language), position(state, after)))
         state = after
     if state.phase is not Phase.ENDED:
         raise GameNotOverError(f"game {record.id} has not ended")
@@ -95,11 +106,58 @@ def build_protocol(record: GameRecord, actions: Sequence[ActionRecord]) -> Proto
         rounds=tuple(notes.rounds),
         winner=state.winner,
         ended=notes.rounds[-1].moment if notes.rounds else None,
+        seed=record.seed,
+        log=tuple(log),
     )
 
 
+def start_game(
+    variant: str,
+    players: tuple[str, ...],
+    options: Mapping[str, OptionValue],
+    seed: int,
+    language: str,
+    played: Collection[str] | None = None,
+) -> tuple[GameState, list[Event]]:
+    """The game as it was dealt; `played`: the options it was played with,
+    when it was set up before some option existed (the others are left out,
+    so that the engine reads them as off, as it did then)."""
+    state, events = new_game(variant, players, options, seed, language)
+    if played is not None:
+        for name in [n for n in state.options if n not in played]:
+            del state.options[name]
+    return state, events
+
+
+def position(before: GameState, after: GameState) -> Position:
+    """Where an action left the game: the replay compares it, action by action."""
+    return Position(
+        day=after.day,
+        night=after.night,
+        stage=after.stage.value,
+        speaker=after.speaker,
+        out=tuple(p for p in after.dead if p not in before.dead),
+    )
+
+
+def forget_text(action: dict[str, Any], language: str) -> dict[str, Any]:
+    """The action with no player's words: a post or a family message keeps
+    only what the rules read in it (runner.stand_in), as the stored log does
+    once the game is over."""
+    if "text" not in action:
+        return action
+    return {**action, "text": stand_in(action, language)}
+
+
 def _empty(day: Round) -> bool:
-    return not (day.nominations or day.votes or day.warnings or day.eliminations or day.timer)
+    return not (
+        day.nominations
+        or day.votes
+        or day.farewells
+        or day.warnings
+        or day.eliminations
+        or day.timer
+    )
 
 
 class _Notes:
@@ -152,21 +210,20 @@ class _Notes:
     def plan_set(self, event: ev.PlanSet) -> None:
         self.round(RoundPhase.NIGHT).plan = event.targets
 
+    def night_resolved(self, event: ev.NightResolved) -> None:
+        night = self.round(RoundPhase.NIGHT)
+        roles = self.after.roles
+        night.moves = [
+            NightMove(m.player, roles[m.player], m.move, m.target, m.result) for m in event.moves
+        ]
+
     def day_started(self, event: ev.DayStarted) -> None:
         night = self.round(RoundPhase.NIGHT)
-        before = self.before
-        for key, target in before.choices.items():
-            player, move = key.split(":", 1)
-            night.moves.append(NightMove(player, before.roles[player], move, target))
-        night.moves.sort(key=lambda m: (before.seat_of(m.player), m.move))
         night.killed, night.missed = event.victims, event.missed
         for victim in event.victims:
             night.eliminations.append(Elimination(victim, Cause.KILLED.value))
             self.fates[victim] = (Fate.KILLED, night.moment)
         self.open(RoundPhase.DAY, event.day)
-
-    def check_result(self, event: ev.CheckResult) -> None:
-        self.last_night().checks.append(Check(event.player, event.target, event.answer))
 
     def player_blocked(self, event: ev.PlayerBlocked) -> None:
         self.last_night().blocked = event.player
@@ -227,6 +284,34 @@ class _Notes:
             Vote("decide", event.candidates, decider=event.decider)
         )
 
+    def lift_started(self, event: ev.LiftStarted) -> None:
+        self.round(RoundPhase.DAY).votes.append(Vote("lift", event.candidates))
+
+    def lift_ended(self, event: ev.LiftEnded) -> None:
+        vote = self.vote()
+        if vote is not None and vote.kind == "lift":
+            vote.voters, vote.living = event.voters, event.living
+            vote.outcome = "leave" if event.leave else "stay"
+
+    def vote_cancelled(self, event: ev.VoteCancelled) -> None:
+        """sport: a removal during a count, a re-speech or the lift ends that vote."""
+        if event.when != "now":
+            return  # the vote still to come is not held: NoVote says so then
+        vote = self.vote()
+        if vote is None:
+            self.round(RoundPhase.DAY).votes.append(Vote("none", outcome="cancelled"))
+        else:
+            vote.outcome = "cancelled"
+
+    def farewell_given(self, event: ev.FarewellGiven) -> None:
+        self.round(RoundPhase.DAY).farewells.append(event.player)
+
+    def best_move_made(self, event: ev.BestMoveMade) -> None:
+        self.round(RoundPhase.DAY).best_move = BestMove(event.player, event.targets)
+
+    def best_move_lapsed(self, event: ev.BestMoveLapsed) -> None:
+        self.round(RoundPhase.DAY).best_move = BestMove(event.player, ())
+
     def vote_result(self, event: ev.VoteResult) -> None:
         vote = self.vote()
         if vote is None:
@@ -256,7 +341,15 @@ class _Notes:
         vote.eliminated.append(event.player)
 
     def warned(self, event: ev.Warned) -> None:
-        self.current().warnings.append(Warning(event.player, event.count, event.reason))
+        removed = bool(event.limit) and event.count >= event.limit
+        self.current().warnings.append(
+            Warning(event.player, event.count, event.reason, "removed" if removed else "")
+        )
+
+    def fouled(self, event: ev.Fouled) -> None:
+        self.current().warnings.append(
+            Warning(event.player, event.count, event.reason, event.effect)
+        )
 
     def timer_changed(self, event: ev.TimerChanged) -> None:
         self.current().timer.append(TimerNote(event.change, event.seconds))
@@ -267,8 +360,8 @@ HANDLERS: Mapping[type[Event], Handler] = MappingProxyType(
     {
         ev.NightStarted: _Notes.night_started,
         ev.PlanSet: _Notes.plan_set,
+        ev.NightResolved: _Notes.night_resolved,
         ev.DayStarted: _Notes.day_started,
-        ev.CheckResult: _Notes.check_result,
         ev.PlayerBlocked: _Notes.player_blocked,
         ev.FloorGiven: _Notes.floor_given,
         ev.Nominated: _Notes.nominated,
@@ -282,6 +375,13 @@ HANDLERS: Mapping[type[Event], Handler] = MappingProxyType(
         ev.VoteResult: _Notes.vote_result,
         ev.Eliminated: _Notes.eliminated,
         ev.Warned: _Notes.warned,
+        ev.Fouled: _Notes.fouled,
+        ev.LiftStarted: _Notes.lift_started,
+        ev.LiftEnded: _Notes.lift_ended,
+        ev.VoteCancelled: _Notes.vote_cancelled,
+        ev.FarewellGiven: _Notes.farewell_given,
+        ev.BestMoveMade: _Notes.best_move_made,
+        ev.BestMoveLapsed: _Notes.best_move_lapsed,
         ev.TimerChanged: _Notes.timer_changed,
     }
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from engine import Role, Side
 from engine.options import OptionValue
@@ -39,19 +40,16 @@ class SeatRecord:
 
 @dataclass(frozen=True)
 class NightMove:
-    """A move as it stood at dawn (changes during the night are not kept)."""
+    """A move as it stood at dawn (changes during the night are not kept),
+    and what came of it (engine.events.MoveOutcome: a check's answer, a
+    shot's killed / saved / missed / outvoted / gone, a heal's saved /
+    no_shot, blocked; skipped or no_choice with no target)."""
 
     player: str
     role: Role
     move: str  # kill, check, heal, block
-    target: str | None  # None: chose to do nothing
-
-
-@dataclass(frozen=True)
-class Check:
-    player: str
-    target: str
-    answer: str  # mafia, not mafia, sheriff, not sheriff
+    target: str | None  # None: chose to do nothing, or made no choice in time
+    result: str
 
 
 @dataclass(frozen=True)
@@ -74,13 +72,29 @@ class Vote:
     outcome: str | None = None
     eliminated: list[str] = field(default_factory=list)
     decider: str | None = None
+    # sport's lift vote (`kind` lift): one count for all the tied.
+    voters: tuple[str, ...] = ()
+    living: int | None = None
+
+
+@dataclass(frozen=True)
+class BestMove:
+    """sport: the players the night-2 victim named in the farewell (none:
+    the farewell ended without one)."""
+
+    player: str
+    targets: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class Warning:
+    """A warning, or in sport a foul; `effect`: "", silenced (the next
+    speech, sport's third foul) or removed (the limit)."""
+
     player: str
     count: int
     reason: str
+    effect: str = ""
 
 
 @dataclass(frozen=True)
@@ -103,13 +117,14 @@ class Round:
     # The night.
     moves: list[NightMove] = field(default_factory=list)
     plan: tuple[str, ...] | None = None  # the Don's kill list, when set
-    checks: list[Check] = field(default_factory=list)
     killed: tuple[str, ...] = ()
     missed: bool = False
     blocked: str | None = None  # visited by the escort: silent the next day
     # The day.
     nominations: list[tuple[str, str]] = field(default_factory=list)  # (by, target)
     votes: list[Vote] = field(default_factory=list)
+    farewells: list[str] = field(default_factory=list)  # sport: who held one, in order
+    best_move: BestMove | None = None  # sport
     # Both.
     warnings: list[Warning] = field(default_factory=list)
     eliminations: list[Elimination] = field(default_factory=list)
@@ -118,6 +133,24 @@ class Round:
     @property
     def moment(self) -> Moment:
         return Moment(self.phase, self.number)
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where the game stood after an action: the replay's check that the
+    action had the same result (tg_mafia/protocol/replay.py)."""
+
+    day: int
+    night: int
+    stage: str
+    speaker: str | None
+    out: tuple[str, ...]  # who left the game with this action
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    action: dict[str, Any]  # engine.actions' dict, players by engine id, no player's text
+    result: Position
 
 
 @dataclass(frozen=True)
@@ -134,6 +167,8 @@ class Protocol:
     rounds: tuple[Round, ...]
     winner: Side | None  # None: a draw
     ended: Moment | None  # the night or day the game ended in
+    seed: int = 0  # the deal's: with `log`, the game again (engine.replay)
+    log: tuple[LogEntry, ...] = ()
 
     def seat_of(self, player: str) -> int:
         return next(s.seat for s in self.seats if s.player == player)

@@ -12,7 +12,7 @@ from tg_mafia.bot.table import Table
 from tg_mafia.fate import Fate
 from tg_mafia.i18n import Translator
 from tg_mafia.pictures.table import fate_text, when_badge, winner_title
-from tg_mafia.protocol.model import Phase, Protocol, Round, Vote
+from tg_mafia.protocol.model import BestMove, NightMove, Phase, Protocol, Round, Vote
 
 MAX_MESSAGE = 4096
 
@@ -57,11 +57,18 @@ def _head(protocol: Protocol, t: Translator, table: Table) -> str:
         if badge:
             line += f" {badge}"
         if seat.warnings:
-            line += f" · ⚠️ {seat.warnings}"
+            line += " · ⚠️ " + _warning_count(t, protocol, seat.warnings)
         if seat.won:
             line += " 🏆"
         lines.append(line)
     return "\n".join(lines)
+
+
+def _warning_count(t: Translator, protocol: Protocol, count: int) -> str:
+    """A seat's warnings (sport: fouls), counted in words."""
+    if find_variant(protocol.variant).has_fouls:
+        return t.ngettext("{n} foul", "{n} fouls", count).format(n=count)
+    return t.ngettext("{n} warning", "{n} warnings", count).format(n=count)
 
 
 def _round(protocol: Protocol, t: Translator, table: Table, item: Round) -> str:
@@ -70,14 +77,21 @@ def _round(protocol: Protocol, t: Translator, table: Table, item: Round) -> str:
         lines += _night(t, table, item)
     else:
         lines = [t.gettext("☀️ <b>Day {n}</b>").format(n=item.number)]
+        # sport: the night's victim says farewell first (with the best move), those the
+        # vote put out after it.
+        killed = {s.player for s in protocol.seats if s.fate is Fate.KILLED}
+        lines += [_farewell(t, table, p) for p in item.farewells if p in killed]
+        if item.best_move is not None:
+            lines.append(_best_move(t, table, item.best_move))
         lines += [texts.nominated(t, table, by, target) for by, target in item.nominations]
         for vote in item.votes:
             lines += _vote(t, table, vote)
+        lines += [_farewell(t, table, p) for p in item.farewells if p not in killed]
     roles = {s.player: s.role for s in protocol.seats}
     limit = int(protocol.options.get("warnings_limit", 0) or 0)
     if find_variant(protocol.variant).has_fouls:
         lines += [
-            sport_texts.fouled(t, table, w.player, w.count, limit, w.reason, effect="")
+            sport_texts.fouled(t, table, w.player, w.count, limit, w.reason, w.effect)
             for w in item.warnings
         ]
     else:
@@ -92,21 +106,65 @@ def _round(protocol: Protocol, t: Translator, table: Table, item: Round) -> str:
 
 
 def _night(t: Translator, table: Table, item: Round) -> list[str]:
-    lines = [
-        texts.host_night_move(t, table, m.player, m.role, m.move, m.target) for m in item.moves
-    ]
+    lines = [_night_move(t, table, m) for m in item.moves]
     if item.plan is not None:
         lines.append(texts.plan_set(t, table, item.plan))
-    lines += [
-        texts.host_note(t, table, c.player, texts.check_result(t, table, c.target, c.answer))
-        for c in item.checks
-    ]
     # The morning's own words for the night's deaths, without its heading.
     dawn = texts.day_started(t, table, item.number, item.killed, {}, item.missed)
     lines += dawn.split("\n")[1:]
     if item.blocked is not None:
         lines.append(texts.blocked(t, table, item.blocked))
     return lines
+
+
+def _night_move(t: Translator, table: Table, move: NightMove) -> str:
+    """The move as the host saw it, then what came of it: a check's answer,
+    whether a shot killed, whether a heal saved a life."""
+    who, role = table.label(move.player), texts.role_name(t, move.role)
+    if move.target is None:
+        return _no_target(t, move).format(player=who, role=role)
+    line = texts.host_night_move(t, table, move.player, move.role, move.move, move.target)
+    if move.move == "check":
+        return f"{line} {texts.check_result(t, table, move.target, move.result)}"
+    results = {
+        "killed": t.gettext("The shot hit."),
+        "missed": t.gettext("The mafia missed."),
+        "outvoted": t.gettext("The family chose another target."),
+        "gone": t.gettext("This player had already left the game."),
+        "saved": t.gettext("The doctor saved this player.")
+        if move.move == "kill"
+        else t.gettext("The heal saved a life."),
+        "no_shot": t.gettext("Nobody shot this player."),
+    }
+    result = results.get(move.result)
+    return line if result is None else f"{line} {result}"
+
+
+def _no_target(t: Translator, move: NightMove) -> str:
+    """A move with no target: skipped, or not chosen before the night ended."""
+    if move.result == "no_choice":
+        return {
+            "kill": t.gettext("🌙 {player} ({role}) did not shoot: no choice in time."),
+            "check": t.gettext("🌙 {player} ({role}) checked nobody: no choice in time."),
+            "heal": t.gettext("🌙 {player} ({role}) healed nobody: no choice in time."),
+            "block": t.gettext("🌙 {player} ({role}) visited nobody: no choice in time."),
+        }[move.move]
+    return {
+        "kill": t.gettext("🌙 {player} ({role}) chose not to shoot."),
+        "check": t.gettext("🌙 {player} ({role}) chose to check nobody."),
+        "heal": t.gettext("🌙 {player} ({role}) chose to heal nobody."),
+        "block": t.gettext("🌙 {player} ({role}) chose to visit nobody."),
+    }[move.move]
+
+
+def _farewell(t: Translator, table: Table, player: str) -> str:
+    return t.gettext("🕊 Farewell minute: {player}").format(player=table.label(player))
+
+
+def _best_move(t: Translator, table: Table, best: BestMove) -> str:
+    if best.targets:
+        return sport_texts.best_move_made(t, table, best.player, best.targets)
+    return t.gettext("🎯 {player} made no best move.").format(player=table.label(best.player))
 
 
 def _vote(t: Translator, table: Table, vote: Vote) -> list[str]:
@@ -143,11 +201,19 @@ def _vote(t: Translator, table: Table, vote: Vote) -> list[str]:
         return lines
     if vote.kind == "ballot":
         return [texts.vote_result(t, table, vote.outcome or "", vote.tally, target, leaders)]
-    heads = {
-        "revote": t.gettext("✋ New vote: {players}"),
-        "repeat": t.gettext("✋ Repeated vote: {players}"),
-    }
-    lines = [heads.get(vote.kind, t.gettext("✋ Vote: {players}")).format(players=names)]
+    if vote.kind == "lift":
+        leave = vote.outcome == "leave"
+        living = vote.living or 0
+        return [sport_texts.lift_result(t, table, vote.candidates, vote.voters, living, leave)]
+    if vote.kind == "tied":
+        head = t.gettext("✋ After the re-speeches, the tied are voted on again:") + " " + names
+    else:
+        heads = {
+            "revote": t.gettext("✋ New vote: {players}"),
+            "repeat": t.gettext("✋ Repeated vote: {players}"),
+        }
+        head = heads.get(vote.kind, t.gettext("✋ Vote: {players}")).format(players=names)
+    lines = [head]
     lines += [texts.count_result(t, table, c.candidate, c.voters) for c in vote.counts]
     if vote.silent and vote.counts:
         lines.append(
@@ -155,7 +221,9 @@ def _vote(t: Translator, table: Table, vote: Vote) -> list[str]:
                 player=table.label(vote.counts[-1].candidate), players=table.labels(vote.silent, t)
             )
         )
-    if vote.outcome is not None:
+    if vote.outcome == "cancelled":
+        lines.append(texts.no_vote(t, table, "cancelled", None))
+    elif vote.outcome is not None:
         # The counts above show every hand: the result's own tally would repeat them.
         lines.append(texts.vote_result(t, table, vote.outcome, (), target, leaders))
     return lines

@@ -357,12 +357,7 @@ class UserActions(Forums):
     ) -> Press:
         """Press the inline button labelled `button_text` on the latest message showing it
         (or on `message_id`)."""
-        user = self.world.users[user.id]
-        chat = self._resolve(chat)
-        if chat.type == "private" and chat.id != user.id:
-            raise SimulationError("a private chat is seen only by its user")
-        if chat.is_group and not self.world.member(chat, user.id).is_present:
-            raise SimulationError(f"{user.first_name} is not in {chat.title}")
+        user, chat = self._presser(user, chat)
         candidates = (
             [chat.live_message(message_id)]
             if message_id is not None
@@ -379,6 +374,27 @@ class UserActions(Forums):
                     if button.get("text") == button_text:
                         return self._press(user, chat, message, button)
         raise SimulationError(f"no button {button_text!r} visible in {chat.title or chat.id}")
+
+    def forge_press(self, user: Someone, chat: Chat | int, message_id: int, data: str) -> Press:
+        """A modified client's press: any callback data on any message of the bot the
+        user can see (Telegram passes the data on as it came, up to 64 bytes; it
+        vouches only for the message and the user)."""
+        user, chat = self._presser(user, chat)
+        message = chat.live_message(message_id)
+        if message is None or message.from_id != self.world.bot.id:
+            raise SimulationError(f"no message {message_id} of the bot in {chat.title or chat.id}")
+        if not data or len(data.encode("utf-8")) > 64:
+            raise SimulationError("Telegram passes 1 to 64 bytes of callback data")
+        return self._press(user, chat, message, {"callback_data": data})
+
+    def _presser(self, someone: Someone, where: Chat | int) -> tuple[User, Chat]:
+        """Who presses where: a chat they see (their own private chat, a group they are in)."""
+        user, chat = self.world.users[someone.id], self._resolve(where)
+        if chat.type == "private" and chat.id != user.id:
+            raise SimulationError("a private chat is seen only by its user")
+        if chat.is_group and not self.world.member(chat, user.id).is_present:
+            raise SimulationError(f"{user.first_name} is not in {chat.title}")
+        return user, chat
 
     def _press(self, user: User, chat: Chat, message: Message, button: dict[str, Any]) -> Press:
         if "url" in button:

@@ -200,6 +200,10 @@ class SimUser:
     def press(self, chat: Chat | int, button_text: str, message_id: int | None = None) -> Press:
         return self.sandbox.press(self, chat, button_text, message_id=message_id)
 
+    def forge_press(self, chat: Chat | int, message_id: int, data: str) -> Press:
+        """Any callback data on a message of the bot, as a modified client sends it."""
+        return self.sandbox.forge_press(self, chat, message_id, data)
+
     def block(self) -> None:
         self.sandbox.block(self)
 

@@ -28,6 +28,7 @@ from tg_mafia.storage.errors import (
 from tg_mafia.storage.records import (
     UNSET,
     ActionRecord,
+    ButtonsRecord,
     ChatSettingsRecord,
     ChatStats,
     GameRecord,
@@ -49,6 +50,7 @@ __all__ = [
     "DEFAULT_DATABASE_URL",
     "UNSET",
     "ActionRecord",
+    "ButtonsRecord",
     "ChatSettingsRecord",
     "ChatStats",
     "Database",

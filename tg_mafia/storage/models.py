@@ -211,6 +211,29 @@ class LivingMessage(SQLModel, table=True):
     message_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
 
 
+class ButtonMessage(SQLModel, table=True):
+    """A message the bot put buttons on, and the only presses it takes: the
+    callback data of its buttons as they stand (`choices`). Telegram vouches for
+    the message a press is on, not for its data, so a press counts only when
+    its data is one of these (bot/gate.py). `game_id` is the game the message
+    serves (None: the settings menu of the chat it is in) (revision 0006)."""
+
+    __tablename__ = "button_message"
+    __table_args__ = (
+        UniqueConstraint("chat_id", "message_id", name="uq_button_message"),
+        Index("ix_button_message_game", "game_id"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
+    chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    message_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    game_id: int | None = Field(default=None, sa_column=Column(ID_TYPE, nullable=True))
+    # None: recorded by the upgrade to revision 0006 from a living message, whose
+    # buttons were not written down then: any button of its game.
+    choices: list[str] | None = Field(default=None, sa_column=Column(NULLABLE_JSON, nullable=True))
+    created_at: float = Field(sa_column=Column(Float(), nullable=False))
+
+
 class OutboxEntry(SQLModel, table=True):
     """A call the bot decided to make, written in the same transaction as
     the action that caused it and deleted once Telegram took it: nothing

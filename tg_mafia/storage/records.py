@@ -157,6 +157,20 @@ class OutboxRecord:
 
 
 @dataclass(frozen=True)
+class ButtonsRecord:
+    """A message the bot put buttons on (see storage.models.ButtonMessage)."""
+
+    chat_id: int
+    message_id: int
+    game_id: int | None
+    choices: tuple[str, ...] | None  # None: any button of its game (kept from before 0006)
+
+    def offers(self, data: str) -> bool:
+        """Whether `data` is one of the message's buttons as they stand."""
+        return self.choices is None or data in self.choices
+
+
+@dataclass(frozen=True)
 class GameResult:
     """One finished game of a chat, for the rating: who played what and won."""
 

@@ -21,6 +21,7 @@ from tg_mafia.storage.errors import (
     StaleGameError,
 )
 from tg_mafia.storage.models import (
+    ButtonMessage,
     ChatSettings,
     Game,
     GameAction,
@@ -37,6 +38,7 @@ from tg_mafia.storage.records import (
     DEFAULT_VARIANT,
     UNSET,
     ActionRecord,
+    ButtonsRecord,
     GameRecord,
     GameStatus,
     JsonObject,
@@ -650,6 +652,42 @@ class Tx:
             f"DELETE FROM living_message WHERE {self._LIVING_WHERE}", key="drop_living"
         )
         self._write(sql, {"game_id": game_id, "chat_id": chat_id, "key": key})
+
+    # -- the messages with buttons ------------------------------------------------------------
+
+    def buttons(self, chat_id: int, message_id: int) -> ButtonsRecord | None:
+        row = self._button_row(chat_id, message_id)
+        if row is None:
+            return None
+        choices = None if row.choices is None else tuple(row.choices)
+        return ButtonsRecord(row.chat_id, row.message_id, row.game_id, choices)
+
+    def set_buttons(
+        self, chat_id: int, message_id: int, game_id: int | None, choices: Sequence[str], now: float
+    ) -> None:
+        """The buttons a message shows now (none: it takes no press any more)."""
+        row = self._button_row(chat_id, message_id)
+        if row is None and not choices:
+            return  # a message that never had buttons of ours
+        if row is None:
+            row = ButtonMessage(chat_id=chat_id, message_id=message_id, created_at=now)
+        row.game_id = game_id if game_id is not None else row.game_id
+        row.choices = list(choices)
+        self.session.add(row)
+
+    def drop_buttons(self, chat_id: int, message_id: int) -> None:
+        self.session.exec(
+            delete(ButtonMessage)
+            .where(col(ButtonMessage.chat_id) == chat_id)
+            .where(col(ButtonMessage.message_id) == message_id)
+        )
+
+    def _button_row(self, chat_id: int, message_id: int) -> ButtonMessage | None:
+        return self.session.exec(
+            select(ButtonMessage)
+            .where(col(ButtonMessage.chat_id) == chat_id)
+            .where(col(ButtonMessage.message_id) == message_id)
+        ).first()
 
     # -- the outbox ------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from telegram.ext import (
 
 from tg_mafia.bot.callbacks import Kind
 from tg_mafia.bot.handlers import between, game, info, operator, settings
-from tg_mafia.bot.handlers.common import Context, gated, log
+from tg_mafia.bot.handlers.common import Context, gated, log, through_gate
 
 
 async def on_error(update: object, context: Context) -> None:
@@ -49,8 +49,11 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
             private,
         )
     )
-    app.add_handler(CallbackQueryHandler(settings.on_press, pattern=rf"^{Kind.SETTINGS.value}:"))
-    app.add_handler(CallbackQueryHandler(game.on_button))
+    # Every press passes the gate first (bot/gate.py): its handler gets it checked.
+    app.add_handler(
+        CallbackQueryHandler(through_gate(settings.on_press), pattern=rf"^{Kind.SETTINGS.value}:")
+    )
+    app.add_handler(CallbackQueryHandler(through_gate(game.on_button)))
     app.add_handler(ChatMemberHandler(game.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(ChatMemberHandler(game.on_member_left, ChatMemberHandler.CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, game.on_member_left))

@@ -13,8 +13,9 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from tg_mafia.bot import webhook_reply
-from tg_mafia.bot.flood import CommandGate
+from tg_mafia.bot import texts, webhook_reply
+from tg_mafia.bot.gate import CheckedPress, Refusal, admit
+from tg_mafia.bot.limiter import InputLimiter
 from tg_mafia.bot.names import clean_name
 from tg_mafia.bot.ops import Op
 from tg_mafia.bot.service import GameService
@@ -73,22 +74,72 @@ async def is_member_admin(context: Context, chat_id: int, user_id: int) -> bool:
 
 
 Handler = Callable[[Update, "Context"], Coroutine[Any, Any, None]]
+PressHandler = Callable[[CheckedPress, "Context"], Coroutine[Any, Any, None]]
+
+
+def limiter_of(context: Context) -> InputLimiter:
+    limiter: InputLimiter = context.bot_data["input_limiter"]
+    return limiter
+
+
+def too_fast(t: Translator, seconds: int) -> str:
+    return t.ngettext(
+        "Too fast: try again in {n} second.", "Too fast: try again in {n} seconds.", seconds
+    ).format(n=seconds)
 
 
 def gated(handler: Handler) -> Handler:
-    """A command answered only while its sender is not flooding the bot
-    (tg_mafia/bot/flood.py): a flood is ignored, silently, for a while."""
+    """A command, answered while its sender keeps within the one limit that
+    commands and presses share (limiter.py); past it, they are told when to
+    try again. A deep link into a lobby (/start join_…) is never limited: a
+    player must not lose their seat to the commands they sent before."""
 
     @functools.wraps(handler)
-    async def answer_unless_flooding(update: Update, context: Context) -> None:
+    async def answer_within_limit(update: Update, context: Context) -> None:
         user = update.effective_user
-        gate: CommandGate = context.bot_data["command_gate"]
-        if user is not None and not gate.allow(user.id, service_of(context).clock.now()):
-            log.info("commands from user %s ignored: a flood", user.id)
-            return
+        if user is not None and not _joining(context):
+            limited = await limiter_of(context).take(user.id)
+            if limited is not None:
+                context.bot_data["metrics"].limited_inputs.labels("command").inc()
+                log.info("a command of user %s limited for %s s", user.id, limited.wait)
+                if limited.first:  # said once a spell: telling costs what the limit spares
+                    await reply(context, update, too_fast(user_translator(user), limited.wait))
+                return
         await handler(update, context)
 
-    return answer_unless_flooding
+    return answer_within_limit
+
+
+def _joining(context: Context) -> bool:
+    return bool(context.args and context.args[0].startswith("join_"))
+
+
+def through_gate(handler: PressHandler) -> Handler:
+    """Every press goes through here: it reaches `handler` only as a press the
+    gate checked against the message it is on (gate.py) and within the user's
+    limit; anything else gets the same short popup and changes nothing."""
+
+    @functools.wraps(handler)
+    async def checked(update: Update, context: Context) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        service = service_of(context)
+        t = user_translator(query.from_user)
+        limited = await limiter_of(context).take(query.from_user.id)
+        if limited is not None:  # a popup costs no budget: every press is told
+            context.bot_data["metrics"].limited_inputs.labels("press").inc()
+            await answer_query(query, too_fast(t, limited.wait))
+            return
+        verdict = await admit(query, service.adb, service.sender)
+        if isinstance(verdict, Refusal):
+            context.bot_data["metrics"].refused_presses.labels(verdict.value).inc()
+            log.info("press of user %s refused: %s", query.from_user.id, verdict.value)
+            await answer_query(query, texts.popup(t, "stale"))
+            return
+        await handler(verdict, context)
+
+    return checked
 
 
 async def answer_place(context: Context, update: Update) -> tuple[int, int] | None:

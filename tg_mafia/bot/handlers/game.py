@@ -7,13 +7,15 @@ from __future__ import annotations
 from telegram import Update
 
 from tg_mafia.bot import archive, texts
-from tg_mafia.bot.callbacks import Kind, decode
+from tg_mafia.bot.callbacks import Kind
+from tg_mafia.bot.gate import CheckedPress
 from tg_mafia.bot.handlers.common import (
     Context,
     answer_query,
     display_name,
     group_translator,
     is_admin,
+    is_member_admin,
     reply,
     service_of,
     topic_of,
@@ -21,7 +23,7 @@ from tg_mafia.bot.handlers.common import (
 )
 from tg_mafia.bot.lobby import RIGHTS, parse_join
 from tg_mafia.bot.rules_text import rules, safe_options
-from tg_mafia.bot.service import elsewhere, is_move
+from tg_mafia.bot.service import is_move
 from tg_mafia.i18n import Translator, resolve_language, translator
 from tg_mafia.storage import Database, GameRecord
 
@@ -120,54 +122,65 @@ async def on_start(update: Update, context: Context) -> None:
     )
 
 
-async def on_button(update: Update, context: Context) -> None:
-    """Every button but the settings menu's."""
-    query = update.callback_query
-    if query is None:
-        return
+async def on_button(press: CheckedPress, context: Context) -> None:
+    """Every game's button (the settings menu has its own), checked by the gate:
+    the game is the one the pressed message serves."""
     service = service_of(context)
-    button = decode(query.data)
-    chat = update.effective_chat
-    if button is not None and chat is not None and is_move(button):
-        await answer_query(query, await service.press_move(button, chat.id, query.from_user.id))
+    button, query, user_id = press.button, press.query, press.user_id
+    if press.game_id is None:
+        await answer_query(query, texts.popup(user_translator(query.from_user), "stale"))
         return
-    record = await service.adb.run(Database.get_game, button.game) if button else None
-    t = translator(record.language if record else "en")
-    if (
-        button is None
-        or record is None
-        or chat is None
-        or elsewhere(record, chat.id, query.from_user.id)
-    ):
-        await answer_query(query, texts.popup(t, "stale"))
+    if is_move(button):
+        await answer_query(query, await service.press_move(press.game_id, button, user_id))
         return
-    user_id = query.from_user.id
+    record = await service.adb.run(Database.get_game, press.game_id)
+    if record is None:
+        await answer_query(query, texts.popup(user_translator(query.from_user), "stale"))
+        return
+    await answer_query(query, await _not_a_move(context, press, record))
+
+
+async def _not_a_move(context: Context, press: CheckedPress, record: GameRecord) -> str:
+    """The popup for a press that is no move of the game."""
+    service = service_of(context)
+    button, user_id = press.button, press.user_id
+    t = translator(record.language)
     starting = button.kind is Kind.NEW_GAME or (
         button.kind is Kind.LOBBY and button.args == ("start",)
     )
     if starting and service.draining.active:
-        text = _restarting(t)
-    elif button.kind is Kind.LOBBY and button.args == ("rules",):
-        text = await _rules_in_private(context, record, user_id)
-    elif button.kind is Kind.NEW_GAME:
-        # The end screen's button: a new lobby, as /newgame would open it.
+        return _restarting(t)
+    if button.kind is Kind.LOBBY and button.args == ("rules",):
+        return await _rules_in_private(context, record, user_id)
+    if button.kind is Kind.NEW_GAME:
+        # The end screen's button: a new lobby, as /newgame would open it, by a member.
+        if not await service.members.is_member(record.chat_id, user_id):
+            return texts.popup(t, "members_only")
+        chat = press.query.message.chat if press.query.message else None
         error = await service.lobbies.open(
             record.chat_id,
             record.topic,
-            chat.title or "",
+            (chat.title if chat else None) or record.title,
             user_id,
-            display_name(query.from_user),
-            forum=bool(chat.is_forum),
+            display_name(press.query.from_user),
+            forum=bool(chat and chat.is_forum),
         )
-        text = error or texts.popup(t, "ok")
-    elif button.kind is Kind.PROTOCOL:
-        text = await _protocol_in_private(context, record, user_id)
-    elif button.kind is Kind.LOBBY and len(button.args) == 1:
-        admin = await is_admin(context, chat, update)
-        text = await service.lobbies.press(record.id, user_id, button.args[0], admin)
-    else:
-        text = await service.press(record, user_id, button)
-    await answer_query(query, text)
+        return error or texts.popup(t, "ok")
+    if button.kind is Kind.PROTOCOL:
+        if not await _may_read(context, record, user_id):
+            return texts.popup(t, "members_only")
+        return await _protocol_in_private(context, record, user_id)
+    if button.kind is Kind.LOBBY and len(button.args) == 1:
+        admin = await is_member_admin(context, record.chat_id, user_id)
+        return await service.lobbies.press(record.id, user_id, button.args[0], admin)
+    return await service.press(record, user_id, button)
+
+
+async def _may_read(context: Context, record: GameRecord, user_id: int) -> bool:
+    """A game's protocol is for its players, its host and the members of its group."""
+    if record.seat_of(user_id) is not None or record.host_user_id == user_id:
+        return True
+    return await service_of(context).members.is_member(record.chat_id, user_id)
 
 
 def _restarting(t: Translator) -> str:
@@ -225,6 +238,7 @@ async def on_group_post(update: Update, context: Context) -> None:
         message.message_id,
         text,
         album=message.media_group_id,
+        forum=bool(chat.is_forum),
     )
 
 

@@ -8,7 +8,7 @@ from telegram import Update
 from telegram.constants import ChatType
 
 from tg_mafia.bot import texts
-from tg_mafia.bot.callbacks import decode
+from tg_mafia.bot.gate import CheckedPress
 from tg_mafia.bot.handlers.common import (
     Context,
     answer_query,
@@ -57,13 +57,12 @@ async def on_settings(update: Update, context: Context) -> None:
     await service.show_plain(chat.id, op)
 
 
-async def on_press(update: Update, context: Context) -> None:
-    query, chat = update.callback_query, update.effective_chat
-    if query is None:
-        return
+async def on_press(press: CheckedPress, context: Context) -> None:
+    """A press on a settings menu, checked by the gate: the menu of the chat it is in."""
+    query, button = press.query, press.button
     message = query.message
-    button = decode(query.data)
-    if chat is None or message is None or button is None or chat.type == ChatType.PRIVATE:
+    chat = message.chat if message is not None else None
+    if chat is None or message is None or chat.type == ChatType.PRIVATE:
         await answer_query(query, texts.popup(translator("en"), "stale"))
         return
     service = service_of(context)

@@ -44,7 +44,7 @@ def _head(protocol: Protocol, t: Translator, table: Table) -> str:
         + " · "
         + t.ngettext("{n} player", "{n} players", count).format(n=count),
     ]
-    if protocol.host:
+    if protocol.host is not None:  # "" : a host whose name shows nothing
         host = person_name(protocol.host, t)
         lines.append(t.gettext("Host: {name}").format(name=escape(host)))
     lines.append(result_line(t, protocol))

@@ -20,7 +20,7 @@ from tg_mafia.pictures.table import render_table
 from tg_mafia.protocol import build_protocol, protocol_text, table_snapshot
 from tg_mafia.storage import GameStatus
 
-NAMES = ["Ann", "\u3164", "\u200b\u0301", "3 · Olga", "Ben", "\u2800 \u3000", "Cat", "Dan"]
+NAMES = ["Ann", "\u3164", "\u200b\u0301", "3 · Olga", "Ben", "  \u3000", "Cat", "Dan"]
 BLANK_SEATS = (2, 3, 6)
 OLGA = "4 · «\u00a03 · Olga\u00a0»"
 # "N · " and what follows it up to the next separator of a list or line ("Jour 2 · débat

@@ -9,9 +9,10 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from engine import GameState, Stage, find_variant
+from engine import GameState, Role, Stage, find_variant
 from engine import events as ev
 from engine.events import Event
+from engine.variants import NightMove
 from tg_mafia.bot import endgame, keyboards, screens, sport_render, sport_texts, texts
 from tg_mafia.bot.callbacks import Kind
 from tg_mafia.bot.ops import Method, Op, callback
@@ -62,7 +63,7 @@ def night_started(scene: Scene, event: ev.NightStarted) -> None:
     scene.group(
         Op(
             Method.SEND,
-            text=texts.night_started(scene.t, event.night, scene.game.mask),
+            text=texts.night_started(scene.t, scene.state.variant, event.night, scene.game.mask),
             timer=scene.timer(),
         )
     )
@@ -109,7 +110,7 @@ def plan_set(scene: Scene, event: ev.PlanSet) -> None:
 
 
 def mafia_chatted(scene: Scene, event: ev.MafiaChatted) -> None:
-    note = texts.mafia_message(scene.table, scene.game.title, event.player, event.text)
+    note = texts.mafia_message(scene.t, scene.table, scene.game.title, event.player, event.text)
     for user in scene.recipients(event):
         if user != int(event.player):
             scene.private(user, Op(Method.SEND, text=note, mergeable=True))
@@ -122,8 +123,12 @@ def mafia_chatted(scene: Scene, event: ev.MafiaChatted) -> None:
 def day_started(scene: Scene, event: ev.DayStarted) -> None:
     _close_night_prompts(scene)
     shown = dict(event.shown)
+    night = scene.before.night if scene.before is not None else scene.state.night
+    quiet = NightMove.KILL not in find_variant(scene.state.variant).night_moves(Role.MAFIA, night)
     scene.say(
-        texts.day_started(scene.t, scene.table, event.day, event.victims, shown, event.missed)
+        texts.day_started(
+            scene.t, scene.table, event.day, event.victims, shown, event.missed, quiet=quiet
+        )
     )
     scene.group(Op(Method.PERMISSIONS, permissions={}))  # the group's own, restored
 

@@ -143,14 +143,18 @@ def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
             lines.append(
                 t.gettext("{role}: {moves}").format(role=texts.role_label(t, role), moves=phrases)
             )
-    lines.append(
-        t.gettext(
-            "Moves are made with buttons in private. At dawn: heals first, then kills, then checks."
-        )
-    )
     if Role.DOCTOR in roles:
+        lines.append(
+            t.gettext(
+                "Moves are made with buttons in private. At dawn: heals first, then kills, "
+                "then checks."
+            )
+        )
         lines.append(t.gettext("Nobody but the doctor may choose themselves."))
     else:
+        lines.append(
+            t.gettext("Moves are made with buttons in private. At dawn: kills first, then checks.")
+        )
         lines.append(t.gettext("Nobody may choose themselves."))
     return lines
 

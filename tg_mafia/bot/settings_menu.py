@@ -224,14 +224,14 @@ def menu_text(t: Translator, title: str, current: Settings, busy: bool, screen: 
 
 
 def variant_line(t: Translator, name: str) -> str:
-    """`Variant: Moscow rules (7 to 15 players)`; a single table size once."""
+    """`Variant: Moscow rules · 7 to 15 players`; a single table size once."""
     variant = find_variant(name)
     low, high = variant.min_players, variant.max_players
     if low == high:
         return t.ngettext(
-            "Variant: {variant} ({n} player)", "Variant: {variant} ({n} players)", low
+            "Variant: {variant} · {n} player", "Variant: {variant} · {n} players", low
         ).format(variant=texts.variant_name(t, name), n=low)
-    return t.gettext("Variant: {variant} ({low} to {high} players)").format(
+    return t.gettext("Variant: {variant} · {low} to {high} players").format(
         variant=texts.variant_name(t, name), low=low, high=high
     )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
-from typing import Final
+from typing import Final, Literal
 
 from babel.dates import format_timedelta
 
@@ -15,6 +15,9 @@ from tg_mafia.i18n import Translator
 
 ABSOLUTE: Final = "T"  # hours, minutes and seconds
 RELATIVE: Final = "r"  # "in 45 seconds"
+
+Unit = Literal["hour", "minute", "second"]
+Style = Literal["short", "long"]  # "2 min", "2 minutes"
 
 
 def deadline_html(unix: float, style: str = ABSOLUTE) -> str:
@@ -29,24 +32,21 @@ def duration(t: Translator, seconds: int, short: bool = False) -> str:
     "1 hour and 30 minutes"), never "3600 s" (CLDR's units through Babel).
     `short`: the units abbreviated, for a value in a list or on a button
     ("2 min 30 sec")."""
-    style = "short" if short else "long"
+    style: Style = "short" if short else "long"
     if seconds < 120:
         return _unit(seconds, "second", style, t.language)
     hours, rest = divmod(seconds, 3600)
     minutes, left = divmod(rest, 60)
-    parts = [
-        _unit(amount * size, unit, style, t.language)
-        for amount, size, unit in (
-            (hours, 3600, "hour"),
-            (minutes, 60, "minute"),
-            (left, 1, "second"),
-        )
-        if amount
-    ]
+    units: tuple[tuple[int, int, Unit], ...] = (
+        (hours, 3600, "hour"),
+        (minutes, 60, "minute"),
+        (left, 1, "second"),
+    )
+    parts = [_unit(n * size, unit, style, t.language) for n, size, unit in units if n]
     return " ".join(parts) if short else t.join(parts)
 
 
-def _unit(seconds: int, unit: str, style: str, language: str) -> str:
+def _unit(seconds: int, unit: Unit, style: Style, language: str) -> str:
     # With a threshold no length reaches, Babel says it in the granularity's unit.
     return format_timedelta(
         timedelta(seconds=seconds), granularity=unit, threshold=1e9, format=style, locale=language

@@ -53,6 +53,7 @@ ADMIN_RIGHTS_REQUIRED = (
     "can_post_stories",
     "can_edit_stories",
     "can_delete_stories",
+    "can_send_welcome_messages",  # Bot API 10.2+ (bot-api-10.3.json)
 )
 ADMIN_RIGHTS_OPTIONAL = ("can_pin_messages", "can_manage_topics")
 ADMIN_RIGHTS = ADMIN_RIGHTS_REQUIRED + ADMIN_RIGHTS_OPTIONAL

@@ -13,14 +13,13 @@ from typing import Any
 from .acting import Press, UserActions
 from .base import DEFAULT_BOT_ID
 from .membership import Membership, bot_record
-from .migration import Migration
 from .state import GENERAL_TOPIC_ID, Chat, Member, Message, User, full_admin_rights
 from .views import Views, VisibleMessage
 
 __all__ = ["DEFAULT_BOT_ID", "Press", "Sandbox", "SimUser", "VisibleMessage"]
 
 
-class Sandbox(UserActions, Membership, Migration, Views):
+class Sandbox(UserActions, Membership, Views):
     # == building the world =========================================================
 
     def add_user(

@@ -96,6 +96,20 @@ def full_admin_rights() -> dict[str, bool]:
     return dict.fromkeys(ADMIN_RIGHTS, True)
 
 
+def basic_group_admin_rights() -> dict[str, bool]:
+    """What an administrator of a basic group holds: a basic group has no per-right
+    administrators (Telegram's apps offer the rights a new admin gets by default: all but
+    adding admins; stories and topics are supergroup features). Asking for any other set
+    upgrades the group to a supergroup (`Migration.place_of_promotion`)."""
+    rights = full_admin_rights()
+    for name in ("can_promote_members", "can_manage_topics", *_STORY_RIGHTS):
+        rights[name] = False
+    return rights
+
+
+_STORY_RIGHTS = ("can_post_stories", "can_edit_stories", "can_delete_stories")
+
+
 @dataclass
 class User:
     id: int

@@ -30,13 +30,16 @@ class Sandbox(UserActions, Membership, Views):
         username: str | None = None,
         language_code: str | None = "en",
         started: bool = False,
+        is_bot: bool = False,
     ) -> SimUser:
+        """A user; with `is_bot`, another bot, whose messages our bot does not see."""
         user = self.world.add_user(
             first_name,
             last_name=last_name,
             username=username,
             language_code=language_code,
             started=started,
+            is_bot=is_bot,
         )
         return SimUser(self, user)
 

@@ -238,6 +238,7 @@ class Chat:
     general_closed: bool = False
     migrated_to: int | None = None  # a basic group upgraded to this supergroup
     linked_chat_id: int | None = None  # a channel's discussion group, and back
+    last_bot_poster: int | None = None  # the bot that posted last (privacy mode's rule)
 
     @property
     def is_group(self) -> bool:

@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from telegram import Bot, ChatPermissions, InputFile, Message
 from telegram.constants import ParseMode
@@ -38,6 +39,7 @@ class Call:
     text: str  # the op's text, its deadline filled in
     living_id: int | None  # the op's living message, if it has one
     delivery: Delivery = field(default_factory=lambda: Delivery([]))
+    sent: int | None = None  # the message a send made
 
     @property
     def target(self) -> int | None:
@@ -58,6 +60,7 @@ async def send(call: Call) -> None:
         disable_web_page_preview=True,
         message_thread_id=call.topic,
     )
+    call.sent = message.message_id
     call.living(message.message_id)
 
 
@@ -74,6 +77,7 @@ async def photo(call: Call) -> None:
         reply_markup=markup(call.op.keyboard),
         message_thread_id=call.topic,
     )
+    call.sent = message.message_id
     call.living(message.message_id)
 
 
@@ -88,6 +92,7 @@ async def document(call: Call) -> None:
         reply_markup=markup(call.op.keyboard),
         message_thread_id=call.topic,
     )
+    call.sent = message.message_id
     call.living(message.message_id)
 
 
@@ -128,13 +133,17 @@ async def unpin(call: Call) -> None:
         await call.bot.unpin_chat_message(call.chat, call.target)
 
 
+def wanted_permissions(op: Op) -> dict[str, Any]:
+    """The permissions a PERMISSIONS op sets, as sent."""
+    if op.permissions is None:
+        return ChatPermissions.no_permissions().to_dict()
+    return (ChatPermissions.de_json(op.permissions) or ChatPermissions()).to_dict()
+
+
 async def permissions(call: Call) -> None:
     """The masked night: no permission at all, or the group's own again."""
     op = call.op
-    if op.permissions is None:
-        wanted = ChatPermissions.no_permissions()
-    else:
-        wanted = ChatPermissions.de_json(op.permissions, call.bot) or ChatPermissions()
+    wanted = ChatPermissions.de_json(wanted_permissions(op), call.bot) or ChatPermissions()
     try:
         await call.bot.set_chat_permissions(
             call.chat, wanted, use_independent_chat_permissions=True

@@ -8,6 +8,9 @@ them, in order per chat, within Telegram's limits, after a crash too.
   second; the bot 30 a second in all. A 429 is waited out, never dropped.
 - Folding: an edit that a later edit of the same message supersedes is not
   made; plain announcements that fall due together go as one message.
+- Only calls that change something: an edit to what the message shows, a clear
+  of a message without buttons, permissions or a topic as the bot last set
+  them are settled without a call (shown.py).
 - A stage's timer starts when its message is sent: the deadline in the text
   is filled in then, and the game's stored deadline moved to it.
 - A call is deleted from the outbox once Telegram took it, in one
@@ -34,6 +37,7 @@ from tg_mafia.bot.calls import CALLS, Call, Delivery
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.ops import DEADLINE, RELATIVE_DEADLINE, SPARE, Method, Op
+from tg_mafia.bot.shown import Shown
 from tg_mafia.bot.timefmt import RELATIVE, deadline_html
 from tg_mafia.storage import Database, OutboxRecord
 from tg_mafia.waiting import wait_set
@@ -139,6 +143,7 @@ class Sender:
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.calls = 0
+        self.shown = Shown()  # what the bot's calls put in front of each chat
 
     # ----- life -------------------------------------------------------------------------
 
@@ -221,12 +226,21 @@ class Sender:
                 unit = plan(entries)
                 if not unit.skip and SPARE in unit.op.extra:
                     unit.skip = not await self._spare_due(unit)
+                unchanged = None
                 if not unit.skip:
+                    unchanged = self.shown.unchanged(
+                        unit.op, unit.chat_id, unit.game_id, unit.topic
+                    )
+                if unchanged is not None:
+                    delivered = unchanged
+                    delivered.entries = unit.entries
+                elif not unit.skip:
                     delivered = await self._deliver(unit)
                     if delivered is None:
                         continue  # waited (a 429) or parked: plan again
                 else:
                     delivered = Delivery(unit.entries)
+                self.shown.settled(delivered)
                 await self.db.run(_settle, delivered)
                 if delivered.deadline is not None and self.on_deadline is not None:
                     self.on_deadline(*delivered.deadline)
@@ -344,6 +358,7 @@ class Sender:
         if op.timer is not None and deadline is not None and unit.game_id is not None:
             call.delivery.deadline = (unit.game_id, str(op.timer["token"]), deadline)
         await CALLS[op.method](call)
+        self.shown.record(call)
         return call.delivery
 
     async def _living_id(self, unit: Unit) -> int | None:

@@ -140,10 +140,11 @@ class Lobbies:
         forum: bool = False,
     ) -> str | None:
         """/newgame: None when the lobby is open, else a reason to show."""
-        rights = await self._bot_rights(chat_id)
+        rights, admin = await self._bot_rights(chat_id)
         rights["forum"] = forum
+        blind = not admin and not self._reads_all()
         outcome = await self.db.run(
-            self._open, chat_id, topic, title, user_id, user_name, rights, self.clock.now()
+            self._open, chat_id, topic, title, user_id, user_name, rights, blind, self.clock.now()
         )
         if isinstance(outcome, str):
             return outcome
@@ -159,6 +160,7 @@ class Lobbies:
         user_id: int,
         user_name: str,
         rights: dict[str, bool],
+        blind: bool,
         now: float,
     ) -> GameRecord | str:
         settings = db.get_settings(chat_id)
@@ -185,7 +187,9 @@ class Lobbies:
                 self._put(tx, record, Method.SEND, now)
                 if rights.get("can_pin_messages"):
                     _enqueue(tx, record, Op(Method.PIN, key=LOBBY_KEY), now)
-                if any(not rights.get(r) for r in needed_rights(rights)):
+                if blind:
+                    _enqueue(tx, record, Op(Method.SEND, text=_blind(t)), now)
+                elif any(not rights.get(r) for r in needed_rights(rights)):
                     _enqueue(tx, record, Op(Method.SEND, text=_missing_rights(t)), now)
                 self._tell_watchers(tx, record, now)
                 return record
@@ -207,15 +211,25 @@ class Lobbies:
             if user_id != record.opened_by:
                 tx.enqueue(user_id, op.to_json(), now=now, priority=Priority.ANSWER)
 
-    async def _bot_rights(self, chat_id: int) -> dict[str, bool]:
+    async def _bot_rights(self, chat_id: int) -> tuple[dict[str, bool], bool]:
+        """The bot's rights in the chat, and whether it is an administrator there."""
         try:
             member = await self.bot.get_chat_member(chat_id, self.bot.id)
         except TelegramError:
-            return {}
+            return {}, False
         status = getattr(member, "status", "")
         if status == "creator":
-            return dict.fromkeys(RIGHTS, True)
-        return {r: bool(getattr(member, r, False)) for r in RIGHTS}
+            return dict.fromkeys(RIGHTS, True), True
+        return {r: bool(getattr(member, r, False)) for r in RIGHTS}, status == "administrator"
+
+    def _reads_all(self) -> bool:
+        """Whether privacy mode is off (BotFather's /setprivacy): getMe's
+        can_read_all_group_messages. With it on, a bot that is not an administrator
+        is shown only commands meant for it, replies to it and service messages."""
+        try:
+            return bool(self.bot.can_read_all_group_messages)
+        except RuntimeError:  # not initialised: nothing known, nothing claimed
+            return True
 
     # ----- joining and leaving --------------------------------------------------------------
 
@@ -488,6 +502,15 @@ def _missing_rights(t: Translator) -> str:
         "⚠️ I am not an administrator with the rights to delete messages, restrict "
         "members and pin messages. The game runs, but I cannot close the chat at "
         "night or remove posts out of turn: I will only warn."
+    )
+
+
+def _blind(t: Translator) -> str:
+    return t.gettext(
+        "⚠️ I am not an administrator here, and with my privacy mode on Telegram does not "
+        "show me the group's messages: I cannot see who speaks out of turn, so the floor "
+        "will not be enforced. To fix it, make me an administrator of the group (with the "
+        "rights to delete messages, restrict members and pin messages)."
     )
 
 

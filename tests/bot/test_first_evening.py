@@ -8,8 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.harness import running_bot
+from engine import GameState, Stage
+from engine.simulation import lively_action
+from tests.bot.autoplay import AutoPlayers, find_button, prefix
+from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
+from tg_mafia.bot import texts
+from tg_mafia.bot.callbacks import Kind, decode
+from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.i18n import translator
 from tg_mafia.sandbox import Sandbox
+from tg_mafia.sandbox.state import Chat
+from tg_mafia.storage import GameStatus
+
+T = translator("en")
 
 BLIND = "the floor will not be enforced"
 FIX = "make me an administrator of the group"
@@ -37,3 +48,112 @@ async def test_the_lobby_says_what_the_bot_cannot_see(
         for notice in (BLIND, ONLY_WARN):
             assert (notice in said) == (notice == says), said
         assert (FIX in said) == (says == BLIND)
+
+
+def lobby_button(h: Harness, chat: Chat, verb: str) -> tuple[int, str]:
+    """The newest lobby button `verb` in `chat`: (message id, label)."""
+    found = find_button(
+        h, chat.id, lambda data: (b := decode(data)) is not None and b.kind is Kind.LOBBY
+        and b.args == (verb,)
+    )  # fmt: skip
+    assert found is not None, f"no lobby {verb} button in {chat.title}"
+    return found
+
+
+async def test_the_first_evening(tmp_path: Path) -> None:
+    """A new basic group: the bot added, /newgame, three join, the bot made an admin (the
+    group upgrades to a supergroup), five more join through the old link, Start on the
+    old chat's lobby message, and the game ends normally with all eight, its nights
+    masked in the new chat."""
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 8, scheduler=scheduler, supergroup=False) as h:
+        old = h.group
+        before = dict(old.permissions)
+        h.db.save_settings(old.id, variant="classic", language="en")
+        h.sb.set_bot_rights(old, None, by=h.admin)  # added as a plain member
+        await h.settle()
+        h.admin.command(old, "newgame", mention=True)
+        await h.settle()
+        lobby = h.db.active_game(old.id)
+        assert lobby is not None
+        link = h.sb.deep_link(f"join_{old.id}")
+        for user in h.users[:3]:
+            user.open_deep_link(link)
+            await h.settle()
+
+        new = h.sb.set_bot_rights(old, BOT_RIGHTS, by=h.admin)  # "so it can close the night"
+        assert new is not old and new.type == "supergroup"
+        await h.settle()
+        moved = h.db.get_game(lobby.id)
+        assert moved is not None and moved.chat_id == new.id and len(moved.players) == 3
+        assert moved.bot_rights.get("can_restrict_members")
+        shown = [m for m in h.admin.view(new) if m.buttons]  # the lobby, with its buttons
+        assert shown and "Players (3)" in (shown[-1].text or "")
+        h.admin.command(new, "newgame", mention=True)  # finds the lobby: no second one
+        await h.settle()
+        assert h.db.active_game(new.id) == h.db.get_game(lobby.id)
+        assert not any("already open" in t for t in h.group_texts())
+
+        for user in h.users[3:]:
+            user.open_deep_link(link)  # the link made before the upgrade
+            await h.settle()
+            assert not any("Only members" in t for t in h.private_texts(user))
+        record = h.db.get_game(lobby.id)
+        assert record is not None and len(record.players) == 8
+
+        message_id, label = lobby_button(h, old, "start")  # pressed in the old chat
+        h.admin.press(old, label, message_id=message_id)
+        await h.settle()
+        h.group = new
+        record = h.db.get_game(lobby.id)
+        assert record is not None and record.status is GameStatus.RUNNING
+        assert record.chat_id == new.id
+        assert new.permissions.get("can_send_messages") is False  # the first night, masked
+        record = await AutoPlayers(h, scheduler, seed=3).play(lobby.id)
+        assert record.status is GameStatus.ENDED and record.winner
+        assert {p.user_id for p in record.players} == {u.id for u in h.users}
+        assert dict(new.permissions) == before  # the group's own again
+        assert h.db.chat_stats(new.id).games_played == 1
+
+
+async def test_an_upgrade_in_the_middle_of_a_day_loses_no_vote(tmp_path: Path) -> None:
+    """classic's live vote: some vote before the group becomes a supergroup, the others
+    after, on the old chat's board and on the new one's: every vote counts."""
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 8, scheduler=scheduler, supergroup=False) as h:
+        h.db.save_settings(h.group.id, variant="classic", language="en")
+        game_id = await h.open_and_fill()
+        await h.press_start()
+        players = AutoPlayers(h, scheduler, seed=11, chatter=0.0)
+        for _ in range(400):
+            await h.settle()
+            record = h.db.get_game(game_id)
+            assert record is not None and record.status is GameStatus.RUNNING
+            state = GameState.from_dict(record.state or {})
+            if state.stage is Stage.DISCUSSION:
+                break
+            await players.perform(record, state, lively_action(state, players.rng, 0.0))
+        assert state.stage is Stage.DISCUSSION and not state.ballots
+        alive = list(state.alive)
+        # each votes for the next player: one vote each, no majority ends the vote early
+        votes = {voter: alive[(i + 1) % len(alive)] for i, voter in enumerate(alive)}
+        old, half = h.group, len(alive) // 2
+
+        async def vote(voter: str, chat: Chat) -> None:
+            seat = str(state.seats.index(votes[voter]) + 1)
+            found = find_button(h, chat.id, prefix(Kind.VOTE, record, seat))
+            assert found is not None, f"no vote board in {chat.title}"
+            press = players.user(voter).press(chat, found[1], message_id=found[0])
+            await h.settle()
+            assert press.answer.get("text") == texts.popup(T, "voted"), press.answer
+
+        for voter in alive[:half]:
+            await vote(voter, old)
+        new = h.sb.migrate(old, by=h.admin)
+        await h.settle()
+        for i, voter in enumerate(alive[half:]):
+            await vote(voter, old if i % 2 else new)  # the old board and the new one
+        record = h.db.get_game(game_id)
+        assert record is not None and record.chat_id == new.id
+        state = GameState.from_dict(record.state or {})
+        assert dict(state.ballots) == votes

@@ -33,6 +33,8 @@ from tg_mafia.storage import (
 )
 
 LOBBY_KEY = "lobby"
+# A basic group's id is above this; a supergroup's (-100...) below it.
+BASIC_GROUP_IDS = -(10**12)
 EXTEND_SECONDS = 120  # /extend without a number
 EXTEND_RANGE = (30, 600)  # what /extend N may add at once
 MAX_WAIT = 3600  # a lobby never waits longer than this from now
@@ -117,9 +119,12 @@ class Lobbies:
             [lobby_button("rules")],
         )
 
+    def message(self, record: GameRecord, method: Method = Method.EDIT) -> Op:
+        """The lobby's message, with its buttons."""
+        return Op(method, text=self.text(record), keyboard=self.keyboard(record), key=LOBBY_KEY)
+
     def _put(self, tx: Tx, record: GameRecord, method: Method, now: float) -> None:
-        op = Op(method, text=self.text(record), keyboard=self.keyboard(record), key=LOBBY_KEY)
-        _enqueue(tx, record, op, now)
+        _enqueue(tx, record, self.message(record, method), now)
 
     def _close(self, tx: Tx, record: GameRecord, reason: str, now: float) -> None:
         t = translator(record.language)
@@ -194,7 +199,25 @@ class Lobbies:
                 self._tell_watchers(tx, record, now)
                 return record
         except GameAlreadyRunningError:
-            return t.gettext("A game is already open in this chat.")
+            return self._already_open(db, chat_id, topic, now) or t.gettext(
+                "A game is already open in this chat."
+            )
+
+    def _already_open(
+        self, db: Database, chat_id: int, topic: int, now: float
+    ) -> GameRecord | None:
+        """/newgame over an open lobby that this chat does not show (it followed the
+        group to its new id as a supergroup): the lobby, shown here again."""
+        with db.transaction() as tx:
+            record = tx.active_game(chat_id, topic)
+            if (
+                record is None
+                or record.status is not GameStatus.LOBBY
+                or tx.living_id(record.id, chat_id, LOBBY_KEY) is not None
+            ):
+                return None
+            self._put(tx, record, Method.SEND, now)
+            return record
 
     def _tell_watchers(self, tx: Tx, record: GameRecord, now: float) -> None:
         """/nextgame: everyone waiting for this chat's next game hears of it in
@@ -233,8 +256,16 @@ class Lobbies:
 
     # ----- joining and leaving --------------------------------------------------------------
 
+    async def current_chat(self, chat_id: int) -> int:
+        """The chat `chat_id` is now: a basic group's new id once it became a supergroup
+        (only a basic group's id is looked up: a supergroup's never changes)."""
+        if not BASIC_GROUP_IDS < chat_id < 0:
+            return chat_id
+        return await self.db.run(Database.moved_to, chat_id)
+
     async def join(self, chat_id: int, topic: int, user_id: int, name: str, language: str) -> str:
         """The deep link: the answer, in the private chat."""
+        chat_id = await self.current_chat(chat_id)  # a link made before an upgrade
         if not await self._is_member(chat_id, user_id):
             # A stranger learns nothing about the group, its title included.
             return translator(language).gettext(

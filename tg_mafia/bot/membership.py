@@ -29,6 +29,7 @@ from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.gameview import state_of, table_of
 from tg_mafia.bot.lobby import Lobbies
+from tg_mafia.bot.moved import said_again
 from tg_mafia.bot.ops import Method, Op, Priority
 from tg_mafia.bot.runner import CURRENT_UPDATE, Runner
 from tg_mafia.i18n import translator
@@ -119,7 +120,11 @@ class Membership:
     # ----- the upgrade to a supergroup ---------------------------------------------------
 
     async def migrated(self, old: int, new: int) -> None:
-        moved = await self.db.run(_migrate, old, new)
+        """On the migration's service message or the first call refused with the new
+        id, whichever comes first (the second finds nothing left to move)."""
+        moved = await self.db.run(
+            _migrate, old, new, self.lobbies.message, self.clock.speed, self.clock.now()
+        )
         if moved:
             log.info("chat %s became %s: %d game(s) moved", old, new, len(moved))
         for record in moved:
@@ -207,6 +212,20 @@ def _follow_rights(
         return record
 
 
-def _migrate(db: Database, old: int, new: int) -> list[GameRecord]:
+def _migrate(
+    db: Database,
+    old: int,
+    new: int,
+    lobby: Callable[[GameRecord], Op],
+    speed: float,
+    now: float,
+) -> list[GameRecord]:
     with db.transaction() as tx:
-        return tx.move_chat(old, new)
+        moved, living = tx.move_chat(old, new)
+        for record in moved:
+            for op in said_again(record, living.get(record.id, []), lobby, speed):
+                data = op.to_json()
+                if record.topic:
+                    data["topic"] = record.topic
+                tx.enqueue(new, data, now=now, game_id=record.id, priority=Priority.GAME)
+        return moved

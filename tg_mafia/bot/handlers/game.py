@@ -128,8 +128,10 @@ async def on_button(update: Update, context: Context) -> None:
     service = service_of(context)
     button = decode(query.data)
     chat = update.effective_chat
+    # A message of a basic group that became a supergroup acts on the game there.
+    chat_id = await service.lobbies.current_chat(chat.id) if chat is not None else 0
     if button is not None and chat is not None and is_move(button):
-        await answer_query(query, await service.press_move(button, chat.id, query.from_user.id))
+        await answer_query(query, await service.press_move(button, chat_id, query.from_user.id))
         return
     record = await service.adb.run(Database.get_game, button.game) if button else None
     t = translator(record.language if record else "en")
@@ -137,7 +139,7 @@ async def on_button(update: Update, context: Context) -> None:
         button is None
         or record is None
         or chat is None
-        or elsewhere(record, chat.id, query.from_user.id)
+        or elsewhere(record, chat_id, query.from_user.id)
     ):
         await answer_query(query, texts.popup(t, "stale"))
         return

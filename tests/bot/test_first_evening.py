@@ -157,3 +157,71 @@ async def test_an_upgrade_in_the_middle_of_a_day_loses_no_vote(tmp_path: Path) -
         assert record is not None and record.chat_id == new.id
         state = GameState.from_dict(record.state or {})
         assert dict(state.ballots) == votes
+
+
+TOPIC_RIGHTS = {**BOT_RIGHTS, "can_manage_topics": True}
+
+
+async def start_in_topic(h: Harness) -> tuple[int, int]:
+    h.db.save_settings(h.group.id, variant="classic", language="en")
+    table = h.sb.create_topic(h.group, "Mafia table", by=h.admin)
+    game_id = await h.open_and_fill(topic=table)
+    await h.press_start()
+    return table, game_id
+
+
+async def until_day(h: Harness, scheduler: ManualScheduler, game_id: int) -> None:
+    players = AutoPlayers(h, scheduler, seed=5, chatter=0.0)
+    for _ in range(200):
+        await h.settle()
+        record = h.db.get_game(game_id)
+        assert record is not None and record.status is GameStatus.RUNNING
+        state = GameState.from_dict(record.state or {})
+        if state.stage is not Stage.NIGHT:
+            return
+        await players.perform(record, state, lively_action(state, players.rng, 0.0))
+    raise AssertionError("no day came")
+
+
+@pytest.mark.parametrize("may_manage", [True, False])
+async def test_a_topic_closed_by_an_admin(tmp_path: Path, may_manage: bool) -> None:
+    """With the right to manage topics the bot reopens its game's topic; without it, it
+    says so in General, once."""
+    scheduler = ManualScheduler()
+    rights = TOPIC_RIGHTS if may_manage else BOT_RIGHTS
+    async with running_bot(tmp_path, 7, scheduler=scheduler, forum=True, rights=rights) as h:
+        table, game_id = await start_in_topic(h)
+        await until_day(h, scheduler, game_id)
+        assert not h.group.topics[table].closed
+        h.sb.close_topic(h.group, table, by=h.admin)
+        await h.settle()
+        general = [m.text or "" for m in h.admin.view(h.group, topic=None) if m.thread_id is None]
+        said = [t for t in general if "was closed, and I may not reopen it" in t]
+        if may_manage:
+            assert not h.group.topics[table].closed and said == []
+            record = await AutoPlayers(h, scheduler, seed=2).play(game_id)
+            assert record.status is GameStatus.ENDED
+        else:
+            assert h.group.topics[table].closed and len(said) == 1
+
+
+async def test_a_deleted_topic_ends_its_game_and_newgame_works(tmp_path: Path) -> None:
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 7, scheduler=scheduler, forum=True, rights=TOPIC_RIGHTS) as h:
+        table, game_id = await start_in_topic(h)
+        await until_day(h, scheduler, game_id)
+        h.sb.delete_topic(h.group, table, by=h.admin)
+        await scheduler.fire(f"game-{game_id}")  # the game's next call finds the topic gone
+        await h.settle()
+        record = h.db.get_game(game_id)
+        assert record is not None and record.status is GameStatus.ABORTED
+        general = [m.text or "" for m in h.admin.view(h.group) if m.thread_id is None]
+        assert sum("was deleted: the game has stopped" in t for t in general) == 1
+        assert h.db.backlog() == (0, None)  # nothing left trying to reach the topic
+        gone = h.sb.log.calls("sendMessage", ok=False)
+        assert len(gone) <= 2, [r.description for r in gone]
+        h.admin.send(h.group, "/newgame@" + h.sb.bot_username)
+        await h.settle()
+        lobby = h.db.active_game(h.group.id)
+        assert lobby is not None and lobby.status is GameStatus.LOBBY
+        assert any("Players (0)" in (m.text or "") for m in h.admin.view(h.group))

@@ -132,6 +132,8 @@ class Sender:
         self.on_deadline = on_deadline  # (game, timer token, deadline): a stage's timer moved
         self.on_unreachable = on_unreachable  # (user): blocked the bot
         self.on_migrated = on_migrated  # (old chat, new chat): became a supergroup
+        # (chat, topic): a call into a forum topic found it deleted
+        self.on_topic_gone: Callable[[int, int], None] | None = None
         self.parked: set[int] = set()
         self.peak: dict[int, int] = {}  # the most calls any window of a group held
         self._windows: dict[int, Window] = {}
@@ -305,6 +307,8 @@ class Sender:
     def _refused(self, unit: Unit, error: BadRequest) -> Delivery:
         text = str(error).lower()
         op = unit.op
+        if "thread not found" in text and unit.topic and self.on_topic_gone is not None:
+            self.on_topic_gone(unit.chat_id, unit.topic)  # the topic was deleted
         living = None
         gone = "not found" in text
         # A clear made again after a crash (Telegram took it, the process died before

@@ -1,7 +1,9 @@
 """What the bot last put in front of a chat: each message's text and buttons, the
-group's permissions, each forum topic open or closed. A call that would change none of
-it is not made: Telegram refuses it ("message is not modified", CHAT_NOT_MODIFIED,
-TOPIC_NOT_MODIFIED) and a group's refused call spends its budget all the same.
+group's permissions. A call that would change none of it is not made: Telegram refuses
+it ("message is not modified", CHAT_NOT_MODIFIED) and a group's refused call spends its
+budget all the same. (A forum topic's opening and closing are always made: an admin
+may close or reopen it behind the bot's back, Telegram tells the bot only of the
+admin's acts, and those calls are outside the group's budget.)
 
 Kept in memory by the sender, for the calls it made itself: after a restart nothing is
 known, and the first such call is made (its refusal is harmless). It knows only what
@@ -30,7 +32,6 @@ class Shown:
         self._messages: OrderedDict[tuple[int, int], Look] = OrderedDict()
         self._living: OrderedDict[Living, int] = OrderedDict()
         self._permissions: dict[int, dict[str, Any]] = {}
-        self._topics: dict[tuple[int, int], bool] = {}  # (chat, topic 0 = General): open
 
     # ----- before a call --------------------------------------------------------------
 
@@ -43,9 +44,6 @@ class Shown:
             if self._permissions.get(chat) != wanted_permissions(op):
                 return None
             return Delivery([], forget_permissions=game if op.final else None)
-        if op.method is Method.TOPIC:
-            opening = bool(op.extra.get("open"))
-            return Delivery([]) if self._topics.get((chat, topic)) is opening else None
         if op.method not in (Method.EDIT, Method.CLEAR):
             return None
         target = self._target(op, chat, game)
@@ -69,8 +67,6 @@ class Shown:
         op, chat = call.op, call.chat
         if op.method is Method.PERMISSIONS:
             self._permissions[chat] = wanted_permissions(op)
-        elif op.method is Method.TOPIC:
-            self._topics[(chat, call.topic or 0)] = bool(op.extra.get("open"))
         elif call.sent is not None:  # a message sent (an edit of none is a send)
             self._remember(self._messages, (chat, call.sent), (call.text, op.keyboard or None))
         elif op.method is Method.EDIT and call.target is not None:
@@ -93,9 +89,8 @@ class Shown:
 
     def forget_chat(self, chat: int) -> None:
         """A chat that moved (a group became a supergroup): nothing of it holds."""
-        for table in (self._messages, self._topics):
-            for key in [k for k in table if k[0] == chat]:
-                del table[key]
+        for key in [k for k in self._messages if k[0] == chat]:
+            del self._messages[key]
         for living in [k for k in self._living if k[1] == chat]:
             del self._living[living]
         self._permissions.pop(chat, None)

@@ -459,6 +459,14 @@ class Tx:
             chat_id = move.new_chat_id
         return chat_id
 
+    def drop_pending_of_game(self, game_id: int) -> None:
+        """A game's waiting calls can no longer be made (its forum topic was deleted)."""
+        self.session.exec(
+            delete(OutboxEntry)
+            .where(col(OutboxEntry.game_id) == game_id)
+            .execution_options(synchronize_session=False)
+        )
+
     def drop_pending(self, chat_id: int) -> None:
         """The chat's waiting calls can no longer be made (the bot was removed)."""
         self.session.exec(

@@ -233,6 +233,7 @@ class Sender:
                     unchanged = self.shown.unchanged(
                         unit.op, unit.chat_id, unit.game_id, unit.topic
                     )
+                delivered: Delivery | None
                 if unchanged is not None:
                     delivered = unchanged
                     delivered.entries = unit.entries

@@ -144,7 +144,7 @@ class WebhookDeliverer:
         """The wait before the next attempt at an update that just failed once more."""
         failures = self._failures.get(update_id, 0) + 1
         self._failures[update_id] = failures
-        return min(self.retry_delay * 2 ** (failures - 1), self.retry_cap)
+        return min(self.retry_delay * 2.0 ** (failures - 1), self.retry_cap)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())

@@ -39,13 +39,14 @@ OUR_TABLES = {
     "outbox",
     "next_game_watch",
     "button_message",
+    "chat_move",
 }
 
 
-HEAD = "0006"
+HEAD = "0007"
 
 
-def test_head_is_0006() -> None:
+def test_head_is_0007() -> None:
     assert head_revision() == HEAD
 
 
@@ -371,7 +372,7 @@ def test_database_from_a_newer_release_is_refused(database_url: str) -> None:
 
 # The revisions a database can be upgraded from, each with a test below that writes a game
 # in progress as that revision stored it. A new revision adds its predecessor here.
-UPGRADED_FROM = ("0001", "0002", "0003", "0004", "0005")
+UPGRADED_FROM = ("0001", "0002", "0003", "0004", "0005", "0006")
 
 
 def test_every_upgrade_step_is_tested_with_a_game_in_progress() -> None:
@@ -421,7 +422,7 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade_from(
         migrate(engine, revision)
         with engine.begin() as connection:
             # 0004 stored a game as 0003 did (it added only the /nextgame list and autostart),
-            # and 0005 too (the update of each move, NULL for these).
+            # and 0005 and 0006 too (each move's update, the buttons: a game needs neither).
             store = _store_as_0003 if revision >= "0003" else _store_as_before_0003
             store(connection, record, [(a.seq, dict(a.action)) for a in actions])
     finally:

@@ -277,3 +277,17 @@ class NextGameWatch(SQLModel, table=True):
 GAME_TABLE = SQLModel.metadata.tables["game"]
 GAME_ACTION_TABLE = SQLModel.metadata.tables["game_action"]
 OUTBOX_TABLE = SQLModel.metadata.tables["outbox"]
+
+
+class ChatMove(SQLModel, table=True):
+    """A basic group that became a supergroup (a new chat id): its old messages keep
+    the old id, and so do its join links, so a press or a join there is followed to the
+    new chat (revision 0007)."""
+
+    __tablename__ = "chat_move"
+
+    old_chat_id: int = Field(sa_column=Column(BigInteger(), primary_key=True, autoincrement=False))
+    new_chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    moved_at: datetime = Field(
+        default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )

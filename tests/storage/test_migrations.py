@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -416,15 +417,30 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade_from(
         actions = h.db.actions(game_id)
         assert record is not None and record.status is GameStatus.RUNNING
         users, admin, group = h.users, h.admin, h.group
+        with h.db.engine.connect() as connection:  # the messages with buttons (0006)
+            buttons = [
+                {**row._mapping, "choices": json.loads(row.choices) if row.choices else None}
+                for row in connection.execute(
+                    sa.text("SELECT chat_id, message_id, game_id, choices, created_at"
+                            " FROM button_message")
+                )
+            ]  # fmt: skip
 
     engine = create_database_engine(database_url)
     try:
         migrate(engine, revision)
         with engine.begin() as connection:
             # 0004 stored a game as 0003 did (it added only the /nextgame list and autostart),
-            # and 0005 and 0006 too (each move's update, the buttons: a game needs neither).
+            # and 0005 and 0006 too (each move's update, NULL here; the buttons, below).
             store = _store_as_0003 if revision >= "0003" else _store_as_before_0003
             store(connection, record, [(a.seq, dict(a.action)) for a in actions])
+            if revision >= "0006":  # and the buttons each message carries
+                table = sa.table(
+                    "button_message",
+                    *(sa.column(c) for c in ("chat_id", "message_id", "game_id", "created_at")),
+                    sa.column("choices", sa.JSON()),
+                )
+                connection.execute(table.insert(), buttons)
     finally:
         engine.dispose()
 

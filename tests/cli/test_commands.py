@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import socket
 import subprocess
@@ -166,3 +167,10 @@ def test_the_issue_s_backup_through_the_installed_command(clean: Path) -> None:
     assert done.stderr.splitlines() == [
         "tg-mafia backup: cannot write /nonexistent/dir/x.bak: there is no folder /nonexistent/dir"
     ]
+
+
+def test_docs_cli_has_a_section_for_every_sub_command() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
+    headings = " ".join(re.findall(r"^## (.+)$", page, flags=re.M))
+    for name in subcommands():
+        assert re.search(rf"\b{name}\b", headings), name

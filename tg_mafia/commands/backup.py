@@ -83,9 +83,24 @@ def run_restore(args: argparse.Namespace) -> int:
 
     def restore() -> str:
         contents = restore_database(url, args.file, force=args.force)
-        return f"restored {args.file} into {mask_url(url)} ({contents})"
+        redrawn = _redraw(url)
+        return (
+            f"restored {args.file} into {mask_url(url)} ({contents}); the screens of "
+            f"{redrawn} running games are drawn again at the bot's next start"
+        )
 
     return _report("restore", restore)
+
+
+def _redraw(url: str) -> int:
+    """What the backup's games show in Telegram is older than what Telegram shows now:
+    their screens are drawn again (tg_mafia/bot/restored.py). Opening the database
+    migrates an older backup, as the bot's start would."""
+    from tg_mafia.bot.restored import redraw_running_games
+    from tg_mafia.storage import open_database
+
+    with open_database(url) as db:
+        return redraw_running_games(db)
 
 
 def _report(command: str, work: Any) -> int:

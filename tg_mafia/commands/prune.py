@@ -12,6 +12,7 @@ import os
 import sys
 from typing import Any
 
+from tg_mafia.commands.arguments import examples
 from tg_mafia.commands.backup import database_flag, database_url
 from tg_mafia.config import ENV_VARS, ConfigError, parse_retention_days
 
@@ -23,6 +24,7 @@ def register(subparsers: Any) -> None:
         description="Delete the action logs (the move-by-move record behind /protocol) of "
         "the games that ended or were cancelled more than DAYS days ago. Results and "
         "ratings stay. The running bot does this every day by itself.",
+        epilog=examples("tg-mafia prune", "tg-mafia prune --days 30"),
     )
     database_flag(prune)
     prune.add_argument(

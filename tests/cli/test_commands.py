@@ -117,6 +117,7 @@ BAD = [
     ("restore", ["tg_mafia.db"], {}, "is not empty"),
     ("prune", ["--days", "-3"], {}, "--days must be a number of days"),
     ("prune", ["--database-url", "sqlite:////nonexistent/dir/x.db"], {}, "cannot open"),
+    ("replay", ["/nonexistent/dir/x.json"], {}, "/nonexistent/dir/x.json"),
 ]
 
 

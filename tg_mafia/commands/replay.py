@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tg_mafia.commands.arguments import examples
 from tg_mafia.protocol.replay import UNREADABLE, DocumentError, read_document, replay_document
 
 
@@ -18,6 +19,7 @@ def register(subparsers: Any) -> None:
         help="play a game again from its protocol (JSON) and check it comes to the same end",
         description="Exit 0: the same end; 1: the replay diverges (the line says where); "
         "2: the file cannot be replayed (missing, not a protocol, or version 1).",
+        epilog=examples("tg-mafia replay protocol-42.json"),
     )
     parser.add_argument("file", type=Path, help="a protocol file, as /protocol sends it")
     parser.set_defaults(func=run)

@@ -130,6 +130,8 @@ class Sender:
         self.on_unreachable = on_unreachable  # (user): blocked the bot
         self.on_migrated = on_migrated  # (old chat, new chat): became a supergroup
         self.parked: set[int] = set()
+        # (game): a message of the game now shows other buttons, or its timer moved.
+        self.on_settled: Callable[[int], None] | None = None
         self.peak: dict[int, int] = {}  # the most calls any window of a group held
         self._windows: dict[int, Window] = {}
         self._started: float | None = None  # when it took over from another process
@@ -142,6 +144,15 @@ class Sender:
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.calls = 0
+
+    def _settled(self, delivered: Delivery) -> None:
+        if self.on_settled is None:
+            return
+        games = {delivered.deadline[0]} if delivered.deadline is not None else set()
+        if delivered.shown is not None and delivered.shown.game is not None:
+            games.add(delivered.shown.game)
+        for game in games:
+            self.on_settled(game)
 
     # ----- life -------------------------------------------------------------------------
 
@@ -248,6 +259,7 @@ class Sender:
                     self._landing_done(chat_id)
                 if delivered.deadline is not None and self.on_deadline is not None:
                     self.on_deadline(*delivered.deadline)
+                self._settled(delivered)
         except asyncio.CancelledError:
             raise
         except Exception:

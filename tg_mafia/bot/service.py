@@ -97,12 +97,16 @@ class GameService:
         self.draining = Draining(clock, config.drain_seconds)
         self.retention = Retention(self.adb, scheduler, config.retention_days)
         self.led = threading.Event()  # set once this process has led (timers armed, sender on)
+        # Told of every game this process writes (the Mini App's live pages).
+        self.watchers: list[Callable[[int], None]] = []
 
     # ----- after every write ------------------------------------------------------------
 
     def _written(self, record: GameRecord, calls: int) -> None:
         """After a write by this process. The leader sends and keeps the
         timers; another process's write reaches it as a notification."""
+        for watch in self.watchers:
+            watch(record.id)
         if not self.leading:
             return
         if calls:

@@ -11,13 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import player_view, public_view
+from engine import GameState, player_view, public_view
 from engine.views import PlayerView, PublicView
 from tg_mafia.bot import texts
 from tg_mafia.bot.callbacks import Button, Kind, decode
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.gameview import state_of, table_of
-from tg_mafia.bot.service import is_move
+from tg_mafia.bot.presses import refusal
+from tg_mafia.bot.service import is_move, move_of
 from tg_mafia.bot.table import Table
 from tg_mafia.i18n import Translator, translator
 from tg_mafia.miniapp import words
@@ -81,7 +82,7 @@ def snapshot(
         **_timer(record, view, clock),
         "winner": plain(texts.winner_line(t, view.winner)) if view.winner else None,
         "me": _card(t, table, record, own) if own else None,
-        "choices": _choices(t, table, record, state.step, own, buttons),
+        "choices": _choices(t, table, record, state, viewer.user_id, own, buttons),
     }
 
 
@@ -133,13 +134,15 @@ def _choices(
     t: Translator,
     table: Table,
     record: GameRecord,
-    step: int,
+    state: GameState,
+    viewer: int,
     own: PlayerView | None,
     buttons: Sequence[ButtonsRecord],
 ) -> list[Json]:
     """The moves the viewer may press now: the choices of the game's messages in
-    the chats they may press in, each named by its message and data (what a press
-    from the page sends back), with a label and the seat it aims at."""
+    the chats they may press in that the engine would take from them now, each
+    named by its message and data (what a press from the page sends back), with a
+    label and the seat it aims at."""
     if own is None:
         return []  # a spectator presses nothing
     found: list[Json] = []
@@ -149,10 +152,13 @@ def _choices(
             button = decode(data)
             if button is None or button.game != record.id or data in seen:
                 continue
-            if not is_move(button) or (button.step is not None and button.step != step):
+            if not is_move(button) or (button.step is not None and button.step != state.step):
                 continue
             if button.kind is Kind.HOST or button.kind is Kind.HOST_WARN:
                 continue  # the host's panel stays in the host's chat
+            action = move_of(record, state, viewer, button)
+            if isinstance(action, str) or refusal(state, action) != "ok":
+                continue  # a button of the chat the engine would not take from this viewer
             label, seat = _label(t, table, button)
             seen.add(data)
             found.append(

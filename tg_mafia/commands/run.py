@@ -117,6 +117,16 @@ def register(subparsers: Any) -> None:
         "0 keeps it for ever (env RETENTION_DAYS; default 90)",
     )
     add(
+        "--miniapp-name",
+        help="the table Mini App's short name given to BotFather (t.me/<bot>/<name>): the "
+        "game's pinned message links to it (env MINIAPP_NAME; default: no link)",
+    )
+    add(
+        "--miniapp-max-age",
+        help="seconds a Mini App page opened from Telegram stays signed "
+        "(env MINIAPP_MAX_AGE; default 86400)",
+    )
+    add(
         "--take-over",
         action="store_true",
         help="long polling even though a webhook is set: delete it (the replicas running in "
@@ -352,9 +362,16 @@ async def _start(
             await updater.start_polling(allowed_updates=Update.ALL_TYPES)
         log.info("running as @%s by long polling", app.bot.username)
     else:
+        from tg_mafia.miniapp.routes import MiniApp, MiniAppConfig
         from tg_mafia.webhook import WebhookListener, set_webhook
 
         refused = f"Telegram refused the webhook {webhook.url}"
+        # The table's Mini App, on the same server (Telegram opens it over the webhook's HTTPS).
+        miniapp = MiniApp(
+            app.bot_data["service"],
+            app.bot_data["input_limiter"],
+            MiniAppConfig(token=settings.token, max_age=settings.miniapp_max_age),
+        )
 
         # Each update handled before it is answered (not PTB's webhook server, which
         # answers at once): an update in the hands of a killed replica is not lost.
@@ -365,6 +382,7 @@ async def _start(
             app.process_update,
             webhook.secret_token,
             app.bot_data["metrics"].api_call,
+            routes=miniapp.routes(),
         )
         try:
             listener.start()
@@ -372,6 +390,8 @@ async def _start(
             name = settings.name_of("listen")
             raise StartError(_cannot_listen(name, webhook.listen, error)) from error
         app.bot_data["webhook_listener"] = listener
+        miniapp.start()
+        app.bot_data["miniapp"] = miniapp
         try:
             await set_webhook(app.bot, webhook.url, webhook.secret_token)
         except BadRequest as error:  # PTB makes it a NetworkError: it must come first
@@ -421,6 +441,9 @@ async def _stop(app: App, health: HealthServer | None, *, flush: bool) -> None:
     listener = app.bot_data.pop("webhook_listener", None)
     if listener is not None:
         await listener.stop()
+    miniapp = app.bot_data.pop("miniapp", None)
+    if miniapp is not None:
+        miniapp.stop()
     if app.updater is not None and app.updater.running:
         await app.updater.stop()
     listener = app.bot_data.pop("webhook", None)

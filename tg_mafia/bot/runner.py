@@ -80,8 +80,22 @@ ALBUM_DELETED = 2
 # moves it makes carry its id, so that a second delivery of it changes nothing.
 CURRENT_UPDATE: ContextVar[int | None] = ContextVar("current_update", default=None)
 
+# The lobby's message (its living message's key); while the game runs it stays pinned
+# with a link to the table's Mini App when TABLE_PINNED is stored with the game (as a
+# living message of chat 0), and is unpinned at the end.
+LOBBY_KEY = "lobby"
+TABLE_PINNED = "table_pinned"
+
 # The stage whose countdown was written, stored the same way (its timer id as the value).
 COUNTDOWN_KEY = "countdown"
+
+
+def _unpin_table(tx: Tx, record: GameRecord) -> list[Outgoing]:
+    """The lobby kept pinned with the table's link, unpinned as the game ends."""
+    if not tx.living_id(record.id, 0, TABLE_PINNED):
+        return []
+    tx.drop_living(record.id, 0, TABLE_PINNED)
+    return [Outgoing(record.chat_id, Op(Method.UNPIN, key=LOBBY_KEY), topic=record.topic)]
 
 
 def album_key(album: str) -> str:
@@ -177,6 +191,8 @@ class Runner:
             )
             if after.abandoned:  # ended as not played: no result, as an administrator's /cancel
                 written = tx.abort_game(written.id, expected_version=written.version)
+            if after.phase is Phase.ENDED:
+                outgoing = [*outgoing, *_unpin_table(tx, record)]
             calls = enqueue(tx, written, outgoing, now)
             if album is not None:
                 deleted = after.deleted > before.deleted
@@ -343,6 +359,7 @@ class Runner:
                     topic=record.topic,
                 )
             )
+            outgoing += _unpin_table(tx, record)
             return Outcome(None, aborted, None, enqueue(tx, aborted, outgoing, now))
 
 

@@ -60,6 +60,7 @@ class ServiceConfig:
     lobby_seconds: int = 600
     bot_username: str = "tg_mafia_bot"
     lobby_seed: int | None = None  # a fixed deal (the demo's --seed); None: random
+    miniapp_name: str | None = None  # the table's Mini App (t.me/<bot>/<name>); None: no link
     replica: Replica = field(default_factory=lambda: Replica(default_replica_id(), "polling"))
     drain_seconds: float = 1800.0  # how long a drain lets running games finish
     retention_days: int = 90  # finished games' action logs pruned after this; 0: never
@@ -86,7 +87,9 @@ class GameService:
             bot,
             self.adb,
             clock,
-            LobbyConfig(config.lobby_seconds, config.bot_username, config.lobby_seed),
+            LobbyConfig(
+                config.lobby_seconds, config.bot_username, config.lobby_seed, config.miniapp_name
+            ),
             self.runner,
             self._written,
         )

@@ -221,6 +221,8 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         retention_days=settings.retention_days,
         mode="polling" if settings.webhook is None else "webhook",
         webhook_secret=_shared_secret(settings),
+        # The Table link needs the page: served with the webhook only.
+        miniapp_name=settings.miniapp_name if settings.webhook is not None else None,
     )
     app = build_application(builder, db, options, metrics)
     now = asyncio.Event()  # stop without waiting: SIGINT, or a second SIGTERM

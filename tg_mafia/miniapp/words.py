@@ -67,5 +67,4 @@ def verb(t: Translator, kind: str, move: str = "") -> str:
         "vote": t.gettext("Vote against"),
         "decide": t.gettext("Eliminate"),
         "plan": t.gettext("Add to the list"),
-        "warn": t.gettext("Warn"),
     }[kind]

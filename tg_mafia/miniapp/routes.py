@@ -176,9 +176,7 @@ class _StateHandler(_AppHandler):
         if found is None:
             return
         user, record = found
-        record, buttons = await self.app.hub.read(record.id)
-        if record is None:
-            return self.refuse(HTTPStatus.NOT_FOUND, translator("en"), "no_game")
+        _, buttons = await self.app.hub.read(record.id)
         content = content_for(
             record, buttons, viewer_of(record, user.user_id), self.app.service.clock
         )

@@ -44,6 +44,7 @@ class BotOptions:
     mode: str = "polling"  # or webhook: several replicas may share a database (leader.py)
     webhook_secret: str | None = None  # as set by the operator; None when made up at start
     miniapp_name: str | None = None  # BotFather's short name of the table's Mini App
+    app_url: str | None = None  # the Mini App's page, served with the webhook
 
 
 COMMANDS = (
@@ -130,6 +131,7 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
             bot_username=app.bot.username,
             lobby_seed=options.lobby_seed,
             miniapp_name=options.miniapp_name,
+            app_url=options.app_url,
             drain_seconds=options.drain_seconds,
             retention_days=options.retention_days,
             replica=Replica(options.replica_id, options.mode, options.webhook_secret),

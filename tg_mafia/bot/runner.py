@@ -108,9 +108,11 @@ class Runner:
         db: AsyncDb,
         clock: BotClock,
         after_write: Callable[[GameRecord, int], None],
+        app_url: str | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
+        self.app_url = app_url  # the table's Mini App: a button on the private prompts
         self.after_write = after_write  # (the game as written, calls written)
         self.locks = KeyedLocks()
 
@@ -174,7 +176,11 @@ class Runner:
             except IllegalAction as error:
                 return Outcome(error.code, record, before)
             outgoing = presenter.render(
-                game_view(record, self.clock.speed), after, events, before, post_message_id
+                game_view(record, self.clock.speed, self.app_url),
+                after,
+                events,
+                before,
+                post_message_id,
             )
             deadline, paused_left = self._deadline(record, before, after, action, now, outgoing)
             final = results(record, after)
@@ -209,7 +215,9 @@ class Runner:
         """A later part of an album already judged: deleted with it, never warned again."""
         calls = 0
         if fate == ALBUM_DELETED and message_id is not None:
-            delete = presenter.deletion(game_view(record, self.clock.speed), message_id)
+            delete = presenter.deletion(
+                game_view(record, self.clock.speed, self.app_url), message_id
+            )
             calls = enqueue(tx, record, delete, now)
         return Outcome("album_judged", record, state_of(record), calls)
 
@@ -272,7 +280,7 @@ class Runner:
             if tx.living_id(game_id, 0, COUNTDOWN_KEY) == int(timer_id):
                 return Outcome("stale_timer", record)  # a duplicate firing: once a stage
             state = state_of(record)
-            scene = Scene(game_view(record, self.clock.speed), state, before=state)
+            scene = Scene(game_view(record, self.clock.speed, self.app_url), state, before=state)
             op = screens.countdown(scene, seconds)
             if op is None or state.paused:
                 return Outcome("no_countdown", record, state)
@@ -321,7 +329,9 @@ class Runner:
                 record = tx.update_game(
                     record.id, record.version, saved_permissions=saved_permissions
                 )
-            outgoing = presenter.render(game_view(record, self.clock.speed), state, events)
+            outgoing = presenter.render(
+                game_view(record, self.clock.speed, self.app_url), state, events
+            )
             written = tx.start_game(
                 record.id,
                 record.version,

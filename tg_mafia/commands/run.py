@@ -25,6 +25,7 @@ import socket
 import sys
 import threading
 from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import urlsplit
 
 from tg_mafia.config import (
     ENV_VARS,
@@ -197,6 +198,14 @@ def _cannot_listen(name: str, address: Address, error: OSError) -> str:
     return f"cannot listen on {address} ({name}): {error.strerror or error}"
 
 
+def _app_url(settings: Settings) -> str | None:
+    """The table's Mini App page: /app on the webhook's origin (webhook mode only)."""
+    if settings.webhook is None:
+        return None
+    parts = urlsplit(settings.webhook.url)
+    return f"{parts.scheme}://{parts.netloc}/app"
+
+
 async def serve(settings: Settings, db: Database, *, take_over: bool = False) -> int:
     from telegram.ext import ApplicationBuilder
 
@@ -223,6 +232,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         webhook_secret=_shared_secret(settings),
         # The Table link needs the page: served with the webhook only.
         miniapp_name=settings.miniapp_name if settings.webhook is not None else None,
+        app_url=_app_url(settings),
     )
     app = build_application(builder, db, options, metrics)
     now = asyncio.Event()  # stop without waiting: SIGINT, or a second SIGTERM

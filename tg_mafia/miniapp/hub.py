@@ -91,7 +91,7 @@ class Hub:
         self.pages: dict[int, set[Page]] = {}
         self._due: set[int] = set()  # games changed, their pages not refreshed yet
         self._tasks: set[asyncio.Task[None]] = set()
-        self._listener: ChannelListener | None = None
+        self.listener: ChannelListener | None = None
         self.delivered: Callable[[int], None] | None = None  # (game): a refresh went out
 
     # ----- pages ---------------------------------------------------------------------------
@@ -151,7 +151,7 @@ class Hub:
 
     def listen(self, engine: Engine) -> None:
         """On PostgreSQL: the channel every replica notifies its writes on."""
-        if engine.dialect.name != "postgresql" or self._listener is not None:
+        if engine.dialect.name != "postgresql" or self.listener is not None:
             return
         loop = asyncio.get_running_loop()
 
@@ -159,13 +159,13 @@ class Hub:
             with contextlib.suppress(RuntimeError):  # the loop closed: shutting down
                 loop.call_soon_threadsafe(self.noted, payload)
 
-        self._listener = ChannelListener(engine, soon)
-        self._listener.start()
+        self.listener = ChannelListener(engine, soon)
+        self.listener.start()
 
     def stop(self) -> None:
-        if self._listener is not None:
-            self._listener.stop()
-            self._listener = None
+        if self.listener is not None:
+            self.listener.stop()
+            self.listener = None
         for pages in self.pages.values():
             for page in pages:
                 page.wake.set()
@@ -178,6 +178,7 @@ class ChannelListener:
         self.engine = engine
         self.note = note
         self._stop = threading.Event()
+        self.listening = threading.Event()  # set while LISTEN holds on a live connection
         self._thread = threading.Thread(target=self._run, name="tg-mafia-pages", daemon=True)
 
     def start(self) -> None:
@@ -198,11 +199,13 @@ class ChannelListener:
                     connection: Any = raw.driver_connection
                     connection.autocommit = True
                     connection.execute(f"LISTEN {channel}")
+                    self.listening.set()
                     while not self._stop.is_set():
                         for notice in connection.notifies(timeout=POLL, stop_after=256):
                             self.note(notice.payload)
                         connection.execute("SELECT 1")  # a broken connection raises here
                 finally:
+                    self.listening.clear()
                     with contextlib.suppress(Exception):
                         raw.invalidate()
             except Exception as error:

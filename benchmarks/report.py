@@ -345,6 +345,32 @@ SECTIONS = (
         ],
     ),
     Section(
+        "miniapp_pages",
+        "Mini App pages",
+        "open Mini App pages: event streams (every player's page, each with its own "
+        "player's snapshot, the costliest viewer) on running `moscow` games in a SQLite "
+        "database, the game service and the Mini App's routes on the webhook listener in "
+        "one process and the pages in a client process; the speakers pass their floors "
+        "through the runner at random. The delay runs from a move to each page's event of "
+        "that version or later; memory is the bot's RSS growth until every page holds "
+        "its first snapshot. Goal: every event delivered, p99 within 1 s.",
+        [
+            Table(
+                [
+                    ("games", number("games")),
+                    ("pages", number("pages")),
+                    ("moves", number("moves")),
+                    ("deliveries", number("deliveries")),
+                    ("missed", number("missed")),
+                    ("delay p50 / **p99**", pair("delay_p50_ms", "delay_p99_ms", 1, " ms")),
+                    ("max", number("delay_max_ms", 1, " ms")),
+                    ("all open", number("open_all_s", 1, " s")),
+                    ("RSS a page", number("kb_per_page", 0, " KB")),
+                ]
+            )
+        ],
+    ),
+    Section(
         "ratings",
         "Ratings",
         "the time to recompute a group's whole leaderboard from seeded games (docs/ratings.md): "

@@ -49,6 +49,8 @@ ENV_VARS: Final = {
     "owner_id": "OWNER_ID",
     "drain_seconds": "DRAIN_SECONDS",
     "retention_days": "RETENTION_DAYS",
+    "miniapp_name": "MINIAPP_NAME",
+    "miniapp_max_age": "MINIAPP_MAX_AGE",
 }
 
 # BotFather's tokens are "<bot id>:<35 url-safe characters>"; allow some slack around that.
@@ -57,6 +59,9 @@ TOKEN_PATTERN: Final = re.compile(r"\d{1,20}:[A-Za-z0-9_-]{20,100}")
 SECRET_PATTERN: Final = re.compile(r"[A-Za-z0-9_-]{1,256}")
 # A replica's name, a label on every metric: a host name, a pod name, "<host>-<pid>".
 REPLICA_PATTERN: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
+# BotFather's rule for a Mini App's short name (the <app> of t.me/<bot>/<app>).
+MINIAPP_NAME_PATTERN: Final = re.compile(r"[A-Za-z0-9_]{3,30}")
+DEFAULT_MINIAPP_MAX_AGE: Final = 86400  # seconds a page opened from Telegram stays signed
 
 
 class ConfigError(ValueError):
@@ -102,6 +107,11 @@ class Settings:
     owner_id: int | None = None  # the operator's Telegram user id: /status and /drain
     drain_seconds: int = DEFAULT_DRAIN_SECONDS
     retention_days: int = DEFAULT_RETENTION_DAYS
+    # The table's Mini App (served with the webhook, at <webhook origin>/app): its
+    # short name given to BotFather (None: no "Table" links), and how old its signed
+    # initData may be.
+    miniapp_name: str | None = None
+    miniapp_max_age: int = DEFAULT_MINIAPP_MAX_AGE
     from_flags: frozenset[str] = frozenset()  # settings given by a flag, not a variable
 
     def name_of(self, name: str) -> str:
@@ -187,6 +197,18 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
             f"not {drain!r}"
         )
     retention_days = parse_retention_days(name_of("retention_days"), pick("retention_days"))
+    miniapp = pick("miniapp_name")
+    if miniapp is not None and not MINIAPP_NAME_PATTERN.fullmatch(miniapp):
+        raise ConfigError(
+            f"{name_of('miniapp_name')} must be the Mini App's short name given to BotFather "
+            f"(3-30 letters, digits or _), not {miniapp!r}"
+        )
+    max_age = pick("miniapp_max_age")
+    if max_age is not None and not (max_age.isdigit() and 60 <= int(max_age) <= 7 * 86400):
+        raise ConfigError(
+            f"{name_of('miniapp_max_age')} must be a number of seconds from 60 to 604800, "
+            f"not {max_age!r}"
+        )
     return Settings(
         token=token,
         database_url=pick("database_url") or DEFAULT_DATABASE_URL,
@@ -201,6 +223,8 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
         owner_id=int(owner) if owner is not None else None,
         drain_seconds=int(drain) if drain is not None else DEFAULT_DRAIN_SECONDS,
         retention_days=retention_days,
+        miniapp_name=miniapp,
+        miniapp_max_age=int(max_age) if max_age is not None else DEFAULT_MINIAPP_MAX_AGE,
         from_flags=from_flags,
     )
 

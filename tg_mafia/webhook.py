@@ -13,6 +13,9 @@ malformed JSON. This one, in order:
   answers leaves the update to Telegram, which delivers it again (to another replica).
   The answer carries the press's popup when the handling put one there
   (tg_mafia/bot/webhook_reply.py).
+
+The same server serves the table's Mini App (tg_mafia/miniapp/routes.py): no
+process of its own, and Telegram opens it at the webhook's HTTPS address.
 """
 
 from __future__ import annotations
@@ -20,12 +23,13 @@ from __future__ import annotations
 import hmac
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from http import HTTPStatus
 from typing import Any, Final
 
 from telegram import Bot, Update
 from tornado.httpserver import HTTPServer
+from tornado.netutil import bind_sockets
 from tornado.web import Application, RequestHandler, stream_request_body
 
 from tg_mafia.bot import webhook_reply
@@ -44,6 +48,7 @@ MAX_HEADERS: Final = 16 * 1024
 # room for a slow moment (benchmarks/load.py --webhook).
 WEBHOOK_CONNECTIONS: Final = 100
 
+Rule = tuple[str, type[RequestHandler], dict[str, Any]]  # a route: (path, handler, its options)
 Handle = Callable[[Update], Awaitable[None]]  # the application's process_update
 Record = Callable[[str, str], None]  # (method, result): a call counted (BotMetrics.api_call)
 
@@ -141,11 +146,14 @@ class WebhookListener:
         handle: Handle,
         secret: str,
         record: Record | None = None,
+        routes: Sequence[Rule] = (),
     ) -> None:
+        """`routes`: more of the bot's pages on the same server (the Mini App's)."""
         self.address = address
+        self.port = address.port
         options = {"bot": bot, "handle": handle, "secret": secret, "record": record}
         app = Application(
-            [(path, _UpdateHandler, options)],
+            [(path, _UpdateHandler, options), *routes],
             log_function=lambda handler: None,  # the bot logs what matters, not each POST
         )
         self._server = HTTPServer(
@@ -158,7 +166,9 @@ class WebhookListener:
 
     def start(self) -> None:
         """Binds the address (an OSError when it is taken)."""
-        self._server.listen(self.address.port, address=self.address.host)
+        sockets = bind_sockets(self.address.port, address=self.address.host)
+        self._server.add_sockets(sockets)
+        self.port = int(sockets[0].getsockname()[1])  # the one bound, when asked for 0
 
     async def stop(self) -> None:
         self._server.stop()

@@ -96,6 +96,9 @@ BAD_VALUES = [
     ("owner_id", "@me"),
     ("drain_seconds", "-5"),
     ("drain_seconds", "1e3"),
+    ("miniapp_name", "no"),
+    ("miniapp_name", "with-dash"),
+    ("miniapp_max_age", "5"),
 ]
 WEBHOOK = {"webhook_url": "https://x.org/h"}
 

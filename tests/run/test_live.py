@@ -198,6 +198,12 @@ async def test_webhook_with_secret_and_health(world: World, tmp_path: Path) -> N
         assert (await post_json(url, FAKE_UPDATE, {SECRET_HEADER: "wrong"}))[0] == 403
         assert (await post_json(url, FAKE_UPDATE))[0] == 403
         assert (await post_json(url, FAKE_UPDATE, {SECRET_HEADER: secret}))[0] == 200
+        # The table's Mini App on the same server: its page, and no state unsigned.
+        async with loopback_client() as client:
+            page = await client.get(f"http://127.0.0.1:{hook_port}/app")
+            assert page.status_code == 200 and "app.js" in page.text
+            state = await client.get(f"http://127.0.0.1:{hook_port}/app/state?game=1")
+            assert state.status_code == 401
     finally:
         assert await bot.stop() == 0, bot.output()
     output = bot.output()

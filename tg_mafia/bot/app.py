@@ -43,6 +43,8 @@ class BotOptions:
     retention_days: int = 90  # finished games' action logs pruned after this; 0: never
     mode: str = "polling"  # or webhook: several replicas may share a database (leader.py)
     webhook_secret: str | None = None  # as set by the operator; None when made up at start
+    miniapp_name: str | None = None  # BotFather's short name of the table's Mini App
+    app_url: str | None = None  # the Mini App's page, served with the webhook
 
 
 COMMANDS = (
@@ -128,6 +130,8 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
             lobby_seconds=options.lobby_seconds,
             bot_username=app.bot.username,
             lobby_seed=options.lobby_seed,
+            miniapp_name=options.miniapp_name,
+            app_url=options.app_url,
             drain_seconds=options.drain_seconds,
             retention_days=options.retention_days,
             replica=Replica(options.replica_id, options.mode, options.webhook_secret),

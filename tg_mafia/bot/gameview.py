@@ -20,7 +20,7 @@ def table_of(record: GameRecord) -> Table:
     return Table(tuple(str(p.user_id) for p in record.players), names, translator(record.language))
 
 
-def game_view(record: GameRecord, speed: float = 1.0) -> GameView:
+def game_view(record: GameRecord, speed: float = 1.0, app_url: str | None = None) -> GameView:
     return GameView(
         game_id=record.id,
         chat_id=record.chat_id,
@@ -33,6 +33,7 @@ def game_view(record: GameRecord, speed: float = 1.0) -> GameView:
         deadline=record.stage_deadline,
         speed=speed,
         mask=mask_of(record),
+        app_url=f"{app_url}?game={record.id}" if app_url else None,
     )
 
 

@@ -28,6 +28,19 @@ class Refusal(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Admitted:
+    """What the gate vouches for, whoever asked: `button` is one of the buttons the
+    message `message_id` of `chat_id` shows, pressed by `user_id`, and `game_id` the
+    game that message serves (None: a settings menu)."""
+
+    button: Button
+    chat_id: int
+    message_id: int
+    user_id: int  # signed by Telegram (the press, or the Mini App's initData)
+    game_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class CheckedPress:
     """A press the gate let through: `button` is one of the buttons the message
     shows, and `game_id` the game the message serves (None: a settings menu)."""
@@ -51,25 +64,49 @@ async def admit(query: CallbackQuery, adb: AsyncDb, sender: Sender) -> CheckedPr
     if message is None or query.data is None:
         return Refusal.NO_MESSAGE
     chat_id, message_id = message.chat.id, message.message_id
+    verdict = await admit_data(adb, sender, chat_id, message_id, query.data, query.from_user.id)
+    if isinstance(verdict, Refusal):
+        return verdict
+    return CheckedPress(
+        query, verdict.button, chat_id, message_id, verdict.user_id, verdict.game_id
+    )
+
+
+async def admit_data(
+    adb: AsyncDb, sender: Sender, chat_id: int, message_id: int, data: str, user_id: int
+) -> Admitted | Refusal:
+    """`data` pressed by `user_id` on the message `message_id` of `chat_id`, checked
+    against the buttons that message shows: a button's press, and a press from the
+    Mini App (which names the message and one of its choices), go through here alike."""
     record = await adb.run(_buttons, chat_id, message_id)
     if record is None:
         # The message may be this moment's: its call is answered, not yet written down.
         await sender.landed(chat_id)
         record = await adb.run(_buttons, chat_id, message_id)
-    named = decode(query.data)
+    named = decode(data)
     if record is None and named is not None and named.game:
         # A game under way across the upgrade to revision 0006 (its messages were never
         # written down): a button of that game counts in its own chats (migration 0006).
         record = await adb.run(_buttons, chat_id, -named.game)
-    return check(query, record, chat_id, message_id)
+    return check_data(data, user_id, record, chat_id, message_id)
 
 
 def check(
     query: CallbackQuery, record: ButtonsRecord | None, chat_id: int, message_id: int
 ) -> CheckedPress | Refusal:
+    verdict = check_data(query.data or "", query.from_user.id, record, chat_id, message_id)
+    if isinstance(verdict, Refusal):
+        return verdict
+    return CheckedPress(
+        query, verdict.button, chat_id, message_id, verdict.user_id, verdict.game_id
+    )
+
+
+def check_data(
+    data: str, user_id: int, record: ButtonsRecord | None, chat_id: int, message_id: int
+) -> Admitted | Refusal:
     if record is None:
         return Refusal.UNKNOWN_MESSAGE
-    data = query.data or ""
     button = decode(data)
     if button is None or not record.offers(data):
         return Refusal.NOT_OFFERED
@@ -78,7 +115,7 @@ def check(
     game_id = record.game_id if record.game_id is not None else None
     if game_id is None and button.game:
         return Refusal.OTHER_GAME  # a settings menu's buttons name no game
-    return CheckedPress(query, button, chat_id, message_id, query.from_user.id, game_id)
+    return Admitted(button, chat_id, message_id, user_id, game_id)
 
 
 def _buttons(db: Database, chat_id: int, message_id: int) -> ButtonsRecord | None:

@@ -20,7 +20,7 @@ from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.names import is_blank, person_name
 from tg_mafia.bot.ops import Keyboard, Method, Op, Priority, callback, link
-from tg_mafia.bot.runner import Runner
+from tg_mafia.bot.runner import LOBBY_KEY, TABLE_PINNED, Runner
 from tg_mafia.bot.timefmt import deadline_html
 from tg_mafia.i18n import Translator, translator
 from tg_mafia.storage import (
@@ -33,7 +33,6 @@ from tg_mafia.storage import (
     Tx,
 )
 
-LOBBY_KEY = "lobby"
 # A basic group's id is above this; a supergroup's (-100...) below it.
 BASIC_GROUP_IDS = -(10**12)
 EXTEND_SECONDS = 120  # /extend without a number
@@ -48,6 +47,7 @@ class LobbyConfig:
     lobby_seconds: int = 600
     bot_username: str = "tg_mafia_bot"
     seed: int | None = None  # a fixed deal (the demo's --seed); None: a random one
+    miniapp_name: str | None = None  # the table's Mini App: a Table link on the pinned lobby
 
 
 def join_payload(chat_id: int, topic: int) -> str:
@@ -129,9 +129,23 @@ class Lobbies:
 
     def _close(self, tx: Tx, record: GameRecord, reason: str, now: float) -> None:
         t = translator(record.language)
+        pinned = bool(record.bot_rights.get("can_pin_messages"))
+        name = self.config.miniapp_name
+        if reason == "started" and name:
+            # The lobby stays pinned through the game with a link to its table: a URL
+            # (web_app buttons are refused in groups); unpinned at the end (runner.py).
+            url = f"https://t.me/{self.config.bot_username}/{name}?startapp=g{record.id}"
+            keyboard = keyboards.row(link(texts.button(t, "table"), url))
+            op = Op(
+                Method.EDIT, text=texts.lobby_closed(t, reason), keyboard=keyboard, key=LOBBY_KEY
+            )
+            _enqueue(tx, record, op, now)
+            if pinned:
+                tx.set_living(record.id, 0, TABLE_PINNED, 1)
+            return
         op = Op(Method.EDIT, text=texts.lobby_closed(t, reason), key=LOBBY_KEY)
         _enqueue(tx, record, op, now)
-        if record.bot_rights.get("can_pin_messages"):
+        if pinned:
             _enqueue(tx, record, Op(Method.UNPIN, key=LOBBY_KEY), now)
 
     # ----- opening --------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from engine import GameState, Stage
 from engine.state import FLOOR_STAGES
 from tg_mafia.bot import screens
 from tg_mafia.bot.gameview import game_view, state_of
-from tg_mafia.bot.lobby import LOBBY_KEY
 from tg_mafia.bot.ops import Method, Op
+from tg_mafia.bot.runner import LOBBY_KEY
 from tg_mafia.bot.scene import Scene
 from tg_mafia.storage import GameRecord, GameStatus
 

@@ -80,8 +80,22 @@ ALBUM_DELETED = 2
 # moves it makes carry its id, so that a second delivery of it changes nothing.
 CURRENT_UPDATE: ContextVar[int | None] = ContextVar("current_update", default=None)
 
+# The lobby's message (its living message's key); while the game runs it stays pinned
+# with a link to the table's Mini App when TABLE_PINNED is stored with the game (as a
+# living message of chat 0), and is unpinned at the end.
+LOBBY_KEY = "lobby"
+TABLE_PINNED = "table_pinned"
+
 # The stage whose countdown was written, stored the same way (its timer id as the value).
 COUNTDOWN_KEY = "countdown"
+
+
+def _unpin_table(tx: Tx, record: GameRecord) -> list[Outgoing]:
+    """The lobby kept pinned with the table's link, unpinned as the game ends."""
+    if not tx.living_id(record.id, 0, TABLE_PINNED):
+        return []
+    tx.drop_living(record.id, 0, TABLE_PINNED)
+    return [Outgoing(record.chat_id, Op(Method.UNPIN, key=LOBBY_KEY), topic=record.topic)]
 
 
 def album_key(album: str) -> str:
@@ -94,9 +108,11 @@ class Runner:
         db: AsyncDb,
         clock: BotClock,
         after_write: Callable[[GameRecord, int], None],
+        app_url: str | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
+        self.app_url = app_url  # the table's Mini App: a button on the private prompts
         self.after_write = after_write  # (the game as written, calls written)
         self.locks = KeyedLocks()
 
@@ -160,7 +176,11 @@ class Runner:
             except IllegalAction as error:
                 return Outcome(error.code, record, before)
             outgoing = presenter.render(
-                game_view(record, self.clock.speed), after, events, before, post_message_id
+                game_view(record, self.clock.speed, self.app_url),
+                after,
+                events,
+                before,
+                post_message_id,
             )
             deadline, paused_left = self._deadline(record, before, after, action, now, outgoing)
             final = results(record, after)
@@ -177,6 +197,8 @@ class Runner:
             )
             if after.abandoned:  # ended as not played: no result, as an administrator's /cancel
                 written = tx.abort_game(written.id, expected_version=written.version)
+            if after.phase is Phase.ENDED:
+                outgoing = [*outgoing, *_unpin_table(tx, record)]
             calls = enqueue(tx, written, outgoing, now)
             if album is not None:
                 deleted = after.deleted > before.deleted
@@ -193,7 +215,9 @@ class Runner:
         """A later part of an album already judged: deleted with it, never warned again."""
         calls = 0
         if fate == ALBUM_DELETED and message_id is not None:
-            delete = presenter.deletion(game_view(record, self.clock.speed), message_id)
+            delete = presenter.deletion(
+                game_view(record, self.clock.speed, self.app_url), message_id
+            )
             calls = enqueue(tx, record, delete, now)
         return Outcome("album_judged", record, state_of(record), calls)
 
@@ -256,7 +280,7 @@ class Runner:
             if tx.living_id(game_id, 0, COUNTDOWN_KEY) == int(timer_id):
                 return Outcome("stale_timer", record)  # a duplicate firing: once a stage
             state = state_of(record)
-            scene = Scene(game_view(record, self.clock.speed), state, before=state)
+            scene = Scene(game_view(record, self.clock.speed, self.app_url), state, before=state)
             op = screens.countdown(scene, seconds)
             if op is None or state.paused:
                 return Outcome("no_countdown", record, state)
@@ -305,7 +329,9 @@ class Runner:
                 record = tx.update_game(
                     record.id, record.version, saved_permissions=saved_permissions
                 )
-            outgoing = presenter.render(game_view(record, self.clock.speed), state, events)
+            outgoing = presenter.render(
+                game_view(record, self.clock.speed, self.app_url), state, events
+            )
             written = tx.start_game(
                 record.id,
                 record.version,
@@ -343,6 +369,7 @@ class Runner:
                     topic=record.topic,
                 )
             )
+            outgoing += _unpin_table(tx, record)
             return Outcome(None, aborted, None, enqueue(tx, aborted, outgoing, now))
 
 

@@ -35,6 +35,7 @@ class GameView:
     deadline: float | None  # the stored deadline of the running stage
     speed: float = 1.0
     mask: str = "chat"  # what the masked night closes: chat, forum (the players'), topic, none
+    app_url: str | None = None  # the table's Mini App page (webhook mode); None: no button
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from engine.handvote import finished_counts
 from engine.state import FLOOR_STAGES
 from tg_mafia.bot import keyboards, sport_texts, texts
 from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.ops import Keyboard, Method, Op, callback
+from tg_mafia.bot.ops import Keyboard, Method, Op, callback, web_app
 from tg_mafia.bot.presses import refusal, selection_arg
 from tg_mafia.bot.scene import Scene
 from tg_mafia.bot.timefmt import RELATIVE
@@ -243,7 +243,7 @@ def night_prompt(scene: Scene, player: str, move: str, method: Method) -> Op | N
     ]
     skip = callback(texts.button(t, "skip"), scene.data(Kind.NIGHT, move, 0))
     keyboard = keyboards.players(scene.table, choices, scene.seat_data(Kind.NIGHT, move), [skip])
-    return Op(method, text=text, key=night_key(move), keyboard=keyboard)
+    return Op(method, text=text, key=night_key(move), keyboard=_with_table(scene, keyboard))
 
 
 def closed_night_prompt(scene: Scene, before: GameState, player: str, move: str) -> Op:
@@ -272,6 +272,7 @@ def plan(scene: Scene, player: str, method: Method) -> Op:
         extensions = [a.targets[-1] for a in plans if len(a.targets) == len(state.plan) + 1]
         clear = callback(texts.button(t, "clear"), scene.data(Kind.PLAN, 0))
         keyboard = keyboards.players(scene.table, extensions, scene.seat_data(Kind.PLAN), [clear])
+        keyboard = _with_table(scene, keyboard)
     return Op(method, text=text, key=PLAN, keyboard=keyboard)
 
 
@@ -283,7 +284,7 @@ def nominate_menu(scene: Scene, player: str) -> Op:
     ]
     keyboard = keyboards.players(scene.table, choices, scene.seat_data(Kind.NOMINATE))
     text = texts.nominate_prompt(scene.t, scene.state.day)
-    return Op(Method.SEND, text=text, key=NOMINATE, keyboard=keyboard)
+    return Op(Method.SEND, text=text, key=NOMINATE, keyboard=_with_table(scene, keyboard))
 
 
 def decide_prompt(scene: Scene, player: str) -> Op:
@@ -292,7 +293,15 @@ def decide_prompt(scene: Scene, player: str) -> Op:
     ]
     keyboard = keyboards.players(scene.table, choices, scene.seat_data(Kind.DECIDE))
     text = texts.decide_private(scene.t, scene.table, tuple(choices))
-    return Op(Method.SEND, text=text, key=DECIDE, keyboard=keyboard)
+    return Op(Method.SEND, text=text, key=DECIDE, keyboard=_with_table(scene, keyboard))
+
+
+def _with_table(scene: Scene, keyboard: Keyboard) -> Keyboard:
+    """A private prompt's keyboard, and a last row that opens the table's Mini App
+    (the same choices, on the table), when the bot serves one."""
+    if scene.game.app_url is None:
+        return keyboard
+    return [*keyboard, [web_app(texts.button(scene.t, "table"), scene.game.app_url)]]
 
 
 def best_move_menu(

@@ -136,6 +136,8 @@ class Sender:
         # (chat, topic): a call into a forum topic found it deleted
         self.on_topic_gone: Callable[[int, int], None] | None = None
         self.parked: set[int] = set()
+        # (game): a message of the game now shows other buttons, or its timer moved.
+        self.on_settled: Callable[[int], None] | None = None
         self.peak: dict[int, int] = {}  # the most calls any window of a group held
         self._windows: dict[int, Window] = {}
         self._started: float | None = None  # when it took over from another process
@@ -149,6 +151,15 @@ class Sender:
         self._task: asyncio.Task[None] | None = None
         self.calls = 0
         self.shown = Shown()  # what the bot's calls put in front of each chat
+
+    def _settled(self, delivered: Delivery) -> None:
+        if self.on_settled is None:
+            return
+        games = {delivered.deadline[0]} if delivered.deadline is not None else set()
+        if delivered.buttons is not None and delivered.buttons.game is not None:
+            games.add(delivered.buttons.game)
+        for game in games:
+            self.on_settled(game)
 
     # ----- life -------------------------------------------------------------------------
 
@@ -265,6 +276,7 @@ class Sender:
                     self._landing_done(chat_id)
                 if delivered.deadline is not None and self.on_deadline is not None:
                     self.on_deadline(*delivered.deadline)
+                self._settled(delivered)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -60,6 +60,8 @@ class ServiceConfig:
     lobby_seconds: int = 600
     bot_username: str = "tg_mafia_bot"
     lobby_seed: int | None = None  # a fixed deal (the demo's --seed); None: random
+    miniapp_name: str | None = None  # the table's Mini App (t.me/<bot>/<name>); None: no link
+    app_url: str | None = None  # its page (https://<webhook host>/app); None: no button
     replica: Replica = field(default_factory=lambda: Replica(default_replica_id(), "polling"))
     drain_seconds: float = 1800.0  # how long a drain lets running games finish
     retention_days: int = 90  # finished games' action logs pruned after this; 0: never
@@ -82,12 +84,14 @@ class GameService:
         )
         self.sender.on_topic_gone = self._topic_gone
         self.keeper = TimerKeeper(scheduler, clock, self._timer_fired, self._countdown)
-        self.runner = Runner(self.adb, clock, self._written)
+        self.runner = Runner(self.adb, clock, self._written, config.app_url)
         self.lobbies = Lobbies(
             bot,
             self.adb,
             clock,
-            LobbyConfig(config.lobby_seconds, config.bot_username, config.lobby_seed),
+            LobbyConfig(
+                config.lobby_seconds, config.bot_username, config.lobby_seed, config.miniapp_name
+            ),
             self.runner,
             self._written,
         )
@@ -98,12 +102,16 @@ class GameService:
         self.draining = Draining(clock, config.drain_seconds)
         self.retention = Retention(self.adb, scheduler, config.retention_days)
         self.led = threading.Event()  # set once this process has led (timers armed, sender on)
+        # Told of every game this process writes (the Mini App's live pages).
+        self.watchers: list[Callable[[int], None]] = []
 
     # ----- after every write ------------------------------------------------------------
 
     def _written(self, record: GameRecord, calls: int) -> None:
         """After a write by this process. The leader sends and keeps the
         timers; another process's write reaches it as a notification."""
+        for watch in self.watchers:
+            watch(record.id)
         if not self.leading:
             return
         if calls:
@@ -271,13 +279,13 @@ class GameService:
             if record.host_user_id != user_id:
                 return texts.popup(t, "not_host")
             if button.kind is Kind.HOST_WARN_MENU:
-                scene = Scene(game_view(record, self.clock.speed), state)
+                scene = Scene(game_view(record, self.clock.speed, self.runner.app_url), state)
                 await self.show(record, user_id, screens.warn_menu(scene))
                 return texts.popup(t, "see_private")
         if button.kind is Kind.NOMINATE_MENU:
             return await self._nominate_menu(record, state, user_id)
         if is_toggle(button):  # a name in the best-move menu: the menu is redrawn
-            scene = Scene(game_view(record, self.clock.speed), state)
+            scene = Scene(game_view(record, self.clock.speed, self.runner.app_url), state)
             op, code = screens.best_move_menu(scene, str(user_id), picked(button, table_of(record)))
             if op is not None:
                 await self.show(record, user_id, op)
@@ -302,7 +310,7 @@ class GameService:
             except IllegalAction as error:
                 refusal = refusal or error.code
                 continue
-            scene = Scene(game_view(record, self.clock.speed), state)
+            scene = Scene(game_view(record, self.clock.speed, self.runner.app_url), state)
             await self.show(record, user_id, screens.nominate_menu(scene, actor))
             return texts.popup(t, "see_private")
         return texts.popup(t, refusal or "not_your_floor")

@@ -888,6 +888,7 @@ def button(t: Translator, name: str) -> str:
         "skip_speaker": t.gettext("Skip speaker"),
         "warn": t.gettext("⚠️ Warn…"),
         "done": t.gettext("✅ Done"),
+        "table": t.gettext("🎲 Table"),
     }
     return labels[name]
 

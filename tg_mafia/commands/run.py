@@ -25,6 +25,7 @@ import socket
 import sys
 import threading
 from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import urlsplit
 
 from tg_mafia.commands.arguments import examples
 from tg_mafia.config import (
@@ -126,6 +127,16 @@ def register(subparsers: Any) -> None:
         "0 keeps it for ever (env RETENTION_DAYS; default 90)",
     )
     add(
+        "--miniapp-name",
+        help="the table Mini App's short name given to BotFather (t.me/<bot>/<name>): the "
+        "game's pinned message links to it (env MINIAPP_NAME; default: no link)",
+    )
+    add(
+        "--miniapp-max-age",
+        help="seconds a Mini App page opened from Telegram stays signed "
+        "(env MINIAPP_MAX_AGE; default 86400)",
+    )
+    add(
         "--take-over",
         action="store_true",
         help="long polling even though a webhook is set: delete it (the replicas running in "
@@ -196,6 +207,14 @@ def _cannot_listen(name: str, address: Address, error: OSError) -> str:
     return f"cannot listen on {address} ({name}): {error.strerror or error}"
 
 
+def _app_url(settings: Settings) -> str | None:
+    """The table's Mini App page: /app on the webhook's origin (webhook mode only)."""
+    if settings.webhook is None:
+        return None
+    parts = urlsplit(settings.webhook.url)
+    return f"{parts.scheme}://{parts.netloc}/app"
+
+
 async def serve(settings: Settings, db: Database, *, take_over: bool = False) -> int:
     from telegram.ext import ApplicationBuilder
 
@@ -220,6 +239,9 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         retention_days=settings.retention_days,
         mode="polling" if settings.webhook is None else "webhook",
         webhook_secret=_shared_secret(settings),
+        # The Table link needs the page: served with the webhook only.
+        miniapp_name=settings.miniapp_name if settings.webhook is not None else None,
+        app_url=_app_url(settings),
     )
     app = build_application(builder, db, options, metrics)
     now = asyncio.Event()  # stop without waiting: SIGINT, or a second SIGTERM
@@ -367,9 +389,16 @@ async def _start(
             )
         log.info("running as @%s by long polling", app.bot.username)
     else:
+        from tg_mafia.miniapp.routes import MiniApp, MiniAppConfig
         from tg_mafia.webhook import WebhookListener, set_webhook
 
         refused = f"Telegram refused the webhook {webhook.url}"
+        # The table's Mini App, on the same server (Telegram opens it over the webhook's HTTPS).
+        miniapp = MiniApp(
+            app.bot_data["service"],
+            app.bot_data["input_limiter"],
+            MiniAppConfig(token=settings.token, max_age=settings.miniapp_max_age),
+        )
 
         # Each update handled before it is answered (not PTB's webhook server, which
         # answers at once): an update in the hands of a killed replica is not lost.
@@ -380,6 +409,7 @@ async def _start(
             app.process_update,
             webhook.secret_token,
             app.bot_data["metrics"].api_call,
+            routes=miniapp.routes(),
         )
         try:
             listener.start()
@@ -387,6 +417,8 @@ async def _start(
             name = settings.name_of("listen")
             raise StartError(_cannot_listen(name, webhook.listen, error)) from error
         app.bot_data["webhook_listener"] = listener
+        miniapp.start()
+        app.bot_data["miniapp"] = miniapp
         try:
             await with_retries(
                 "setting the webhook (setWebhook)",
@@ -443,6 +475,9 @@ async def _stop(app: App, health: HealthServer | None, *, flush: bool) -> None:
     listener = app.bot_data.pop("webhook_listener", None)
     if listener is not None:
         await listener.stop()
+    miniapp = app.bot_data.pop("miniapp", None)
+    if miniapp is not None:
+        miniapp.stop()
     if app.updater is not None and app.updater.running:
         await app.updater.stop()
     listener = app.bot_data.pop("webhook", None)

@@ -128,6 +128,8 @@ async def running_bot(
     owner_id: int | None = None,
     drain_seconds: float = 1800.0,
     rate_limiter: bool = True,
+    miniapp_name: str | None = None,
+    app_url: str | None = None,
 ) -> AsyncIterator[Harness]:
     sb = sb or Sandbox(speed=speed)
     if names:
@@ -160,6 +162,8 @@ async def running_bot(
             owner_id=owner_id,
             drain_seconds=drain_seconds,
             rate_limiter=rate_limiter,
+            miniapp_name=miniapp_name,
+            app_url=app_url,
         )
         app = build_application(builder, db, options, metrics)
         async with _running(app, scheduler) as started:

@@ -118,6 +118,13 @@ class SimUser:
     def private_chat(self) -> Chat:
         return self.sandbox.world.private_chat(self.user)
 
+    def web_app_data(self, start_param: str = "") -> str:
+        """The signed initData Telegram gives a Mini App this user opens now."""
+        from .webapp import init_data
+
+        sb = self.sandbox
+        return init_data(self.user, sb.token, int(sb.clock.now()), start_param)
+
     # -- writing ------------------------------------------------------------------------
 
     def send(self, chat: Chat | int, text: str, **kwargs: Any) -> Message:

@@ -486,7 +486,10 @@ class Tx:
             key="move_deadline",
         )
         params = {"deadline": deadline, "game_id": game_id, "token": timer_token}
-        return bool(self._write(sql, params))
+        moved = bool(self._write(sql, params))
+        if moved:
+            self._notify(f"page:{game_id}")  # the Mini App's pages show the timer
+        return moved
 
     def actions(self, game_id: int) -> list[ActionRecord]:
         rows = self.session.exec(
@@ -703,13 +706,31 @@ class Tx:
         row.game_id = game_id if game_id is not None else row.game_id
         row.choices = list(choices)
         self.session.add(row)
+        if row.game_id is not None:
+            self._notify(f"page:{row.game_id}")  # the Mini App's pages offer these choices
 
     def drop_buttons(self, chat_id: int, message_id: int) -> None:
+        row = self._button_row(chat_id, message_id)
+        if row is not None and row.game_id is not None:
+            self._notify(f"page:{row.game_id}")
         self.session.exec(
             delete(ButtonMessage)
             .where(col(ButtonMessage.chat_id) == chat_id)
             .where(col(ButtonMessage.message_id) == message_id)
         )
+
+    def game_buttons(self, game_id: int) -> list[ButtonsRecord]:
+        """The messages of game `game_id` that take presses now, in every chat."""
+        rows = self.session.exec(
+            select(ButtonMessage)
+            .where(col(ButtonMessage.game_id) == game_id)
+            .order_by(col(ButtonMessage.id))
+        ).all()
+        return [
+            ButtonsRecord(row.chat_id, row.message_id, row.game_id, tuple(row.choices))
+            for row in rows
+            if row.choices
+        ]
 
     def _button_row(self, chat_id: int, message_id: int) -> ButtonMessage | None:
         return self.session.exec(

@@ -1,0 +1,186 @@
+"""The table's Mini App in a real headless browser (Debian's chromium): opened
+with initData signed by the sandbox's token, a player sees the table and their
+own role card, and no other player's role anywhere in the page or its event
+stream; a spectator sees the public table; forged, expired and foreign pages
+are refused, and change nothing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from tornado.httpclient import AsyncHTTPClient, HTTPClientError
+
+from engine import Role
+from tests.miniapp.conftest import Table, served_table
+from tests.play.test_browser import CHROMIUM, FLAGS, browser_or_skip
+from tg_mafia.bot import texts
+from tg_mafia.i18n import translator
+from tg_mafia.sandbox.webapp import init_data
+
+pytestmark = pytest.mark.real_time
+
+PHONE = {"width": 360, "height": 740}
+T = translator("en")
+
+
+@pytest.fixture
+async def browser(tmp_path: Path) -> AsyncIterator[Any]:
+    async_playwright = browser_or_skip()
+    async with async_playwright() as pw:
+        context = await pw.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=FLAGS,
+            viewport=PHONE,
+        )
+        try:
+            yield context
+        finally:
+            await context.close()
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    async with served_table(tmp_path, lobby_seed=3) as served:
+        yield served
+
+
+def foreign_labels(table: Table, player: str) -> set[str]:
+    """The role labels of the other players that the viewer's own view does not give."""
+    state = table.state()
+    mine = state.roles[player]
+    known = {p for p, _ in _family(table, player)}
+    return {
+        texts.role_label(T, role)
+        for p, role in state.roles.items()
+        if p != player and p not in known and role is not mine
+    }
+
+
+def _family(table: Table, player: str) -> tuple[tuple[str, Role], ...]:
+    from engine import player_view
+
+    return player_view(table.state(), player).family
+
+
+async def open_page(browser: Any, url: str) -> Any:
+    page = await browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    await page.goto(url)
+    return page
+
+
+async def stream_text(table: Table, init: str, seconds: float = 1.5) -> str:
+    """What the event stream sends this viewer in its first moments."""
+    chunks: list[bytes] = []
+    url = f"{table.base}/events?game={table.game_id}&auth={quote(init)}"
+    client = AsyncHTTPClient()
+    with pytest.raises(HTTPClientError) as ended:  # cut off after `seconds`
+        await client.fetch(url, streaming_callback=chunks.append, request_timeout=seconds)
+    assert ended.value.code == 599
+    return b"".join(chunks).decode()
+
+
+def events_of(raw: str) -> list[dict[str, Any]]:
+    return [
+        json.loads(line.removeprefix("data: "))
+        for line in raw.splitlines()
+        if line.startswith("data: ")
+    ]
+
+
+async def test_a_player_sees_the_table_and_only_their_own_role(browser: Any, table: Table) -> None:
+    state = table.state()
+    users = {str(u.id): u for u in table.h.users}
+    citizen = next(p for p in state.seats if state.roles[p] is Role.CITIZEN)
+    mafioso = next(p for p in state.seats if state.roles[p].is_mafia)
+    for player in (citizen, mafioso):
+        init = users[player].web_app_data(f"g{table.game_id}")
+        page = await open_page(browser, table.url(init))
+        role = page.locator("#role")
+        await role.wait_for()
+        assert await role.inner_text() == texts.role_label(T, state.roles[player])
+        seats = page.locator("#seats li")
+        assert await seats.count() == len(state.seats)
+        assert await page.locator("#seats li.me").get_attribute("data-seat") == str(
+            state.seats.index(player) + 1
+        )
+        assert await page.locator("#seats li[data-role]").count() == 0  # nothing revealed yet
+        html = await page.content()
+        for label in foreign_labels(table, player):
+            assert label not in html
+        events = events_of(await stream_text(table, init))
+        assert events
+        for event in events:
+            assert event["me"]["role"] == texts.role_label(T, state.roles[player])
+            assert all(seat["role"] is None for seat in event["seats"])
+            for label in foreign_labels(table, player):
+                assert label not in json.dumps(event, ensure_ascii=False)
+        # A phone's width: nothing sticks out sideways.
+        width = await page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"]
+        # The theme Telegram gave is the page's.
+        background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(23, 33, 43)"
+        assert not page.errors
+        await page.close()
+
+
+async def test_a_spectator_sees_the_public_table(browser: Any, table: Table) -> None:
+    init = table.h.admin.web_app_data(f"g{table.game_id}")  # a member of the group, not playing
+    page = await open_page(browser, table.url(init))
+    await page.locator("#spectator").wait_for()
+    assert await page.locator("#card").is_hidden()
+    assert await page.locator("#seats li").count() == len(table.state().seats)
+    html = await page.content()
+    for role in set(table.state().roles.values()):
+        assert texts.role_label(T, role) not in html
+    events = events_of(await stream_text(table, init))
+    assert events
+    for event in events:
+        assert event["me"] is None and event["choices"] == []
+    assert not page.errors
+
+
+@pytest.mark.parametrize("how", ["forged", "expired", "unsigned", "outsider"])
+async def test_a_bad_signature_or_a_stranger_is_refused(
+    browser: Any, table: Table, how: str
+) -> None:
+    h = table.h
+    user = h.users[0]
+    now = int(h.sb.clock.now())
+    start = f"g{table.game_id}"
+    data = {
+        "forged": init_data(user.user, "42:ANOTHER-bot-token", now, start),
+        "expired": init_data(user.user, h.sb.token, now - 2 * 24 * 3600, start),
+        "unsigned": "",
+        "outsider": h.sb.add_user("Stranger").web_app_data(start),
+    }[how]
+    status = 403 if how == "outsider" else 401
+    version = table.record().version
+    page = await open_page(browser, table.url(data))
+    await page.locator("#error").wait_for()
+    assert await page.locator("#seats li").count() == 0
+    client = AsyncHTTPClient()
+    for path, body in (
+        (f"/state?game={table.game_id}", None),
+        (f"/events?game={table.game_id}&auth={quote(data)}", None),
+        ("/press", json.dumps({"game": table.game_id, "m": "1:1", "d": "ps:1:1"})),
+    ):
+        with pytest.raises(HTTPClientError) as refused:
+            await client.fetch(
+                table.base + path,
+                method="POST" if body else "GET",
+                body=body,
+                headers={"Authorization": f"tma {data}"},
+            )
+        assert refused.value.code == status, path
+    assert table.record().version == version  # nothing changed

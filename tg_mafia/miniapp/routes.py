@@ -1,0 +1,261 @@
+"""The Mini App's routes on the bot's web server (webhook.py): the page, its
+files, the viewer's snapshot, its live events (Server-Sent Events) and its
+presses. Every request but the page's own files carries Telegram's initData:
+unsigned, forged or expired is 401; a user who may not see the game (not a
+player, not its host, not a member of its group) or a press on a chat that is
+not theirs is 403; in either case nothing is read of the game nor changed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any, Final
+
+from tornado.iostream import StreamClosedError
+from tornado.web import RequestHandler, StaticFileHandler
+
+from tg_mafia.bot import texts
+from tg_mafia.bot.gate import Refusal, admit_data
+from tg_mafia.bot.handlers.common import too_fast
+from tg_mafia.bot.limiter import InputLimiter
+from tg_mafia.bot.service import GameService, is_move
+from tg_mafia.i18n import Translator, resolve_language, translator
+from tg_mafia.miniapp.hub import Hub, Page, content_for, event_id
+from tg_mafia.miniapp.initdata import DEFAULT_MAX_AGE, Rejection, SignedUser, verify
+from tg_mafia.miniapp.snapshot import chats_of, viewer_of
+from tg_mafia.storage import GameRecord
+
+log = logging.getLogger(__name__)
+
+STATIC: Final = Path(__file__).with_name("static")
+KEEPALIVE: Final = 15.0  # seconds between comments on a quiet stream (proxies close idle ones)
+RETRY_MS: Final = 1000  # how soon a page's EventSource reconnects
+TELEGRAM_SCRIPT: Final = '<script src="https://telegram.org/js/telegram-web-app.js"></script>'
+
+
+@dataclass(frozen=True)
+class MiniAppConfig:
+    token: str  # the bot's: initData is signed with a key derived from it
+    max_age: float = DEFAULT_MAX_AGE  # seconds a signed page stays good
+    prefix: str = "/app"
+    telegram_script: bool = True  # off in tests: the browser there has no Internet
+
+
+class MiniApp:
+    """The routes and the live pages of one bot process."""
+
+    def __init__(self, service: GameService, limiter: InputLimiter, config: MiniAppConfig) -> None:
+        self.service = service
+        self.limiter = limiter
+        self.config = config
+        self.hub = Hub(service.adb, service.clock)
+        service.watchers.append(self.hub.changed)
+        service.sender.on_settled = self.hub.changed
+
+    def start(self) -> None:
+        """Listens for the other replicas' writes (PostgreSQL); call on the event loop."""
+        self.hub.listen(self.service.db.engine)
+
+    def stop(self) -> None:
+        self.hub.stop()
+
+    def routes(self) -> list[tuple[str, type[RequestHandler], dict[str, Any]]]:
+        p = self.config.prefix.rstrip("/")
+        mine = {"app": self}
+        return [
+            (rf"{p}/?", _PageHandler, mine),
+            (rf"{p}/static/(app\.js|app\.css)", StaticFileHandler, {"path": str(STATIC)}),
+            (rf"{p}/state", _StateHandler, mine),
+            (rf"{p}/events", _EventsHandler, mine),
+            (rf"{p}/press", _PressHandler, mine),
+        ]
+
+    # ----- authority ------------------------------------------------------------------------
+
+    def signed(self, init_data: str) -> SignedUser | Rejection:
+        now = self.service.clock.now()
+        return verify(init_data, self.config.token, now, self.config.max_age)
+
+    async def may_see(self, record: GameRecord, user_id: int) -> bool:
+        """Its players, its host, and the members of its group (as Telegram says now)."""
+        if record.seat_of(user_id) is not None or record.host_user_id == user_id:
+            return True
+        return await self.service.members.is_member(record.chat_id, user_id)
+
+    async def press(
+        self, user: SignedUser, record: GameRecord, chat: int, message: int, data: str
+    ) -> tuple[HTTPStatus, str]:
+        """A press from the page: the same gate (gate.admit_data) and the same move
+        (GameService.press_move) as a button's press in the chat."""
+        t = translator(record.language)
+        viewer = viewer_of(record, user.user_id)
+        if chat not in chats_of(record, viewer):
+            return HTTPStatus.FORBIDDEN, texts.popup(t, "stale")  # another's private chat
+        limited = await self.limiter.take(user.user_id)
+        if limited is not None:
+            return HTTPStatus.TOO_MANY_REQUESTS, too_fast(t, limited.wait)
+        service = self.service
+        verdict = await admit_data(service.adb, service.sender, chat, message, data, user.user_id)
+        if isinstance(verdict, Refusal) or verdict.game_id != record.id:
+            log.info("mini app: press of user %s refused: %s", user.user_id, verdict)
+            return HTTPStatus.CONFLICT, texts.popup(t, "stale")
+        if not is_move(verdict.button):
+            return HTTPStatus.CONFLICT, texts.popup(t, "stale")  # a menu: the chat's business
+        return HTTPStatus.OK, await service.press_move(record.id, verdict.button, user.user_id)
+
+
+def refusal_text(t: Translator, status: HTTPStatus) -> str:
+    if status is HTTPStatus.UNAUTHORIZED:
+        return t.gettext(
+            "This page was not opened from Telegram, or too long ago: open it again from the chat."
+        )
+    if status is HTTPStatus.NOT_FOUND:
+        return t.gettext("There is no such game.")
+    return t.gettext("Only the game's players and the members of its group see this table.")
+
+
+class _AppHandler(RequestHandler):
+    app: MiniApp
+
+    def initialize(self, app: MiniApp) -> None:
+        self.app = app
+
+    def set_default_headers(self) -> None:
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("X-Content-Type-Options", "nosniff")
+
+    async def authorize(self, init_data: str, game: str) -> tuple[SignedUser, GameRecord] | None:
+        """The signed user and the game they may see; else the refusal is answered."""
+        signed = self.app.signed(init_data)
+        if isinstance(signed, Rejection):
+            log.info("mini app: refused (%s)", signed.value)
+            self.refuse(HTTPStatus.UNAUTHORIZED, translator("en"), signed.value)
+            return None
+        t = translator(resolve_language(signed.language))
+        number = game or signed.start_param.removeprefix("g")
+        record = None
+        if number.isdigit() and len(number) < 19:
+            record, _ = await self.app.hub.read(int(number))
+        if record is None:
+            self.refuse(HTTPStatus.NOT_FOUND, t, "no_game")
+            return None
+        if not await self.app.may_see(record, signed.user_id):
+            self.refuse(HTTPStatus.FORBIDDEN, t, "not_a_member")
+            return None
+        return signed, record
+
+    def refuse(self, status: HTTPStatus, t: Translator, code: str) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({"error": code, "text": refusal_text(t, status)}))
+
+    def init_data(self) -> str:
+        header = self.request.headers.get("Authorization", "")
+        return header.removeprefix("tma ") if header.startswith("tma ") else ""
+
+    def log_exception(self, *args: Any) -> None:
+        log.warning("mini app: a request failed: %s", args[1] if len(args) > 1 else "?")
+
+
+class _PageHandler(_AppHandler):
+    def get(self) -> None:
+        page = (STATIC / "index.html").read_text(encoding="utf-8")
+        script = TELEGRAM_SCRIPT if self.app.config.telegram_script else ""
+        page = page.replace("{{telegram}}", script).replace("{{prefix}}", self.app.config.prefix)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(page)
+
+
+class _StateHandler(_AppHandler):
+    async def get(self) -> None:
+        found = await self.authorize(self.init_data(), self.get_query_argument("game", ""))
+        if found is None:
+            return
+        user, record = found
+        _, buttons = await self.app.hub.read(record.id)
+        content = content_for(
+            record, buttons, viewer_of(record, user.user_id), self.app.service.clock
+        )
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({"id": event_id(content), "table": content}))
+
+
+class _EventsHandler(_AppHandler):
+    """The viewer's snapshots as Server-Sent Events; `Last-Event-ID` (sent by the
+    browser on reconnecting) names the one the page has."""
+
+    page: Page | None = None
+
+    async def get(self) -> None:
+        # EventSource sends no headers of its own: initData comes in the query.
+        init_data = self.get_query_argument("auth", "")
+        found = await self.authorize(init_data, self.get_query_argument("game", ""))
+        if found is None:
+            return
+        user, record = found
+        last = self.request.headers.get("Last-Event-ID") or self.get_query_argument("last", "")
+        page = self.page = Page(record.id, viewer_of(record, user.user_id), last_id=last)
+        hub = self.app.hub
+        hub.open(page)
+        self.set_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.set_header("X-Accel-Buffering", "no")  # nginx: pass each event on at once
+        try:
+            self.write(f"retry: {RETRY_MS}\n\n")
+            await self.flush()
+            current, buttons = await hub.read(record.id)
+            if current is not None:
+                page.offer(content_for(current, buttons, page.viewer, self.app.service.clock))
+            await self._stream(page)
+        except StreamClosedError:
+            pass
+        finally:
+            hub.close(page)
+
+    async def _stream(self, page: Page) -> None:
+        while self.request.connection is not None and not self._finished:
+            if page.waiting is None:
+                try:
+                    await asyncio.wait_for(page.wake.wait(), KEEPALIVE)
+                except TimeoutError:
+                    self.write(": keepalive\n\n")
+                    await self.flush()
+                    continue
+            if self.page is None:
+                return  # the connection closed
+            taken = page.take()
+            if taken is None:
+                continue
+            ident, content = taken
+            data = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+            self.write(f"id: {ident}\nevent: table\ndata: {data}\n\n")
+            await self.flush()
+
+    def on_connection_close(self) -> None:
+        page, self.page = self.page, None
+        if page is not None:
+            self.app.hub.close(page)
+            page.wake.set()
+
+
+class _PressHandler(_AppHandler):
+    async def post(self) -> None:
+        try:
+            body = json.loads(self.request.body or b"{}")
+            chat_text, _, message_text = str(body.get("m", "")).partition(":")
+            chat, message, data = int(chat_text), int(message_text), str(body.get("d", ""))
+        except (ValueError, TypeError, AttributeError):
+            self.set_status(HTTPStatus.BAD_REQUEST)
+            self.finish(json.dumps({"error": "bad_request"}))
+            return
+        found = await self.authorize(self.init_data(), str(body.get("game", "")))
+        if found is None:
+            return
+        user, record = found
+        status, popup = await self.app.press(user, record, chat, message, data)
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({"ok": status is HTTPStatus.OK, "text": popup}))

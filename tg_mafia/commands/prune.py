@@ -1,6 +1,8 @@
-"""`tg-mafia prune`: what the running bot does every day, by hand — the action
-logs of games finished more than RETENTION_DAYS (or --days) days ago are
-deleted; their results stay for /stats (docs/storage.md).
+"""`tg-mafia prune`: what the running bot does every day, by hand — the games
+finished more than RETENTION_DAYS (or --days) days ago lose what they keep
+of their players: action logs, names, user ids, seats, message records; the
+results stay for /stats under pseudonyms (docs/privacy.md). `--dry-run`
+counts what would go and changes nothing.
 
 Exit codes: 0 done; 1 the database failed (one line, password masked); 2 a bad
 setting or argument."""
@@ -19,15 +21,22 @@ from tg_mafia.config import ENV_VARS, ConfigError, parse_retention_days
 def register(subparsers: Any) -> None:
     prune = subparsers.add_parser(
         "prune",
-        help="delete the action logs of games finished long ago",
-        description="Delete the action logs (the move-by-move record behind /protocol) of "
-        "the games that ended or were cancelled more than DAYS days ago. Results and "
-        "ratings stay. The running bot does this every day by itself.",
+        help="anonymise the games finished long ago",
+        description="Take out of the games that ended or were cancelled more than DAYS days "
+        "ago what they keep of their players: the action log (the record behind /protocol), "
+        "names, user ids, seats and message records; and forget the pseudonyms of the users "
+        "who finished no game since. Results and ratings stay. The running bot does this "
+        "every day by itself (docs/privacy.md).",
     )
     database_flag(prune)
     prune.add_argument(
         "--days",
         help="keep this many days (env RETENTION_DAYS; default 90; 0 prunes nothing)",
+    )
+    prune.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print what would be deleted or anonymised, and change nothing",
     )
     prune.set_defaults(func=run_prune)
 
@@ -35,7 +44,7 @@ def register(subparsers: Any) -> None:
 def run_prune(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from tg_mafia.bot.retention import cutoff
+    from tg_mafia.bot.retention import cutoff, describe
     from tg_mafia.storage import DatabaseConfigError, mask_url, open_database
 
     name = "--days" if args.days is not None else ENV_VARS["retention_days"]
@@ -50,12 +59,15 @@ def run_prune(args: argparse.Namespace) -> int:
     url = database_url(args)
     try:
         with open_database(url) as db:
-            pruned = db.prune_logs(cutoff(days))
+            pruned = db.prune(cutoff(days), dry_run=args.dry_run)
     except DatabaseConfigError as error:
         print(f"tg-mafia prune: {error}", file=sys.stderr)
         return 2
     except SQLAlchemyError as error:
         print(f"tg-mafia prune: {mask_url(url)}: {type(error).__name__}", file=sys.stderr)
         return 1
-    print(f"pruned the action logs of {pruned} games ended over {days} days ago")
+    dry = " (dry run: nothing changed; this is what would go)" if args.dry_run else ""
+    print(f"retention of {days} days{dry}:")
+    for line in describe(pruned):
+        print(f"  {line}")
     return 0

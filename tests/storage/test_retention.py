@@ -22,6 +22,9 @@ from tg_mafia.storage import (
     Player,
     PlayerOutcome,
     Pruned,
+    create_database_engine,
+    current_revision,
+    migrate,
     open_database,
 )
 
@@ -193,9 +196,11 @@ def test_the_prune_command(tmp_path: Path) -> None:
 
     clean = {k: v for k, v in os.environ.items() if k not in ("RETENTION_DAYS", "DATABASE_URL")}
 
-    def prune(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    def prune(
+        *args: str, env: dict[str, str] | None = None, at: str = url
+    ) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "tg_mafia.cli", "prune", "--database-url", url, *args],
+            [sys.executable, "-m", "tg_mafia.cli", "prune", "--database-url", at, *args],
             capture_output=True,
             text=True,
             env={**clean, **(env or {})},
@@ -222,3 +227,16 @@ def test_the_prune_command(tmp_path: Path) -> None:
     with open_database(url) as db:
         assert db.actions(old.id) == ()
         assert table_traces(db.engine, ANN.user_id, [ANN.name]) == []
+    # A dry run does not even migrate: an older schema, or no database, is refused as is.
+    older = f"sqlite:///{tmp_path}/older.db"
+    engine = create_database_engine(older)
+    try:
+        migrate(engine, "0006")
+        refused = prune("--dry-run", at=older)
+        assert refused.returncode == 2 and "is at revision 0006, not 0007" in refused.stderr
+        assert current_revision(engine) == "0006"
+    finally:
+        engine.dispose()
+    refused = prune("--dry-run", at=f"sqlite:///{tmp_path}/none.db")
+    assert refused.returncode == 2 and "no database at" in refused.stderr
+    assert not (tmp_path / "none.db").exists()

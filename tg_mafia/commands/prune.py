@@ -12,10 +12,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from tg_mafia.commands.backup import database_flag, database_url
 from tg_mafia.config import ENV_VARS, ConfigError, parse_retention_days
+
+if TYPE_CHECKING:
+    from tg_mafia.storage import Database
 
 
 def register(subparsers: Any) -> None:
@@ -58,7 +62,7 @@ def run_prune(args: argparse.Namespace) -> int:
         return 0
     url = database_url(args)
     try:
-        with open_database(url) as db:
+        with _unmigrated(url) if args.dry_run else open_database(url) as db:
             pruned = db.prune(cutoff(days), dry_run=args.dry_run)
     except DatabaseConfigError as error:
         print(f"tg-mafia prune: {error}", file=sys.stderr)
@@ -71,3 +75,32 @@ def run_prune(args: argparse.Namespace) -> int:
     for line in describe(pruned):
         print(f"  {line}")
     return 0
+
+
+def _unmigrated(url: str) -> Database:
+    """The database as it is, for a dry run, which must not even migrate it:
+    DatabaseConfigError unless its schema is this release's."""
+    from tg_mafia.storage import (
+        Database,
+        DatabaseConfigError,
+        create_database_engine,
+        current_revision,
+        head_revision,
+        mask_url,
+        parse_database_url,
+    )
+
+    parsed = parse_database_url(url)
+    file = parsed.database if parsed.get_backend_name() == "sqlite" else None
+    if file and file != ":memory:" and not Path(file).exists():
+        raise DatabaseConfigError(f"no database at {mask_url(parsed)}")
+    engine = create_database_engine(url)
+    revision = current_revision(engine)
+    if revision != head_revision():
+        engine.dispose()
+        raise DatabaseConfigError(
+            f"the database at {mask_url(engine.url)} is at revision {revision or 'none'}, "
+            f"not {head_revision()}: a dry run changes nothing, not even the schema; "
+            "start the bot or run tg-mafia prune without --dry-run to migrate it"
+        )
+    return Database(engine)

@@ -57,7 +57,7 @@ def test_the_rules_cover_roles_phases_moves_votes_wins_and_options() -> None:
     assert "thank you" in text and "leave the table" in text
     assert "The town wins" in text and "Thanks word: on" in text
     party = rules(t, "party", resolve_options("party", {}))
-    assert "Every night has a kill" in party and "ballot for 60 s" in party
+    assert "Every night has a kill" in party and "ballot for 60 seconds" in party
     assert len(rules(t, "classic", resolve_options("classic", {"host": "human"}))) < 4096
     assert len(rules(t, "sport", resolve_options("sport", {"host": "human"}))) < 4096
 

@@ -72,7 +72,7 @@ async def test_an_admin_changes_language_variant_and_options_in_one_message(
         sent = bot_messages(h)
         assert "Language: English" in menu_text(h)
         assert "Variant: Classic (Sleeping City)" in menu_text(h)
-        assert "Day: 300 s" in menu_text(h) and NEXT_GAME not in menu_text(h)
+        assert "Day: 5 min" in menu_text(h) and NEXT_GAME not in menu_text(h)
         await press(h, h.admin, "🎭 Classic (Sleeping City)")
         answer = await press(h, h.admin, "Moscow rules")
         assert answer.answer.get("text")  # "Saved."
@@ -80,11 +80,11 @@ async def test_an_admin_changes_language_variant_and_options_in_one_message(
         assert settings.variant == "moscow"
         # Only moscow's options are offered; numbers in steps, booleans toggle.
         assert "Day:" not in menu_text(h) and "Thanks word: off" in menu_text(h)
-        await press(h, h.admin, "Speech: 60 s")
+        await press(h, h.admin, "Speech: 60 sec")
         await press(h, h.admin, "+5")
         await press(h, h.admin, "+30")
         assert h.db.get_settings(h.group.id).options == {"speech_seconds": 95}
-        await press(h, h.admin, "« Back")
+        await press(h, h.admin, "← Back")
         await press(h, h.admin, "Thanks word: off")
         await press(h, h.admin, "Maniac: on")
         await press(h, h.admin, "Host: the bot")
@@ -100,10 +100,10 @@ async def test_an_admin_changes_language_variant_and_options_in_one_message(
         settings = h.db.get_settings(h.group.id)
         assert settings.variant == "club"
         assert settings.options == {"speech_seconds": 95, "host": "human"}
-        await press(h, h.admin, "Speech: 95 s")
-        await press(h, h.admin, "Default (60 s)")
+        await press(h, h.admin, "Speech: 95 sec")
+        await press(h, h.admin, "Default (60 sec)")
         assert h.db.get_settings(h.group.id).options == {"host": "human"}
-        await press(h, h.admin, "« Back")
+        await press(h, h.admin, "← Back")
         await press(h, h.admin, "🌐 English")
         await press(h, h.admin, "Français")
         assert h.db.get_settings(h.group.id).language == "fr"
@@ -241,8 +241,8 @@ def test_values_no_menu_offers_are_refused_by_the_menu_itself() -> None:
     t = translator("en")
     before = load(ChatSettingsRecord(chat_id=-1))
     for args, reason in [
-        (["O", "night_seconds", "999"], "allowed values are 20 s to 300 s"),
-        (["O", "night_seconds", "abc"], "allowed values are 20 s to 300 s"),
+        (["O", "night_seconds", "999"], "allowed values are 20 sec to 5 min"),
+        (["O", "night_seconds", "abc"], "allowed values are 20 sec to 5 min"),
         (["O", "warnings_limit", "2"], "has no option"),
         (["O", "nonsense", "1"], "has no option"),
     ]:

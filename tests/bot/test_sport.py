@@ -111,13 +111,13 @@ async def test_the_lift_and_the_best_move_reach_the_group_and_no_secret_does(
         # Nothing secret in the group: no role, no night move, no private prompt.
         t = translator("en")
         secret_words = [texts.role_name(t, r) for r in Role if r is not Role.CITIZEN]
-        secret_words += ["Your family", "whom do you", "🔎", "Tap names", "Zero night"]
+        secret_words += ["Your family", "whom do you", "🔎", "Tap names", "the judge has seen you"]
         for message in group:
             for word in secret_words:
                 assert word not in message, f"{word!r} in the group: {message!r}"
         # The sheriff heard from the judge on the zero night, in private.
         sheriff_user = table.players.user(sheriff)
-        assert any("Zero night" in m for m in h.private_texts(sheriff_user))
+        assert any("the judge has seen you" in m for m in h.private_texts(sheriff_user))
 
 
 async def test_a_removal_on_fouls_cancels_the_running_vote(tmp_path: Path) -> None:

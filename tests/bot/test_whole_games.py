@@ -13,6 +13,7 @@ from tests.bot.harness import running_bot
 from tg_mafia.bot import texts
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
+from tg_mafia.sandbox import CallLog
 from tg_mafia.storage import GameStatus
 
 CASES = [("classic", 8), ("moscow", 11), ("party", 9), ("club", 10), ("sport", 10)]
@@ -61,10 +62,24 @@ async def test_a_whole_game(tmp_path: Path, variant: str, size: int, seed: int) 
                 for m in h.private_texts(user)
             )
         assert h.sb.log.count_429() == 0
+        # Only calls that change something: Telegram refuses the others, and each
+        # refused call spends the group's budget all the same.
+        assert unchanged_calls(h.sb.log) == [], "\n".join(unchanged_calls(h.sb.log))
         # The group chat is open again, as it was before the game.
         assert h.sb.world.resolve_chat(h.group.id).permissions.get("can_send_messages")
         if variant in ("moscow", "club", "sport"):
             _no_role_named_before_the_end(h, t)
+
+
+def unchanged_calls(log: CallLog) -> list[str]:
+    """The calls Telegram refused for changing nothing: an edit to what is shown
+    ("message is not modified"), permissions as they are (CHAT_NOT_MODIFIED), a topic
+    as it is (TOPIC_NOT_MODIFIED)."""
+    return [
+        f"{r.method}: {r.description}"
+        for r in log.calls(ok=False)
+        if "not modified" in (r.description or "").lower().replace("_", " ")
+    ]
 
 
 def _side(value: str):  # type: ignore[no-untyped-def]

@@ -72,8 +72,11 @@ from engine.actions import (
 )
 from engine.simulation import lively_action
 from tests.crash.messages import Verdict, compare, expected_messages, reference_calls
+from tg_mafia.bot import texts
 from tg_mafia.bot.callbacks import Kind
+from tg_mafia.i18n import LANGUAGES, translator
 from tg_mafia.sandbox import HttpTransport, Limits, Sandbox, SimUser
+from tg_mafia.sandbox.core import Press
 from tg_mafia.sandbox.state import Chat
 from tg_mafia.storage import Database, GameRecord, GameStatus, open_database
 
@@ -86,6 +89,13 @@ KILL_MODES = ("press", "written", "later")
 
 class BotDied(Exception):
     """The bot process was killed while a step waited for it."""
+
+
+class PressRefused(Exception):
+    """A press of the step was answered as out of date: the step is tried anew."""
+
+
+STALE = frozenset(texts.popup(translator(language), "stale") for language in LANGUAGES)
 
 
 class BotProcess:
@@ -199,6 +209,7 @@ class CrashRun:
         self.http: HttpTransport | None = None
         self.bot: BotProcess | None = None
         self.client = httpx.AsyncClient(timeout=STEP_TIMEOUT)
+        self.presses: list[Press] = []  # the current step's
 
     # ----- set-up -----------------------------------------------------------------------
 
@@ -305,10 +316,18 @@ class CrashRun:
             found[0] = self.find(chat_id, match)
             return found[0] is not None
 
-        await self.until(visible, generation)
+        await self.until(lambda: visible() or self.refused(), generation)
+        if self.refused():
+            raise PressRefused
         assert found[0] is not None
         message_id, label = found[0]
-        user.press(chat_id, label, message_id=message_id)
+        self.presses.append(user.press(chat_id, label, message_id=message_id))
+
+    def refused(self) -> bool:
+        """A press of this step answered as out of date: the copy of a message that
+        went out just before a kill, never written down; the bot sends it again, and
+        the step is tried anew on the newest copy, as a person would."""
+        return any(p.answered and p.answer.get("text") in STALE for p in self.presses)
 
     # ----- playing --------------------------------------------------------------------------
 
@@ -428,8 +447,12 @@ class CrashRun:
         action = table.reference[done]
         state = GameState.from_dict(record.state or {})
         size = self.log_size(table.game_id)
-        if not await self.perform(table, record, state, action, generation):
-            return False  # a timer not armed yet: read the game again and retry
+        self.presses = []
+        try:
+            if not await self.perform(table, record, state, action, generation):
+                return False  # a timer not armed yet: read the game again and retry
+        except PressRefused:
+            return False
         if table.kill_at == done and not table.killed:
             table.killed = True
             if table.kill_mode == "written":
@@ -440,7 +463,7 @@ class CrashRun:
                 await asyncio.sleep(self.rng.random() * 0.03)
             await self.bot.kill_and_restart(generation)
             raise BotDied
-        await self.until(lambda: self.progress(table) > done, generation)
+        await self.until(lambda: self.progress(table) > done or self.refused(), generation)
         return False
 
     async def perform(

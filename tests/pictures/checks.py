@@ -10,7 +10,7 @@ from fontTools.ttLib import TTFont
 from PIL import Image
 
 from tg_mafia.pictures.canvas import Box, Picture
-from tg_mafia.pictures.fonts import BOLD, REGULAR
+from tg_mafia.pictures.fonts import EMOJI, TEXT_FACES, graphemes
 
 # Telegram's sendPhoto: at most 10 MB, width + height at most 10000, ratio at most 20.
 MAX_BYTES = 10 * 1024 * 1024
@@ -18,7 +18,16 @@ MAX_BYTES = 10 * 1024 * 1024
 
 @functools.cache
 def cmaps() -> tuple[frozenset[int], ...]:
-    return tuple(frozenset(TTFont(str(path)).getBestCmap()) for path in (REGULAR, BOLD))
+    """What each shipped text font draws in both its weights."""
+    return tuple(
+        frozenset(TTFont(str(regular)).getBestCmap()) & frozenset(TTFont(str(bold)).getBestCmap())
+        for regular, bold in TEXT_FACES
+    )
+
+
+@functools.cache
+def emoji_cmap() -> frozenset[int]:
+    return frozenset(TTFont(str(EMOJI)).getBestCmap())
 
 
 def decoded(picture: Picture) -> Image.Image:
@@ -36,11 +45,14 @@ def sendable(picture: Picture) -> None:
 
 
 def no_tofu(picture: Picture) -> None:
-    """Every character drawn has a glyph in both shipped fonts."""
-    regular, bold = cmaps()
+    """Every grapheme drawn has its glyphs in one shipped text font (both
+    weights), or in the emoji font (without its variation selector)."""
     for item in picture.texts:
-        missing = [c for c in item.text if ord(c) not in regular or ord(c) not in bold]
-        assert not missing, f"{item.text!r} has no glyph for {missing}"
+        for cluster in graphemes(item.text):
+            bare = cluster.replace("\ufe0f", "")
+            found = any(all(ord(c) in cmap for c in cluster) for cmap in cmaps())
+            found = found or all(ord(c) in emoji_cmap() for c in bare)
+            assert found, f"{item.text!r} has no glyph for {cluster!r}"
 
 
 def inside(box: Box, outer: Box) -> bool:

@@ -84,6 +84,18 @@ def test_a_player_without_a_name_shows_the_id() -> None:
     assert [item.text for item in picture.of_kind("name")] == [str(p.user_id) for p in board.top(3)]
 
 
+def test_a_blank_name_shows_as_no_name() -> None:
+    board = leaderboard(history(5))
+    top = board.top(3)
+    # A Hangul filler, and Devanagari (which no shipped font draws).
+    names = {top[0].user_id: "\u3164", top[1].user_id: "\u0915\u093f", top[2].user_id: "Ann"}
+    picture = render_leaderboard(board, names, "Friday club", translator("ru"), top=3)
+    assert [item.text for item in picture.of_kind("name")] == ["(без имени)"] * 2 + ["Ann"]
+    card = render_player_card(top[0], "\u200b", "Friday club", 1, 3, translator("fr"))
+    (title,) = card.of_kind("title")
+    assert title.text == "(sans nom)"
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_player_card(language: str) -> None:
     board = leaderboard(history())

@@ -117,6 +117,8 @@ def test_a_hosted_game_names_its_host() -> None:
     protocol = build_protocol(record, log)
     assert protocol.host == "Hosty" and protocol.winner is state.winner
     assert "Hosty" in protocol_text(protocol, translator("en"))[0]
+    blank = dataclasses.replace(protocol, host="")  # a host whose name shows nothing
+    assert "Meneur\u00a0: (sans nom)" in protocol_text(blank, translator("fr"))[0]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -224,6 +224,24 @@ def bot_lines(err: str) -> list[str]:
     return [line for line in err.splitlines() if " tornado.access: " not in line]
 
 
+async def test_start_up_rides_out_two_502s(world: World, tmp_path: Path) -> None:
+    # Telegram briefly unwell at the start: getMe answers 502 twice, then the bot is up.
+    world.sb.fail_next("5xx", count=2, method="getMe", status=502)
+    port = free_port()
+    bot = await launch(world, tmp_path, "--health-listen", str(port))
+    try:
+        assert await until_healthy(bot, port) == {"ok": True, "games": 0}
+        await answers_start(world, world.users[1])
+    finally:
+        assert await bot.stop() == 0, bot.output()
+    get_me = world.sb.log.calls("getMe")
+    assert [r.error_code for r in get_me[:3]] == [502, 502, None]
+    retried = [line for line in bot.output().splitlines() if "failed (attempt" in line]
+    assert len(retried) == 2, bot.output()
+    assert "getMe" in retried[0] and "attempt 1 of 6" in retried[0] and "trying again" in retried[0]
+    assert world.sb.token not in bot.output()
+
+
 @pytest.mark.usefixtures("in_process")
 async def test_a_token_telegram_rejects(
     world: World, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tg_mafia import startup
 from tg_mafia.cli import main
 from tg_mafia.config import ENV_VARS
 
@@ -205,14 +206,19 @@ def closed_port() -> int:
 def test_alembic_speaks_only_when_debugging(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, level: str
 ) -> None:
-    # The database is made and migrated, then the Bot API cannot be reached: exit 1.
+    # The database is made and migrated, then the Bot API cannot be reached: each
+    # attempt is logged once, then one line, exit 1.
     monkeypatch.setenv("LOG_LEVEL", level)
+    monkeypatch.setattr(startup, "FIRST_WAIT", 0.001)  # the waits: not what is tested
     base_url = f"http://127.0.0.1:{closed_port()}"  # no /bot: it is added
     assert main(["run", "--token", TOKEN, "--base-url", base_url]) == 1
     out, err = capsys.readouterr()
     last = f"tg-mafia run: cannot reach the Bot API at {base_url}/bot: "
     assert err.splitlines()[-1].startswith(last), err
+    assert err.splitlines()[-1].endswith(f"({startup.ATTEMPTS} attempts)"), err
     assert ("alembic" in err) == (level == "DEBUG"), err
+    retried = [line for line in err.splitlines() if "failed (attempt" in line]
+    assert len(retried) == startup.ATTEMPTS - 1, err
     if level == "INFO":
-        assert len(err.splitlines()) == 1, err
+        assert len(err.splitlines()) == startup.ATTEMPTS, err
     assert TOKEN not in out + err

@@ -182,3 +182,57 @@ async def test_a_pin_leaves_its_service_message_in_the_topic_of_the_message(foru
     await forum.bot.pin_chat_message(forum.chat.id, sent.message_id)
     service = [m for m in forum.chat.messages.values() if m.pinned_message_id == sent.message_id]
     assert len(service) == 1 and service[0].thread_id == topic
+
+
+async def test_an_admin_closes_and_reopens_the_topic_of_the_bot(forum: Forum) -> None:
+    """Telegram sends forum_topic_closed / forum_topic_reopened as service messages (the
+    bot gets every service message); while closed, a bot without can_manage_topics that
+    did not create the topic is refused TOPIC_CLOSED; with the right it may reopen it."""
+    sb, bot, chat = forum.sb, forum.bot, forum.chat
+    table = sb.create_topic(chat, "Table", by=forum.owner)
+    sb.close_topic(chat, table, by=forum.owner)
+    with pytest.raises(BadRequest, match=r"(?i)TOPIC_CLOSED"):
+        await bot.send_message(chat.id, "day 2", message_thread_id=table)
+    sb.reopen_topic(chat, table, by=forum.owner)
+    created, closed, reopened = [u.message for u in await bot.get_updates()]
+    assert created and closed and reopened
+    assert closed.forum_topic_closed is not None and closed.message_thread_id == table
+    assert reopened.forum_topic_reopened is not None and reopened.message_thread_id == table
+    await bot.send_message(chat.id, "day 2", message_thread_id=table)
+    sb.close_topic(chat, table, by=forum.owner)
+    sb.set_bot_rights(chat, TOPIC_RIGHTS)
+    await bot.send_message(chat.id, "I may post here", message_thread_id=table)
+    assert await bot.reopen_forum_topic(chat.id, table)
+    assert not chat.topics[table].closed
+
+
+async def test_a_deleted_topic_goes_with_its_messages(forum: Forum) -> None:
+    """deleteForumTopic: "delete a forum topic along with all its messages"; Telegram
+    tells the bot nothing, and then answers a post into it "message thread not found"."""
+    sb, bot, chat = forum.sb, forum.bot, forum.chat
+    table = sb.create_topic(chat, "Table", by=forum.owner)
+    said = await bot.send_message(chat.id, "Players (0)", message_thread_id=table)
+    forum.users[0].send(chat, "me too", topic=table)
+    await bot.get_updates()
+    confirmed = (await bot.get_updates())[-1].update_id
+    sb.delete_topic(chat, table, by=forum.owner)
+    assert await bot.get_updates(offset=confirmed + 1) == ()
+    assert forum.users[0].view(chat, topic=table) == []
+    with pytest.raises(BadRequest, match=r"(?i)message thread not found"):
+        await bot.send_message(chat.id, "Day 1", message_thread_id=table)
+    with pytest.raises(BadRequest, match=r"(?i)message to edit not found"):
+        await bot.edit_message_text("Players (1)", chat_id=chat.id, message_id=said.message_id)
+    with pytest.raises(BadRequest, match=r"(?i)TOPIC_ID_INVALID"):
+        await bot.close_forum_topic(chat.id, table)
+    with pytest.raises(SimulationError, match="no topic"):
+        forum.users[0].send(chat, "hello?", topic=table)
+    with pytest.raises(SimulationError, match="may not delete topics"):
+        sb.delete_topic(chat, sb.create_topic(chat, "Theirs", by=forum.owner), by=forum.users[0])
+    # the bot deletes a topic only with can_delete_messages
+    mine = sb.create_topic(chat, "Mine", by=forum.owner)
+    sb.set_bot_rights(chat, {"can_manage_topics": True})
+    with pytest.raises(BadRequest, match=r"(?i)not enough rights to delete the topic"):
+        await bot.delete_forum_topic(chat.id, mine)
+    sb.set_bot_rights(chat, TOPIC_RIGHTS)
+    assert await bot.delete_forum_topic(chat.id, mine)
+    assert mine not in chat.topics

@@ -17,12 +17,13 @@ import pytest
 
 from engine import VARIANTS, GameSetup, GameState, apply, legal_actions
 from engine.actions import Best
-from engine.options import option_specs
+from engine.options import OptionSpec, option_specs
 from engine.simulation import random_action
 from tg_mafia.bot import presenter, screens
 from tg_mafia.bot.keyboards import ALONE_COLUMNS, SHARED_ROW_COLUMNS, packed, width
 from tg_mafia.bot.lobby import Lobbies
 from tg_mafia.bot.ops import Keyboard
+from tg_mafia.bot.option_texts import option_line
 from tg_mafia.bot.scene import GameView, Scene
 from tg_mafia.bot.settings_menu import Settings, menu_markup
 from tg_mafia.bot.table import Table
@@ -117,3 +118,27 @@ def test_every_button_label_fits_a_phone(language: str) -> None:
             keyboards += list(game_keyboards(language, variant, seed))
     cut = sorted({found for keyboard in keyboards for found in too_long(keyboard)})
     assert not cut, f"{language}: labels a phone cuts (label, columns, limit): {cut}"
+
+
+def reachable(spec: OptionSpec) -> range:
+    """The values the menu's steps reach (settings_menu._targets): every one
+    of a narrow range, multiples of 5 or 30 of the wider ones."""
+    span = spec.maximum - spec.minimum
+    step = 1 if span <= 30 else 5 if span <= 300 else 30
+    return range(spec.minimum, spec.maximum + 1, step)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_value_an_option_can_take_fits_its_button(language: str) -> None:
+    """Not only the ends of a range: "2 min 30 s" is longer than "5 min"."""
+    t = translator(language)
+    cut = set()
+    for variant in VARIANTS:
+        for spec in option_specs(variant):
+            if isinstance(spec.default, bool) or not isinstance(spec.default, int):
+                continue
+            for value in reachable(spec):
+                label = option_line(t, spec, value, variant)
+                if width(label) > ALONE_COLUMNS:
+                    cut.add((label, width(label)))
+    assert not cut, f"{language}: {sorted(cut)}"

@@ -168,7 +168,7 @@ def test_a_silent_speech_and_a_re_speech_are_announced_as_such() -> None:
     state, events, before = play(state, *(Pass(seat(n)) for n in range(2, 7)))
     floor = floor_sent(group(render(state, events, before)))
     assert floor.text is not None and "silent speech (third foul)" in floor.text
-    assert "a post is deleted and earns a foul" in floor.text and "30 s" in floor.text
+    assert "a post is deleted and earns a foul" in floor.text and "30 seconds" in floor.text
     assert kinds(floor) == {Kind.PASS, Kind.NOMINATE_MENU, Kind.TIME}
     # A tie: the re-speeches.
     state, _, _ = play(state, Nominate(seat(7), seat(3)), Pass(seat(7)), CLOCK, CLOCK, CLOCK)
@@ -297,9 +297,9 @@ def test_rules_explain_sport_and_its_fouls_at_each_limit() -> None:
     assert text.startswith("📖 <b>Sport Mafia (FIIM)</b> · exactly 10 players")
     for line in (
         "each later day at the first living seat after the one that opened the day before",
-        "Farewell minute (60 s)",
-        "Best move: the player killed on night 2",
-        "Night 1 is the zero night",
+        "Farewell minute (60 seconds)",
+        "Best move: the player killed on night 1, the first night with a shot",
+        "The zero night: no kill and no check",
         "the lift vote: if more than half of the living raise a hand, they all leave",
         "The third foul makes the player's next speech silent",
         "At 4 fouls the player is removed at once",

@@ -39,14 +39,15 @@ OUR_TABLES = {
     "outbox",
     "next_game_watch",
     "button_message",
+    "chat_move",
     "pseudonym",
 }
 
 
-HEAD = "0007"
+HEAD = "0008"
 
 
-def test_head_is_0007() -> None:
+def test_head_is_0008() -> None:
     assert head_revision() == HEAD
 
 
@@ -369,15 +370,15 @@ RESULT_0002 = sa.table(
 )
 
 
-def test_upgrade_from_0006_gives_the_results_pseudonyms(database_url: str) -> None:
-    """0006 -> 0007 with two ended games and one running: each user's results
+def test_upgrade_from_0007_gives_the_results_pseudonyms(database_url: str) -> None:
+    """0007 -> 0008 with two ended games and one running: each user's results
     carry one pseudonym instead of their id (the ids only in the pseudonym
     table), the stats and the leaderboard are the same; the running game goes
-    on; and back down to 0006 the ids return."""
+    on; and back down to 0007 the ids return."""
     engine = create_database_engine(database_url)
     when = datetime(2026, 12, 1, tzinfo=UTC)
     try:
-        migrate(engine, "0006")
+        migrate(engine, "0007")
         with engine.begin() as connection:
             for number in range(2):
                 game_id = connection.execute(
@@ -445,7 +446,7 @@ def test_upgrade_from_0006_gives_the_results_pseudonyms(database_url: str) -> No
     engine = create_database_engine(database_url)
     try:
         with engine.begin() as connection:
-            command.downgrade(alembic_config(connection), "0006")
+            command.downgrade(alembic_config(connection), "0007")
         assert "pseudonym" not in sa.inspect(engine).get_table_names()
         with engine.connect() as connection:
             users = connection.execute(sa.text("SELECT DISTINCT user_id FROM player_result"))
@@ -470,7 +471,7 @@ def test_database_from_a_newer_release_is_refused(database_url: str) -> None:
 
 # The revisions a database can be upgraded from, each with a test below that writes a game
 # in progress as that revision stored it. A new revision adds its predecessor here.
-UPGRADED_FROM = ("0001", "0002", "0003", "0004", "0005", "0006")
+UPGRADED_FROM = ("0001", "0002", "0003", "0004", "0005", "0006", "0007")
 
 
 def test_every_upgrade_step_is_tested_with_a_game_in_progress() -> None:
@@ -514,19 +515,16 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade_from(
         actions = h.db.actions(game_id)
         assert record is not None and record.status is GameStatus.RUNNING
         users, admin, group = h.users, h.admin, h.group
-        with h.db.engine.connect() as connection:
-            buttons = [dict(row._mapping) for row in connection.execute(BUTTONS_0006.select())]
 
     engine = create_database_engine(database_url)
     try:
         migrate(engine, revision)
         with engine.begin() as connection:
             # 0004 stored a game as 0003 did (it added only the /nextgame list and autostart),
-            # and 0005 too (the update of each move, NULL for these).
+            # and 0005 to 0007 too (each move's update, the buttons, the chat moves: a game
+            # needs none of them).
             store = _store_as_0003 if revision >= "0003" else _store_as_before_0003
             store(connection, record, [(a.seq, dict(a.action)) for a in actions])
-            if revision >= "0006" and buttons:  # and the messages with buttons, as they stood
-                connection.execute(BUTTONS_0006.insert(), buttons)
     finally:
         engine.dispose()
 
@@ -777,16 +775,6 @@ def _store_as_0003(
         [{"game_id": record.id, "user_id": p.user_id, "active": True} for p in record.players],
     )
     _store_actions(connection, record, actions, now)
-
-
-BUTTONS_0006 = sa.table(
-    "button_message",
-    sa.column("chat_id", sa.BigInteger()),
-    sa.column("message_id", sa.BigInteger()),
-    sa.column("game_id", sa.Integer()),
-    sa.column("choices", sa.JSON(none_as_null=True)),
-    sa.column("created_at", sa.Float()),
-)
 
 
 def _store_settings(connection: sa.Connection, record: Any, now: datetime) -> None:

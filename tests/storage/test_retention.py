@@ -233,7 +233,7 @@ def test_the_prune_command(tmp_path: Path) -> None:
     try:
         migrate(engine, "0006")
         refused = prune("--dry-run", at=older)
-        assert refused.returncode == 2 and "is at revision 0006, not 0007" in refused.stderr
+        assert refused.returncode == 2 and "is at revision 0006, not 0008" in refused.stderr
         assert current_revision(engine) == "0006"
     finally:
         engine.dispose()

@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from telegram import Bot, ChatMemberRestricted, ChatPermissions, InputFile, Message
 from telegram.constants import ChatMemberStatus, ParseMode
@@ -17,7 +18,7 @@ from tg_mafia.bot.ops import Keyboard, Method, Op, markup
 
 
 @dataclass(frozen=True)
-class Shown:
+class ShownButtons:
     """The buttons a message shows after a call, for the press gate (gate.py):
     `choices` None when the message is gone."""
 
@@ -38,7 +39,7 @@ class Delivery:
 
     entries: list[int]
     living: tuple[int, int, str, int | None] | None = None  # game, chat, key, id (None: gone)
-    shown: Shown | None = None  # the buttons of the message the call made or changed
+    buttons: ShownButtons | None = None  # the buttons of the message the call made or changed
     deadline: tuple[int, str, float] | None = None  # game, timer token, when the stage ends
     forget_permissions: int | None = None  # the game whose saved permissions are restored
 
@@ -56,6 +57,7 @@ class Call:
     living_id: int | None  # the op's living message, if it has one
     delivery: Delivery = field(default_factory=lambda: Delivery([]))
     now: float = 0.0  # the bot's clock when the call is made
+    sent: int | None = None  # the message a send made
 
     @property
     def target(self) -> int | None:
@@ -72,7 +74,7 @@ class Call:
             self.showing(message_id, choices(self.op.keyboard))
 
     def showing(self, message_id: int, shown: tuple[str, ...] | None) -> None:
-        self.delivery.shown = Shown(self.chat, message_id, self.game, shown)
+        self.delivery.buttons = ShownButtons(self.chat, message_id, self.game, shown)
 
 
 async def send(call: Call) -> None:
@@ -85,6 +87,7 @@ async def send(call: Call) -> None:
         disable_web_page_preview=True,
         message_thread_id=call.topic,
     )
+    call.sent = message.message_id
     call.made(message.message_id)
 
 
@@ -101,6 +104,7 @@ async def photo(call: Call) -> None:
         reply_markup=markup(call.op.keyboard),
         message_thread_id=call.topic,
     )
+    call.sent = message.message_id
     call.made(message.message_id)
 
 
@@ -115,6 +119,7 @@ async def document(call: Call) -> None:
         reply_markup=markup(call.op.keyboard),
         message_thread_id=call.topic,
     )
+    call.sent = message.message_id
     call.made(message.message_id)
 
 
@@ -163,13 +168,17 @@ async def unpin(call: Call) -> None:
         await call.bot.unpin_chat_message(call.chat, call.target)
 
 
+def wanted_permissions(op: Op) -> dict[str, Any]:
+    """The permissions a PERMISSIONS op sets, as sent."""
+    if op.permissions is None:
+        return ChatPermissions.no_permissions().to_dict()
+    return (ChatPermissions.de_json(op.permissions) or ChatPermissions()).to_dict()
+
+
 async def permissions(call: Call) -> None:
     """The masked night: no permission at all, or the group's own again."""
     op = call.op
-    if op.permissions is None:
-        wanted = ChatPermissions.no_permissions()
-    else:
-        wanted = ChatPermissions.de_json(op.permissions, call.bot) or ChatPermissions()
+    wanted = ChatPermissions.de_json(wanted_permissions(op), call.bot) or ChatPermissions()
     try:
         await call.bot.set_chat_permissions(
             call.chat, wanted, use_independent_chat_permissions=True

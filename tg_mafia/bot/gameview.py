@@ -17,7 +17,7 @@ def state_of(record: GameRecord) -> GameState:
 
 def table_of(record: GameRecord) -> Table:
     names = {str(p.user_id): p.name for p in record.players}
-    return Table(tuple(str(p.user_id) for p in record.players), names)
+    return Table(tuple(str(p.user_id) for p in record.players), names, translator(record.language))
 
 
 def game_view(record: GameRecord, speed: float = 1.0) -> GameView:

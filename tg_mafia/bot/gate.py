@@ -2,7 +2,7 @@
 button is on (its chat and id) and for the user who pressed, not for the
 callback data: a modified client can send any data on any message of the bot.
 So a press counts only on a message the bot recorded as carrying buttons (the
-sender writes each one down, calls.Shown) and only with the data of one of
+sender writes each one down, calls.ShownButtons) and only with the data of one of
 the buttons that message shows now; the game it acts on is the one that
 message serves, never one the data names. Everything else is refused the same
 way: one short popup, nothing changed, nothing sent, counted."""

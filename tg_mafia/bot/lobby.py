@@ -18,6 +18,7 @@ from tg_mafia.bot import keyboards, texts
 from tg_mafia.bot.callbacks import Button, Kind
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
+from tg_mafia.bot.names import is_blank, person_name
 from tg_mafia.bot.ops import Keyboard, Method, Op, Priority, callback, link
 from tg_mafia.bot.runner import Runner
 from tg_mafia.bot.timefmt import deadline_html
@@ -33,6 +34,8 @@ from tg_mafia.storage import (
 )
 
 LOBBY_KEY = "lobby"
+# A basic group's id is above this; a supergroup's (-100...) below it.
+BASIC_GROUP_IDS = -(10**12)
 EXTEND_SECONDS = 120  # /extend without a number
 EXTEND_RANGE = (30, 600)  # what /extend N may add at once
 MAX_WAIT = 3600  # a lobby never waits longer than this from now
@@ -97,7 +100,7 @@ class Lobbies:
             variant.min_players,
             variant.max_players,
             [p.name for p in record.players],
-            opener or t.gettext("the opener"),
+            t.gettext("the opener") if is_blank(opener) else opener,
             until,
             record.host_name if record.host_user_id else None,
         )
@@ -117,9 +120,12 @@ class Lobbies:
             [lobby_button("rules")],
         )
 
+    def message(self, record: GameRecord, method: Method = Method.EDIT) -> Op:
+        """The lobby's message, with its buttons."""
+        return Op(method, text=self.text(record), keyboard=self.keyboard(record), key=LOBBY_KEY)
+
     def _put(self, tx: Tx, record: GameRecord, method: Method, now: float) -> None:
-        op = Op(method, text=self.text(record), keyboard=self.keyboard(record), key=LOBBY_KEY)
-        _enqueue(tx, record, op, now)
+        _enqueue(tx, record, self.message(record, method), now)
 
     def _close(self, tx: Tx, record: GameRecord, reason: str, now: float) -> None:
         t = translator(record.language)
@@ -140,10 +146,11 @@ class Lobbies:
         forum: bool = False,
     ) -> str | None:
         """/newgame: None when the lobby is open, else a reason to show."""
-        rights = await self._bot_rights(chat_id)
+        rights, admin = await self._bot_rights(chat_id)
         rights["forum"] = forum
+        blind = not admin and not self._reads_all()
         outcome = await self.db.run(
-            self._open, chat_id, topic, title, user_id, user_name, rights, self.clock.now()
+            self._open, chat_id, topic, title, user_id, user_name, rights, blind, self.clock.now()
         )
         if isinstance(outcome, str):
             return outcome
@@ -159,6 +166,7 @@ class Lobbies:
         user_id: int,
         user_name: str,
         rights: dict[str, bool],
+        blind: bool,
         now: float,
     ) -> GameRecord | str:
         settings = db.get_settings(chat_id)
@@ -186,13 +194,33 @@ class Lobbies:
                 if rights.get("can_pin_messages"):
                     _enqueue(tx, record, Op(Method.PIN, key=LOBBY_KEY), now)
                 missing = [r for r in needed_rights(rights) if not rights.get(r)]
-                if missing:
+                if blind:
+                    _enqueue(tx, record, Op(Method.SEND, text=_blind(t)), now)
+                elif missing:
                     text = _missing_rights(t, missing, forum=bool(rights.get("forum")))
                     _enqueue(tx, record, Op(Method.SEND, text=text), now)
                 self._tell_watchers(tx, record, now)
                 return record
         except GameAlreadyRunningError:
-            return t.gettext("A game is already open in this chat.")
+            return self._already_open(db, chat_id, topic, now) or t.gettext(
+                "A game is already open in this chat."
+            )
+
+    def _already_open(
+        self, db: Database, chat_id: int, topic: int, now: float
+    ) -> GameRecord | None:
+        """/newgame over an open lobby that this chat does not show (it followed the
+        group to its new id as a supergroup): the lobby, shown here again."""
+        with db.transaction() as tx:
+            record = tx.active_game(chat_id, topic)
+            if (
+                record is None
+                or record.status is not GameStatus.LOBBY
+                or tx.living_id(record.id, chat_id, LOBBY_KEY) is not None
+            ):
+                return None
+            self._put(tx, record, Method.SEND, now)
+            return record
 
     def _tell_watchers(self, tx: Tx, record: GameRecord, now: float) -> None:
         """/nextgame: everyone waiting for this chat's next game hears of it in
@@ -209,20 +237,38 @@ class Lobbies:
             if user_id != record.opened_by:
                 tx.enqueue(user_id, op.to_json(), now=now, priority=Priority.ANSWER)
 
-    async def _bot_rights(self, chat_id: int) -> dict[str, bool]:
+    async def _bot_rights(self, chat_id: int) -> tuple[dict[str, bool], bool]:
+        """The bot's rights in the chat, and whether it is an administrator there."""
         try:
             member = await self.bot.get_chat_member(chat_id, self.bot.id)
         except TelegramError:
-            return {}
+            return {}, False
         status = getattr(member, "status", "")
         if status == "creator":
-            return dict.fromkeys(RIGHTS, True)
-        return {r: bool(getattr(member, r, False)) for r in RIGHTS}
+            return dict.fromkeys(RIGHTS, True), True
+        return {r: bool(getattr(member, r, False)) for r in RIGHTS}, status == "administrator"
+
+    def _reads_all(self) -> bool:
+        """Whether privacy mode is off (BotFather's /setprivacy): getMe's
+        can_read_all_group_messages. With it on, a bot that is not an administrator
+        is shown only commands meant for it, replies to it and service messages."""
+        try:
+            return bool(self.bot.can_read_all_group_messages)
+        except RuntimeError:  # not initialised: nothing known, nothing claimed
+            return True
 
     # ----- joining and leaving --------------------------------------------------------------
 
+    async def current_chat(self, chat_id: int) -> int:
+        """The chat `chat_id` is now: a basic group's new id once it became a supergroup
+        (only a basic group's id is looked up: a supergroup's never changes)."""
+        if not BASIC_GROUP_IDS < chat_id < 0:
+            return chat_id
+        return await self.db.run(Database.moved_to, chat_id)
+
     async def join(self, chat_id: int, topic: int, user_id: int, name: str, language: str) -> str:
         """The deep link: the answer, in the private chat."""
+        chat_id = await self.current_chat(chat_id)  # a link made before an upgrade
         if not await self._is_member(chat_id, user_id):
             # A stranger learns nothing about the group, its title included.
             return translator(language).gettext(
@@ -402,7 +448,7 @@ class Lobbies:
             text = t.gettext(
                 "{name} hosts this game. Roles and night moves will reach them in private."
             )
-            return text.format(name=escape(name)), record
+            return text.format(name=escape(person_name(name, t))), record
 
     # ----- the start and the end of a lobby ------------------------------------------------
 
@@ -517,6 +563,15 @@ def _missing_rights(t: Translator, missing: list[str], *, forum: bool) -> str:
     head = t.gettext("⚠️ To run the game fully in this forum I lack the rights: {rights}.")
     rights = t.join(names[r] for r in missing)
     return "\n".join([head.format(rights=rights), *(lost[r] for r in missing)])
+
+
+def _blind(t: Translator) -> str:
+    return t.gettext(
+        "⚠️ I am not an administrator here, and with my privacy mode on Telegram does not "
+        "show me the group's messages: I cannot see who speaks out of turn, so the floor "
+        "will not be enforced. To fix it, make me an administrator of the group (with the "
+        "rights to delete messages, restrict members and pin messages)."
+    )
 
 
 def _busy(t: Translator, game: GameRecord | None) -> str:

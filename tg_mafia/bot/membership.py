@@ -9,6 +9,8 @@
   masked again when it comes back);
 - the group becomes a supergroup (a new chat id): the games, their calls,
   settings and results move to the new id, and the game goes on there;
+- a game's forum topic is closed by an admin: the bot reopens it if it may,
+  else says so in General; the topic deleted: the game ends, said in General;
 - a player blocked the bot: the group is told, their calls wait.
 
 Every change is written with the calls it causes, in one transaction."""
@@ -29,6 +31,7 @@ from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.gameview import state_of, table_of
 from tg_mafia.bot.lobby import Lobbies
+from tg_mafia.bot.moved import said_again
 from tg_mafia.bot.ops import Method, Op, Priority
 from tg_mafia.bot.runner import CURRENT_UPDATE, Runner
 from tg_mafia.i18n import translator
@@ -116,10 +119,36 @@ class Membership:
             return None
         return chat.permissions.to_dict() if chat.permissions else {}
 
+    # ----- forum topics -------------------------------------------------------------------
+
+    async def topic_closed(self, chat_id: int, topic: int) -> None:
+        """An admin closed a game's topic (the bot's own closing at night is not told to
+        it): reopened when the bot may manage topics, else General hears it once."""
+        record = await self.db.run(Database.active_game, chat_id, topic)
+        if record is None:
+            return
+        if record.status is GameStatus.RUNNING and state_of(record).phase is Phase.NIGHT:
+            return  # closed at night anyway: the morning reopens it
+        await self.db.run(_topic_closed, record, self.clock.now())
+        self.written(record, 1)
+
+    async def topic_deleted(self, chat_id: int, topic: int) -> None:
+        """A game's topic was deleted (Telegram tells the bot nothing: a call into it
+        answered "message thread not found"): the game ends, unscored, said in General;
+        its calls that cannot go out are dropped, and /newgame works there again."""
+        ended = await self.db.run(_end_game_of_deleted_topic, chat_id, topic, self.clock.now())
+        if ended is not None:
+            log.info("chat %s: topic %s deleted, game %s ended", chat_id, topic, ended.id)
+            self.written(ended, 1)
+
     # ----- the upgrade to a supergroup ---------------------------------------------------
 
     async def migrated(self, old: int, new: int) -> None:
-        moved = await self.db.run(_migrate, old, new)
+        """On the migration's service message or the first call refused with the new
+        id, whichever comes first (the second finds nothing left to move)."""
+        moved = await self.db.run(
+            _migrate, old, new, self.lobbies.message, self.clock.speed, self.clock.now()
+        )
         if moved:
             log.info("chat %s became %s: %d game(s) moved", old, new, len(moved))
         for record in moved:
@@ -127,6 +156,42 @@ class Membership:
 
 
 # ----- the database side (worker thread) ------------------------------------------------------
+
+
+def _topic_closed(db: Database, record: GameRecord, now: float) -> None:
+    with db.transaction() as tx:
+        if record.bot_rights.get("can_manage_topics"):
+            op = Op(Method.TOPIC, extra={"open": True}).to_json()
+            op["topic"] = record.topic
+            tx.enqueue(record.chat_id, op, now=now, game_id=record.id, priority=Priority.GAME)
+            return
+        t = translator(record.language)
+        text = t.gettext(
+            "⚠️ The topic of the game in «{title}» was closed, and I may not reopen it: "
+            "nobody can play there until an administrator reopens it (or gives me the "
+            "right to manage topics)."
+        ).format(title=escape(record.title))
+        op = Op(Method.SEND, text=text).to_json()  # in General: the topic is closed
+        tx.enqueue(record.chat_id, op, now=now, game_id=record.id, priority=Priority.GAME)
+
+
+def _end_game_of_deleted_topic(
+    db: Database, chat_id: int, topic: int, now: float
+) -> GameRecord | None:
+    with db.transaction() as tx:
+        record = tx.active_game(chat_id, topic)
+        if record is None:
+            return None
+        tx.drop_pending_of_game(record.id)
+        ended = tx.abort_game(record.id)
+        t = translator(record.language)
+        text = t.gettext(
+            "🛑 The topic of the game in «{title}» was deleted: the game has stopped, "
+            "unscored. Send /newgame to start another."
+        ).format(title=escape(record.title))
+        op = Op(Method.SEND, text=text).to_json()  # in General
+        tx.enqueue(chat_id, op, now=now, game_id=record.id, priority=Priority.GAME)
+        return ended
 
 
 def _games_in_chat(db: Database, chat_id: int) -> list[GameRecord]:
@@ -207,6 +272,20 @@ def _follow_rights(
         return record
 
 
-def _migrate(db: Database, old: int, new: int) -> list[GameRecord]:
+def _migrate(
+    db: Database,
+    old: int,
+    new: int,
+    lobby: Callable[[GameRecord], Op],
+    speed: float,
+    now: float,
+) -> list[GameRecord]:
     with db.transaction() as tx:
-        return tx.move_chat(old, new)
+        moved, living = tx.move_chat(old, new)
+        for record in moved:
+            for op in said_again(record, living.get(record.id, []), lobby, speed):
+                data = op.to_json()
+                if record.topic:
+                    data["topic"] = record.topic
+                tx.enqueue(new, data, now=now, game_id=record.id, priority=Priority.GAME)
+        return moved

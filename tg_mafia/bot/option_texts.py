@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine import find_variant
 from engine.options import OptionSpec, OptionValue
+from tg_mafia.bot.timefmt import duration
 from tg_mafia.i18n import LANGUAGES, Translator
 
 # Each language by its own name: not translated on purpose.
@@ -50,22 +51,20 @@ def option_label(t: Translator, name: str, variant: str) -> str:
 
 
 def option_value(t: Translator, spec: OptionSpec, value: OptionValue) -> str:
-    """A value as a player reads it: on/off, seconds, the host's kind."""
+    """A value as a player reads it: on/off, a length of time, the host's kind."""
     if isinstance(value, bool):
         return t.gettext("on") if value else t.gettext("off")
     if spec.name == "host":
         return t.gettext("a person") if value == "human" else t.gettext("the bot")
     if isinstance(value, int) and spec.name.endswith(("_seconds", "pause_limit")):
-        return t.gettext("{n} s").format(n=value)
-    if spec.name == "warnings_limit" and value == 0:
+        return duration(t, value, short=True)
+    if spec.name in ("warnings_limit", "idle_limit") and value == 0:
         return t.gettext("no limit")
-    if spec.name == "idle_limit" and value == 0:
-        return t.gettext("off")
     return str(value)
 
 
 def option_line(t: Translator, spec: OptionSpec, value: OptionValue, variant: str) -> str:
-    """`Night: 60 s`, punctuated as the language does."""
+    """`Night: 60 sec`, punctuated as the language does."""
     return t.gettext("{option}: {value}").format(
         option=option_label(t, spec.name, variant), value=option_value(t, spec, value)
     )

@@ -62,7 +62,7 @@ def night_started(scene: Scene, event: ev.NightStarted) -> None:
     scene.group(
         Op(
             Method.SEND,
-            text=texts.night_started(scene.t, event.night, scene.game.mask),
+            text=texts.night_started(scene.t, scene.state.variant, event.night, scene.game.mask),
             timer=scene.timer(),
         )
     )
@@ -109,7 +109,7 @@ def plan_set(scene: Scene, event: ev.PlanSet) -> None:
 
 
 def mafia_chatted(scene: Scene, event: ev.MafiaChatted) -> None:
-    note = texts.mafia_message(scene.table, scene.game.title, event.player, event.text)
+    note = texts.mafia_message(scene.t, scene.table, scene.game.title, event.player, event.text)
     for user in scene.recipients(event):
         if user != int(event.player):
             scene.private(user, Op(Method.SEND, text=note, mergeable=True))
@@ -122,8 +122,12 @@ def mafia_chatted(scene: Scene, event: ev.MafiaChatted) -> None:
 def day_started(scene: Scene, event: ev.DayStarted) -> None:
     _close_night_prompts(scene)
     shown = dict(event.shown)
+    night = scene.before.night if scene.before is not None else scene.state.night
+    quiet = texts.quiet_night(scene.state.variant, night)
     scene.say(
-        texts.day_started(scene.t, scene.table, event.day, event.victims, shown, event.missed)
+        texts.day_started(
+            scene.t, scene.table, event.day, event.victims, shown, event.missed, quiet=quiet
+        )
     )
     scene.group(Op(Method.PERMISSIONS, permissions={}))  # the group's own, restored
 

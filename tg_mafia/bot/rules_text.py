@@ -15,6 +15,7 @@ from engine.options import OptionValue, option_specs
 from engine.variants import DayMode, NightMove, Rotation, ShotMode, TieMode, Variant
 from tg_mafia.bot import texts
 from tg_mafia.bot.option_texts import option_line
+from tg_mafia.bot.timefmt import duration
 from tg_mafia.i18n import Translator
 
 Options = Mapping[str, OptionValue]
@@ -95,16 +96,17 @@ def move_phrase(t: Translator, role: Role, move: NightMove) -> str:
 
 def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
     lines = []
-    if variant.quiet_first_night:
-        lines.append(t.gettext("Night 1: no kill and no check; the mafia meet."))
+    zero = variant.name in texts.ZERO_NIGHT_VARIANTS  # night 1 is called the zero night
     if variant.sheriff_seen_first_night:
         lines.append(
             t.gettext(
-                "Night 1 is the zero night: the mafia agree on their plan, and the judge sees "
-                "the sheriff, whose checks begin on night 2."
+                "The zero night: no kill and no check; the mafia agree on their plan, and the "
+                "judge sees the sheriff, whose checks begin on night 1."
             )
         )
-    elif not variant.quiet_first_night:
+    elif variant.quiet_first_night:
+        lines.append(t.gettext("Night 1: no kill and no check; the mafia meet."))
+    else:
         lines.append(t.gettext("Every night has a kill, night 1 included."))
     shots = {
         ShotMode.MOST_CHOSEN_BOSS_BREAKS: t.gettext(
@@ -121,9 +123,15 @@ def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
     lines.append(shots[variant.shot_mode])
     if variant.mafia_chat_every_night:
         lines.append(t.gettext("The mafia talk in private through the bot every night."))
+    elif variant.mafia_chat_open(1) and zero:
+        lines.append(t.gettext("The mafia talk in private through the bot on the zero night only."))
     elif variant.mafia_chat_open(1):
         lines.append(t.gettext("The mafia talk in private through the bot on night 1 only."))
-    if variant.has_plan:
+    if variant.has_plan and zero:
+        lines.append(
+            t.gettext("On the zero night the Don may set a kill list for the coming nights.")
+        )
+    elif variant.has_plan:
         lines.append(t.gettext("On night 1 the Don may set a kill list for the coming nights."))
     roles: set[Role] = set()
     for players in range(variant.min_players, variant.max_players + 1):
@@ -135,39 +143,48 @@ def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
             lines.append(
                 t.gettext("{role}: {moves}").format(role=texts.role_label(t, role), moves=phrases)
             )
-    lines.append(
-        t.gettext(
-            "Moves are made with buttons in private. At dawn: heals first, then kills, then checks."
-        )
-    )
     if Role.DOCTOR in roles:
+        lines.append(
+            t.gettext(
+                "Moves are made with buttons in private. At dawn: heals first, then kills, "
+                "then checks."
+            )
+        )
         lines.append(t.gettext("Nobody but the doctor may choose themselves."))
     else:
+        lines.append(
+            t.gettext("Moves are made with buttons in private. At dawn: kills first, then checks.")
+        )
         lines.append(t.gettext("Nobody may choose themselves."))
     return lines
 
 
 def day_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
-    seconds: dict[str, Any] = {k: v for k, v in options.items() if k.endswith("_seconds")}
+    # Each timer as the language says a length of time: {speech_time} is "60 seconds".
+    lengths: dict[str, Any] = {
+        k.removesuffix("_seconds") + "_time": duration(t, int(v))
+        for k, v in options.items()
+        if k.endswith("_seconds")
+    }
     lines = []
     if variant.day_mode is DayMode.LIVE_VOTE:
         lines.append(
             t.gettext(
-                "Free talk and a live vote for {day_seconds} s: each living player votes for "
+                "Free talk and a live vote for {day_time}: each living player votes for "
                 "another and may move or withdraw the vote. Votes from more than half the "
                 "living put a player out at once; with no majority in time, nobody is out."
-            ).format(**seconds)
+            ).format(**lengths)
         )
     elif variant.day_mode is DayMode.BALLOT:
         lines.append(
             t.gettext(
-                "Free talk for {day_seconds} s, then a ballot for {ballot_seconds} s: each "
+                "Free talk for {day_time}, then a ballot for {ballot_time}: each "
                 "living player votes for one other. The most votes are out; a tie puts "
                 "nobody out."
-            ).format(**seconds)
+            ).format(**lengths)
         )
     else:
-        lines.extend(_speech_day_lines(t, variant, options, seconds))
+        lines.extend(_speech_day_lines(t, variant, options, lengths))
     if options.get("reveal_roles"):
         lines.append(t.gettext("A player's role is shown when they die."))
     else:
@@ -176,21 +193,21 @@ def day_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
 
 
 def _speech_day_lines(
-    t: Translator, variant: Variant, options: Options, seconds: dict[str, Any]
+    t: Translator, variant: Variant, options: Options, lengths: dict[str, Any]
 ) -> list[str]:
     lines = []
     if variant.starts_with_day:
         lines.append(
             t.gettext(
-                "Day 1: each player introduces themselves for {intro_seconds} s, in seating "
+                "Day 1: each player introduces themselves for {intro_time}, in seating "
                 "order. No nomination, no vote."
-            ).format(**seconds)
+            ).format(**lengths)
         )
     lines.append(
         t.gettext(
-            "From day {n}: each living player speaks for {speech_seconds} s in seating order "
+            "From day {n}: each living player speaks for {speech_time} in seating order "
             "and may nominate one player. Only the speaker may write."
-        ).format(n=variant.first_speech_day, **seconds)
+        ).format(n=variant.first_speech_day, **lengths)
     )
     if variant.rotation is Rotation.AFTER_OPENER:
         lines.append(
@@ -202,41 +219,42 @@ def _speech_day_lines(
     if variant.has_farewells:
         lines.append(
             t.gettext(
-                "Farewell minute ({speech_seconds} s): the player killed in the night speaks "
+                "Farewell minute ({speech_time}): the player killed in the night speaks "
                 "first in the morning; those voted out speak before night falls."
-            ).format(**seconds)
+            ).format(**lengths)
         )
     if variant.has_best_move:
         lines.append(
             t.gettext(
-                "Best move: the player killed on night 2 names up to three players they "
-                "believe are black, during the farewell. It is shown and recorded, and "
-                "changes nothing. None if two or more left by day 1's vote."
-            )
+                "Best move: the player killed on night {n}, the first night with a shot, names "
+                "up to three players they believe are black, during the farewell. It is shown "
+                "and recorded, and changes nothing. None if the mafia miss that night, or if "
+                "two or more players left by day 1's vote."
+            ).format(n=texts.shown_night(variant.name, 2))
         )
     lines.append(
         t.gettext(
             "The vote: the bot counts raised hands for each nominee in turn "
-            "({vote_count_seconds} s each); whoever has not voted goes to the last one. The "
+            "({vote_count_time} each); whoever has not voted goes to the last one. The "
             "most votes are out. On day {n} a single nominee is not enough for a vote; "
             "later, a single nominee is out."
-        ).format(n=variant.first_speech_day, **seconds)
+        ).format(n=variant.first_speech_day, **lengths)
     )
     if variant.tie_mode is TieMode.LIFT:
         lines.append(
             t.gettext(
-                "Ties: each tied player has a re-speech ({last_word_seconds} s), then they are "
+                "Ties: each tied player has a re-speech ({last_word_time}), then they are "
                 "voted on again. If the same players tie again, the lift vote: if more than half "
                 "of the living raise a hand, they all leave; otherwise they all stay."
-            ).format(**seconds)
+            ).format(**lengths)
         )
     else:
         lines.append(
             t.gettext(
                 "Ties: more than two leaders vote again; two tied players each get a last word "
-                "({last_word_seconds} s) and the vote is repeated; a tie again is decided by the "
+                "({last_word_time}) and the vote is repeated; a tie again is decided by the "
                 "town player killed last night."
-            ).format(**seconds)
+            ).format(**lengths)
         )
     limit = int(options.get("warnings_limit", 0))
     if variant.has_fouls:

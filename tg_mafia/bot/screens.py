@@ -85,7 +85,9 @@ def floor(scene: Scene, method: Method = Method.SEND, note: str = "") -> Op:
         text += "\n" + note
     buttons = []
     if _legal(state, Pass):
-        buttons.append(callback(texts.button(t, "pass"), scene.data(Kind.PASS)))
+        # Where a speech ends with the thanks word, the button says it.
+        end = "thanks" if state.options.get("thanks_rule") else "pass"
+        buttons.append(callback(texts.button(t, end), scene.data(Kind.PASS)))
     if _legal(state, Nominate):
         buttons.append(callback(texts.button(t, "nominate"), scene.data(Kind.NOMINATE_MENU)))
     buttons.append(callback(texts.button(t, "time"), scene.any_step(Kind.TIME)))
@@ -228,7 +230,7 @@ def night_prompt(scene: Scene, player: str, move: str, method: Method) -> Op | N
     text = (
         texts.group_tag(scene.game.title)
         + "\n"
-        + texts.night_question(t, move, view.role, state.night)
+        + texts.night_question(t, move, view.role, state.variant, state.night)
     )
     if move == "kill" and view.role.is_mafia and state.plan:
         text += "\n" + texts.plan_set(t, scene.table, state.plan)
@@ -247,7 +249,7 @@ def night_prompt(scene: Scene, player: str, move: str, method: Method) -> Op | N
 def closed_night_prompt(scene: Scene, before: GameState, player: str, move: str) -> Op:
     """At dawn the prompt keeps only what was chosen: no button is left to press."""
     role = before.roles[player]
-    question = texts.night_question(scene.t, move, role, before.night)
+    question = texts.night_question(scene.t, move, role, before.variant, before.night)
     text = texts.group_tag(scene.game.title) + "\n" + question
     key = f"{player}:{move}"
     choices = {**before.choices, **scene.chosen}

@@ -8,6 +8,9 @@ them, in order per chat, within Telegram's limits, after a crash too.
   second; the bot 30 a second in all. A 429 is waited out, never dropped.
 - Folding: an edit that a later edit of the same message supersedes is not
   made; plain announcements that fall due together go as one message.
+- Only calls that change something: an edit to what the message shows, a clear
+  of a message without buttons, permissions or a topic as the bot last set
+  them are settled without a call (shown.py).
 - A stage's timer starts when its message is sent: the deadline in the text
   is filled in then, and the game's stored deadline moved to it.
 - A call is deleted from the outbox once Telegram took it, in one
@@ -30,10 +33,11 @@ from typing import Any
 from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
-from tg_mafia.bot.calls import CALLS, Call, Delivery, Shown
+from tg_mafia.bot.calls import CALLS, Call, Delivery, ShownButtons
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.ops import DEADLINE, RELATIVE_DEADLINE, SPARE, Method, Op
+from tg_mafia.bot.shown import Shown
 from tg_mafia.bot.timefmt import RELATIVE, deadline_html
 from tg_mafia.storage import Database, OutboxRecord
 from tg_mafia.waiting import wait_set
@@ -87,7 +91,7 @@ class Unit:
     topic: int
     entries: list[int]
     skip: bool = False  # superseded: settle the entries, make no call
-    shown: Shown | None = None  # the buttons a refused call would have left (calls.Shown)
+    buttons: ShownButtons | None = None  # what a refused call would have left shown
 
 
 @dataclass
@@ -129,6 +133,8 @@ class Sender:
         self.on_deadline = on_deadline  # (game, timer token, deadline): a stage's timer moved
         self.on_unreachable = on_unreachable  # (user): blocked the bot
         self.on_migrated = on_migrated  # (old chat, new chat): became a supergroup
+        # (chat, topic): a call into a forum topic found it deleted
+        self.on_topic_gone: Callable[[int, int], None] | None = None
         self.parked: set[int] = set()
         self.peak: dict[int, int] = {}  # the most calls any window of a group held
         self._windows: dict[int, Window] = {}
@@ -142,6 +148,7 @@ class Sender:
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.calls = 0
+        self.shown = Shown()  # what the bot's calls put in front of each chat
 
     # ----- life -------------------------------------------------------------------------
 
@@ -236,13 +243,23 @@ class Sender:
                 unit = plan(entries)
                 if not unit.skip and SPARE in unit.op.extra:
                     unit.skip = not await self._spare_due(unit)
+                unchanged = None
+                if not unit.skip:
+                    unchanged = self.shown.unchanged(
+                        unit.op, unit.chat_id, unit.game_id, unit.topic
+                    )
+                delivered: Delivery | None
                 try:
-                    if not unit.skip:
+                    if unchanged is not None:
+                        delivered = unchanged
+                        delivered.entries = unit.entries
+                    elif not unit.skip:
                         delivered = await self._deliver(unit)
                         if delivered is None:
                             continue  # waited (a 429) or parked: plan again
                     else:
                         delivered = Delivery(unit.entries)
+                    self.shown.settled(delivered)
                     await self.db.run(_settle, delivered, self.clock.now())
                 finally:
                     self._landing_done(chat_id)
@@ -309,6 +326,8 @@ class Sender:
     def _refused(self, unit: Unit, error: BadRequest) -> Delivery:
         text = str(error).lower()
         op = unit.op
+        if "thread not found" in text and unit.topic and self.on_topic_gone is not None:
+            self.on_topic_gone(unit.chat_id, unit.topic)  # the topic was deleted
         living = None
         gone = "not found" in text
         # A clear made again after a crash (Telegram took it, the process died before
@@ -320,8 +339,8 @@ class Sender:
         if living is None and "not modified" not in text:
             log.warning("chat %s: %s refused: %s", unit.chat_id, op.method, error)
         # An edit Telegram calls "not modified" left the message showing its buttons.
-        kept = unit.shown if "not modified" in text and op.method is Method.EDIT else None
-        return Delivery(unit.entries, living=living, deadline=self._timer(unit), shown=kept)
+        kept = unit.buttons if "not modified" in text and op.method is Method.EDIT else None
+        return Delivery(unit.entries, living=living, deadline=self._timer(unit), buttons=kept)
 
     def _timer(self, unit: Unit) -> tuple[int, str, float] | None:
         """A stage's timer whose message could not go out starts now: the
@@ -368,8 +387,9 @@ class Sender:
         try:
             await CALLS[op.method](call)
         except BadRequest:
-            unit.shown = call.delivery.shown
+            unit.buttons = call.delivery.buttons
             raise
+        self.shown.record(call)
         return call.delivery
 
     async def _living_id(self, unit: Unit) -> int | None:
@@ -556,9 +576,9 @@ def _settle(db: Database, delivery: Delivery, now: float) -> None:
                 delivery.deadline = None  # the game moved on meanwhile
         if delivery.forget_permissions is not None:
             tx.clear_saved_permissions(delivery.forget_permissions)
-        shown = delivery.shown
-        if shown is not None:
-            if shown.choices is None:
-                tx.drop_buttons(shown.chat, shown.message_id)
+        buttons = delivery.buttons
+        if buttons is not None:
+            if buttons.choices is None:
+                tx.drop_buttons(buttons.chat, buttons.message_id)
             else:
-                tx.set_buttons(shown.chat, shown.message_id, shown.game, shown.choices, now)
+                tx.set_buttons(buttons.chat, buttons.message_id, buttons.game, buttons.choices, now)

@@ -80,6 +80,7 @@ class GameService:
         self.sender = Sender(
             bot, self.adb, clock, self._deadline_moved, self._unreachable, self._migrated
         )
+        self.sender.on_topic_gone = self._topic_gone
         self.keeper = TimerKeeper(scheduler, clock, self._timer_fired, self._countdown)
         self.runner = Runner(self.adb, clock, self._written)
         self.lobbies = Lobbies(
@@ -169,6 +170,9 @@ class GameService:
 
     def _migrated(self, old: int, new: int) -> None:
         self._spawn(self.membership.migrated(old, new))
+
+    def _topic_gone(self, chat_id: int, topic: int) -> None:
+        self._spawn(self.membership.topic_deleted(chat_id, topic))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

@@ -193,16 +193,11 @@ def menu_head(t: Translator, title: str, saved: bool) -> str:
 
 
 def menu_text(t: Translator, title: str, current: Settings, busy: bool, screen: str) -> str:
-    variant = find_variant(current.variant)
     values = current.resolved()
     lines = [
         menu_head(t, escape(title), saved=screen == "done"),
         t.gettext("Language: {language}").format(language=language_name(current.language)),
-        t.gettext("Variant: {variant} ({low} to {high} players)").format(
-            variant=texts.variant_name(t, current.variant),
-            low=variant.min_players,
-            high=variant.max_players,
-        ),
+        variant_line(t, current.variant),
     ]
     for spec in option_specs(current.variant):
         lines.append("· " + option_line(t, spec, values[spec.name], current.variant))
@@ -228,8 +223,21 @@ def menu_text(t: Translator, title: str, current: Settings, busy: bool, screen: 
     return "\n".join(lines)
 
 
+def variant_line(t: Translator, name: str) -> str:
+    """`Variant: Moscow rules · 7 to 15 players`; a single table size once."""
+    variant = find_variant(name)
+    low, high = variant.min_players, variant.max_players
+    if low == high:
+        return t.ngettext(
+            "Variant: {variant} · {n} player", "Variant: {variant} · {n} players", low
+        ).format(variant=texts.variant_name(t, name), n=low)
+    return t.gettext("Variant: {variant} · {low} to {high} players").format(
+        variant=texts.variant_name(t, name), low=low, high=high
+    )
+
+
 def menu_markup(t: Translator, current: Settings, screen: str) -> Keyboard | None:
-    back = button(t.gettext("« Back"), "m")
+    back = button(t.gettext("← Back"), "m")
     if screen == "done":
         return None
     if screen == "language":

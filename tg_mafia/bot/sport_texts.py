@@ -10,9 +10,9 @@ from tg_mafia.i18n import Translator
 
 
 def sheriff_seen(t: Translator) -> str:
+    # The role card has told the sheriff already that the Don hunts them.
     return t.gettext(
-        "🌙 Zero night: the judge has seen you, Sheriff. Your checks begin on night 2. "
-        "Keep it quiet: the Don is looking for you."
+        "🌙 Zero night: the judge has seen you, Sheriff. Your checks begin on night 1."
     )
 
 
@@ -23,7 +23,11 @@ def fouled(
     t: Translator, table: Table, player: str, count: int, limit: int, reason: str, effect: str
 ) -> str:
     """`⚠️ 6 · Oleg: foul 3/4 — posted out of turn.` and what the foul does."""
-    why = warning_reason(t, reason)
+    if reason == "host":
+        # TRANSLATORS: sport's host is a judge: Russian says «судья».
+        why = t.pgettext("sport", "warned by the host")
+    else:
+        why = warning_reason(t, reason)
     if limit:
         line = t.gettext("⚠️ {player}: foul {count}/{limit} — {reason}.").format(
             player=table.label(player), count=count, limit=limit, reason=why

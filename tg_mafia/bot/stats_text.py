@@ -9,6 +9,7 @@ from html import escape
 
 from engine import Role, Side
 from tg_mafia.bot import texts
+from tg_mafia.bot.names import listed_name
 from tg_mafia.bot.standings import Standings
 from tg_mafia.i18n import Translator
 from tg_mafia.ratings import Record
@@ -60,7 +61,7 @@ def chat_text(t: Translator, stats: ChatStats, ranked: Standings) -> str:
     if top:
         lines.append(f"<b>{escape(t.gettext('Leaderboard'))}</b>")
         for rank, player in enumerate(top, 1):
-            name = escape(ranked.names.get(player.user_id) or str(player.user_id))
+            name = escape(listed_name(ranked.names, player.user_id, t))
             record = player.record
             lines.append(
                 t.gettext("{rank}. {name} — {score} · {record} ({percent})").format(

@@ -1,25 +1,28 @@
-"""Who sits where: seat numbers, names cut to fit a phone, mentions."""
+"""Who sits where: seat numbers, names as the table shows them (cut to fit a
+phone, never blank, never read as another seat: bot/names.py), mentions."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 
-from tg_mafia.bot.names import cut
-from tg_mafia.i18n import Translator
+from tg_mafia.bot.names import seat_name
+from tg_mafia.i18n import Translator, translator
 
 
 @dataclass(frozen=True)
 class Table:
     seats: tuple[str, ...]  # player ids (Telegram user ids as text), in seating order
     names: Mapping[str, str]
+    # The language of the game: "Player 5" for a blank name, its quotation marks.
+    t: Translator = field(default_factory=lambda: translator(None))
 
     def seat(self, player: str) -> int:
         return self.seats.index(player) + 1
 
     def short(self, player: str) -> str:
-        return cut(self.names.get(player, "?"))
+        return str(seat_name(self.names.get(player, ""), self.seat(player), self.t))
 
     def label(self, player: str) -> str:
         """`3 · Olga`, escaped for HTML."""

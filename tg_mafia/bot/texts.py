@@ -9,9 +9,29 @@ from collections.abc import Mapping
 from html import escape
 
 from engine import Role, Side
-from engine.variants import VARIANTS
+from engine.variants import VARIANTS, NightMove
+from tg_mafia.bot.names import person_name, seat_name
 from tg_mafia.bot.table import Table
+from tg_mafia.bot.timefmt import duration
 from tg_mafia.i18n import Translator
+
+# Variants whose players count the nights as clubs do: the engine's night 1 is
+# their zero night, so that day N is followed by night N (RULES.md, sport,
+# "Numbering as players say it"). The engine and the scenarios keep their count.
+ZERO_NIGHT_VARIANTS = frozenset({"sport"})
+
+
+def shown_night(variant: str, night: int) -> int:
+    """The number players give the engine's night `night`."""
+    return night - 1 if variant in ZERO_NIGHT_VARIANTS else night
+
+
+def night_title(t: Translator, variant: str, night: int) -> str:
+    """`Night 2`, or the zero night as sport players call it."""
+    shown = shown_night(variant, night)
+    if shown == 0:
+        return t.gettext("Zero night")
+    return t.gettext("Night {n}").format(n=shown)
 
 
 def variant_name(t: Translator, variant: str) -> str:
@@ -69,18 +89,20 @@ def side_name(t: Translator, side: Side) -> str:
 
 
 def role_description(t: Translator, role: Role, variant: str) -> str:
+    # The first night with a move where night 1 is quiet: night 2, sport's night 1.
+    first = shown_night(variant, 2)
     if role is Role.CITIZEN:
         return t.gettext("You have no night move. By day, find the mafia and vote them out.")
     if role is Role.MAFIA:
         if variant in ("moscow", "club", "sport"):
             return t.gettext(
-                "Each night from night 2 the mafia shoot: the shot lands only if every "
+                "Each night from night {n} the mafia shoot: the shot lands only if every "
                 "living mafioso picks the same player."
-            )
+            ).format(n=first)
         if VARIANTS[variant].quiet_first_night:
             return t.gettext(
-                "Each night from night 2 the mafia choose a victim together. Stay hidden by day."
-            )
+                "Each night from night {n} the mafia choose a victim together. Stay hidden by day."
+            ).format(n=first)
         return t.gettext("Each night the mafia choose a victim together. Stay hidden by day.")
     if role is Role.GODFATHER:
         return t.gettext(
@@ -89,29 +111,29 @@ def role_description(t: Translator, role: Role, variant: str) -> str:
         )
     if role is Role.DON:
         return t.gettext(
-            "You lead the mafia. Each night from night 2 you shoot with them and may check "
+            "You lead the mafia. Each night from night {n} you shoot with them and may check "
             "one player: the bot tells you whether they are the sheriff."
-        )
+        ).format(n=first)
     if (role is Role.DETECTIVE or role is Role.POLICE) and VARIANTS[variant].quiet_first_night:
         return t.gettext(
-            "Each night from night 2 you may check one player: the bot tells you whether they "
-            "are mafia."
-        )
+            "Each night from night {n} you may check one player: the bot tells you whether "
+            "they are mafia."
+        ).format(n=first)
     if role is Role.DETECTIVE or role is Role.POLICE:
         return t.gettext(
             "Each night you may check one player: the bot tells you whether they are mafia."
         )
     if role is Role.SHERIFF:
         return t.gettext(
-            "Each night from night 2 you may check one player: the bot tells you whether "
+            "Each night from night {n} you may check one player: the bot tells you whether "
             "they are mafia. The Don is hunting you: keep it quiet."
-        )
+        ).format(n=first)
     if role is Role.DOCTOR and VARIANTS[variant].quiet_first_night:
         # Night 1 is quiet there: nobody is shot, so nobody is healed.
         return t.gettext(
-            "Each night from night 2 you may heal one player, yourself included, but not "
+            "Each night from night {n} you may heal one player, yourself included, but not "
             "the same player two nights in a row."
-        )
+        ).format(n=first)
     if role is Role.DOCTOR:
         return t.gettext(
             "Each night you may heal one player, yourself included, but not the same "
@@ -119,13 +141,13 @@ def role_description(t: Translator, role: Role, variant: str) -> str:
         )
     if role is Role.ESCORT:
         return t.gettext(
-            "Each night from night 2 you may visit one player: the next day they may neither "
-            "speak, nor nominate, nor vote."
-        )
+            "Each night from night {n} you may visit one player: the next day they may "
+            "neither speak, nor nominate, nor vote."
+        ).format(n=first)
     return t.gettext(
-        "You play alone. Each night from night 2 you may kill one player. You win if you "
+        "You play alone. Each night from night {n} you may kill one player. You win if you "
         "are the last one alive."
-    )
+    ).format(n=first)
 
 
 def your_role(t: Translator, role: Role, variant: str, title: str) -> str:
@@ -170,15 +192,24 @@ def lobby(
     until: str | None,
     host: str | None,
 ) -> str:
-    lines = [
-        t.gettext("🎭 <b>Mafia</b> — {variant} · {low} to {high} players").format(
+    if low == high:
+        head = t.ngettext(
+            "🎭 <b>Mafia</b> — {variant} · {n} player",
+            "🎭 <b>Mafia</b> — {variant} · {n} players",
+            low,
+        ).format(variant=variant_name(t, variant), n=low)
+    else:
+        head = t.gettext("🎭 <b>Mafia</b> — {variant} · {low} to {high} players").format(
             variant=variant_name(t, variant), low=low, high=high
-        ),
+        )
+    lines = [
+        head,
         t.ngettext("Players ({n}):", "Players ({n}):", len(names)).format(n=len(names)),
     ]
-    lines.append("  ".join(f"{i} · {escape(n)}" for i, n in enumerate(names, 1)) or "—")
-    if host:
-        lines.append(t.gettext("Host: {name}").format(name=escape(host)))
+    seats = (f"{i} · {escape(str(seat_name(n, i, t)))}" for i, n in enumerate(names, 1))
+    lines.append("  ".join(seats) or "—")
+    if host is not None:
+        lines.append(t.gettext("Host: {name}").format(name=escape(person_name(host, t))))
     missing = max(0, low - len(names))
     if missing:
         lines.append(
@@ -211,30 +242,29 @@ def lobby_closed(t: Translator, reason: str) -> str:
 # ----- night ---------------------------------------------------------------------
 
 
-def night_started(t: Translator, number: int, mask: str = "chat") -> str:
+def night_started(t: Translator, variant: str, number: int, mask: str = "chat") -> str:
     """`mask`: what the masked night closes — the chat, the players' posts in
     every topic of a forum, the game's forum topic, or nothing (the bot may not:
     it only warns)."""
+    # TRANSLATORS: {night} is "Night 2", or "Zero night" in sport.
     if mask == "forum":
         text = t.gettext(
-            "🌙 <b>Night {n}.</b> The city sleeps. Until morning the players post nowhere "
+            "🌙 <b>{night}.</b> The city sleeps. Until morning the players post nowhere "
             "in the group: night moves are made in private."
         )
     elif mask == "topic":
-        text = t.gettext(
-            "🌙 <b>Night {n}.</b> The city sleeps. This topic is closed until morning."
-        )
+        text = t.gettext("🌙 <b>{night}.</b> The city sleeps. This topic is closed until morning.")
     elif mask == "none":
         text = t.gettext(
-            "🌙 <b>Night {n}.</b> The city sleeps. Nobody posts until morning: night moves "
+            "🌙 <b>{night}.</b> The city sleeps. Nobody posts until morning: night moves "
             "are made in private."
         )
     else:
-        text = t.gettext("🌙 <b>Night {n}.</b> The city sleeps. The chat is closed until morning.")
-    return text.format(n=number)
+        text = t.gettext("🌙 <b>{night}.</b> The city sleeps. The chat is closed until morning.")
+    return text.format(night=night_title(t, variant, number))
 
 
-def night_question(t: Translator, move: str, role: Role, number: int) -> str:
+def night_question(t: Translator, move: str, role: Role, variant: str, number: int) -> str:
     if move == "kill" and role is Role.MANIAC:
         question = t.gettext("whom do you kill?")
     elif move == "kill":
@@ -247,7 +277,9 @@ def night_question(t: Translator, move: str, role: Role, number: int) -> str:
         question = t.gettext("whom do you heal?")
     else:
         question = t.gettext("whom do you visit?")
-    return t.gettext("🌙 Night {n} — {question}").format(n=number, question=question)
+    return t.gettext("🌙 {night} — {question}").format(
+        night=night_title(t, variant, number), question=question
+    )
 
 
 def night_final(t: Translator, table: Table, target: str | None) -> str:
@@ -333,11 +365,18 @@ def group_tag(title: str) -> str:
     return f"🎭 <i>{escape(title)}</i>"
 
 
-def mafia_message(table: Table, title: str, player: str, text: str) -> str:
-    return f"{group_tag(title)} · {table.label(player)}: {escape(text)}"
+def mafia_message(t: Translator, table: Table, title: str, player: str, text: str) -> str:
+    line = t.gettext("{player}: {note}").format(player=table.label(player), note=escape(text))
+    return f"{group_tag(title)} · {line}"
 
 
 # ----- morning ---------------------------------------------------------------------
+
+
+def quiet_night(variant: str, night: int) -> bool:
+    """A night with no kill to make (night 1 of most variants): its morning does
+    not say that nobody was killed."""
+    return NightMove.KILL not in VARIANTS[variant].night_moves(Role.MAFIA, night)
 
 
 def day_started(
@@ -347,7 +386,10 @@ def day_started(
     killed: tuple[str, ...],
     shown: dict[str, Role],
     missed: bool,
+    quiet: bool = False,
 ) -> str:
+    """The morning; `quiet`: the night had no kill to make (night 1 of most
+    variants), so nobody "was not killed"."""
     lines = [t.gettext("☀️ <b>Day {n}.</b> The city wakes up.").format(n=number)]
     if killed:
         names = t.join(
@@ -361,7 +403,7 @@ def day_started(
         )
     elif missed:
         lines.append(t.gettext("The mafia missed. Nobody was killed last night."))
-    else:
+    elif not quiet:
         lines.append(t.gettext("Nobody was killed last night."))
     return "\n".join(lines)
 
@@ -416,16 +458,17 @@ def floor(
 ) -> str:
     # TRANSLATORS: {time} is the time left, which the reader's app shows and counts
     # down in their language: "in 45 seconds".
+    # {length} is the floor's length: "60 seconds", "3 minutes".
     if mode == "silent":
         now = t.gettext(
-            "Now: {player} — {seconds} s, ⏱ {time}. Nominate or pass only: a post is "
+            "Now: {player} — {length}, ⏱ {time}. Nominate or pass only: a post is "
             "deleted and earns a foul."
         )
     else:
-        now = t.gettext("Now: {player} — {seconds} s, ⏱ {time}. Everyone else waits.")
+        now = t.gettext("Now: {player} — {length}, ⏱ {time}. Everyone else waits.")
     lines = [
         floor_head(t, stage, mode, day),
-        now.format(player=table.mention(speaker), seconds=seconds, time=until),
+        now.format(player=table.mention(speaker), length=duration(t, seconds), time=until),
     ]
     if following is not None:
         lines.append(t.gettext("Next: {player}").format(player=table.label(following)))
@@ -620,14 +663,16 @@ def no_vote(t: Translator, table: Table, outcome: str, target: str | None) -> st
 
 
 def decide_public(t: Translator, table: Table, player: str, seconds: int) -> str:
+    # TRANSLATORS: {length} is a length of time: "30 seconds", "2 minutes".
     return t.gettext(
-        "⚖️ {player}, killed last night, casts the deciding vote in private ({seconds} s)."
-    ).format(player=table.mention(player), seconds=seconds)
+        "⚖️ {player}, killed last night, casts the deciding vote in private ({length})."
+    ).format(player=table.mention(player), length=duration(t, seconds))
 
 
 def decide_private(t: Translator, table: Table, candidates: tuple[str, ...]) -> str:
+    # A choice: the names are joined with "or".
     return t.gettext("⚖️ You cast the deciding vote. Who is eliminated: {players}?").format(
-        players=table.labels(candidates, t)
+        players=t.join((table.label(c) for c in candidates), style="or")
     )
 
 
@@ -706,7 +751,9 @@ def ballot(t: Translator, day: int, until: str, cast: int) -> str:
         [
             t.gettext("🗳 Day {n} · the ballot is open until {time}.").format(n=day, time=until),
             t.gettext("Tap the player you want to eliminate; you may change your vote."),
-            t.ngettext("{n} vote cast.", "{n} votes cast.", cast).format(n=cast),
+            t.ngettext("{n} vote cast.", "{n} votes cast.", cast).format(n=cast)
+            if cast
+            else t.gettext("No vote cast yet."),
         ]
     )
 
@@ -718,7 +765,8 @@ def timer_note(t: Translator, outcome: str, seconds: int) -> str:
         return t.gettext("▶️ The host resumed the timer.")
     if outcome == "unpaused":
         return t.gettext("▶️ The pause has run out: the timer runs again.")
-    return t.gettext("⏱ The host added {seconds} s.").format(seconds=seconds)
+    # TRANSLATORS: {length} is a length of time: "30 seconds".
+    return t.gettext("⏱ The host added {length}.").format(length=duration(t, seconds))
 
 
 # ----- the end --------------------------------------------------------------------------
@@ -823,6 +871,9 @@ def button(t: Translator, name: str) -> str:
         "new_game": t.gettext("🎭 New game"),
         "protocol": t.gettext("📜 Protocol"),
         "pass": t.gettext("Pass"),
+        # TRANSLATORS: the button that ends one's speech where speakers end it by
+        # saying thanks (sport, the thanks rule): the very word players say.
+        "thanks": t.pgettext("end of speech", "Thank you"),
         "nominate": t.gettext("Nominate…"),
         "time": "⏱",
         "raise": t.gettext("✋ Raise"),
@@ -914,7 +965,8 @@ def popup(t: Translator, code: str) -> str:
 def time_left(t: Translator, seconds: int, paused: bool) -> str:
     if paused:
         return t.gettext("The timer is paused.")
-    return t.ngettext("{n} second left.", "{n} seconds left.", seconds).format(n=seconds)
+    # TRANSLATORS: {length} is a length of time: "45 seconds", "12 minutes".
+    return t.gettext("Time left: {length}.").format(length=duration(t, seconds))
 
 
 def help_text(t: Translator) -> str:

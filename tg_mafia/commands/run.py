@@ -318,6 +318,7 @@ async def _start(
 
     from tg_mafia.bot import heap
     from tg_mafia.bot.app import start_service
+    from tg_mafia.startup import ATTEMPTS, with_retries
 
     if health is not None:
         try:
@@ -326,14 +327,16 @@ async def _start(
             name = settings.name_of("health_listen")
             raise StartError(_cannot_listen(name, health.address, error)) from error
     try:
-        await app.initialize()
+        await with_retries("asking Telegram who the bot is (getMe)", app.initialize)
     except InvalidToken as error:
         raise StartError(
             f"Telegram rejected the bot token: check {settings.name_of('token')} "
             "(BotFather's /token)"
         ) from error
     except NetworkError as error:
-        raise StartError(f"cannot reach the Bot API at {settings.base_url}: {error}", 1) from error
+        raise StartError(
+            f"cannot reach the Bot API at {settings.base_url}: {error} ({ATTEMPTS} attempts)", 1
+        ) from error
     from tg_mafia.bot.leader import ReplicaConfigError
 
     try:
@@ -350,7 +353,10 @@ async def _start(
         if not take_over:
             await _refuse_polling_over_a_webhook(app, settings)
         with quieted(["telegram.ext"], ptb_start_level):
-            await updater.start_polling(allowed_updates=Update.ALL_TYPES)
+            await with_retries(
+                "starting to poll (deleteWebhook)",
+                lambda: updater.start_polling(allowed_updates=Update.ALL_TYPES),
+            )
         log.info("running as @%s by long polling", app.bot.username)
     else:
         from tg_mafia.webhook import WebhookListener, set_webhook
@@ -374,11 +380,14 @@ async def _start(
             raise StartError(_cannot_listen(name, webhook.listen, error)) from error
         app.bot_data["webhook_listener"] = listener
         try:
-            await set_webhook(app.bot, webhook.url, webhook.secret_token)
+            await with_retries(
+                "setting the webhook (setWebhook)",
+                lambda: set_webhook(app.bot, webhook.url, webhook.secret_token),
+            )
         except BadRequest as error:  # PTB makes it a NetworkError: it must come first
             raise StartError(f"{refused}: {error}") from error
         except NetworkError as error:
-            raise StartError(f"cannot set the webhook: {error}", 1) from error
+            raise StartError(f"cannot set the webhook: {error} ({ATTEMPTS} attempts)", 1) from error
         except TelegramError as error:
             raise StartError(f"{refused}: {error}") from error
         log.info(
@@ -402,8 +411,12 @@ async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:
     It is done only when asked (--take-over)."""
     from telegram.error import TelegramError
 
+    from tg_mafia.startup import with_retries
+
     try:
-        info = await app.bot.get_webhook_info()
+        info = await with_retries(
+            "asking Telegram for the webhook (getWebhookInfo)", app.bot.get_webhook_info
+        )
     except TelegramError as error:
         raise StartError(f"cannot ask Telegram for the webhook: {error}", 1) from error
     if info.url:

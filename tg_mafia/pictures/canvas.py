@@ -10,9 +10,9 @@ from io import BytesIO
 
 from PIL import Image, ImageDraw
 
-from tg_mafia.pictures.fonts import clean, fit, font
+from tg_mafia.pictures.fonts import Box as Box  # the pictures' modules take it from here
+from tg_mafia.pictures.fonts import clean, draw_line, fit, length
 
-Box = tuple[float, float, float, float]  # left, top, right, bottom, in pixels
 Colour = tuple[int, int, int]
 
 
@@ -55,23 +55,31 @@ class Canvas:
         bold: bool = False,
         anchor: str = "la",
         min_size: int | None = None,
+        frame: str = "{name}",
     ) -> DrawnText | None:
         """Draws `text` cleaned and cut to `max_width` (first made smaller,
-        down to `min_size`, if that makes it fit whole); None if nothing of
-        it could be drawn (a name made only of emoji, say)."""
+        down to `min_size`, if that makes it fit whole), inside `frame` (a
+        name's quotation marks: "{name}" for none); None if nothing of it
+        could be drawn (a name in a script no shipped font has, say)."""
         wanted = clean(text)
-        face = font(size, bold)
-        for smaller in range(size - 1, (min_size or size) - 1, -1):
-            if face.getlength(wanted) <= max_width:
-                break
-            face = font(smaller, bold)
-        shown = fit(wanted, face, max_width)
+        if not wanted:
+            return None
+        before, after = frame.split("{name}")  # the catalogues' marks: DejaVu has them
+        size = next(
+            (
+                smaller
+                for smaller in range(size, (min_size or size) - 1, -1)
+                if length(before + wanted + after, smaller, bold) <= max_width
+            ),
+            min_size or size,
+        )
+        room = max_width - length(before + after, size, bold)
+        shown = fit(wanted, size, bold, room)
         if not shown:
             return None
-        self.draw.text(xy, shown, font=face, fill=fill, anchor=anchor)
-        item = DrawnText(
-            shown, self.draw.textbbox(xy, shown, font=face, anchor=anchor), kind, group
-        )
+        shown = before + shown + after
+        box = draw_line(self.image, xy, shown, size, bold, fill, anchor)
+        item = DrawnText(shown, box, kind, group)
         self._texts.append(item)
         return item
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine import Role
+from tg_mafia.bot.names import listed_name, person_name
 from tg_mafia.bot.texts import role_name
 from tg_mafia.i18n import Translator
 from tg_mafia.pictures import style
 from tg_mafia.pictures.canvas import Canvas, Colour, Picture
+from tg_mafia.pictures.fonts import clean
 from tg_mafia.ratings import Leaderboard, PlayerRating, Record
 
 WIDTH = 1280
@@ -43,8 +45,8 @@ def render_leaderboard(
     min_games: int = 1,
 ) -> Picture:
     """The best `top` players of a group (rank, name, score, games, win
-    rate); `names` by user id (a missing one shows the id), `title` the
-    group's name."""
+    rate); `names` by user id (a missing one shows the id, a blank one
+    "(no name)"), `title` the group's name."""
     rows = board.top(top, min_games)
     height = 230 + max(1, len(rows)) * ROW_H + 90
     canvas = Canvas(WIDTH, height, style.BACKGROUND)
@@ -99,7 +101,9 @@ def render_leaderboard(
             bold=True,
             anchor="mm",
         )
-        name = names.get(player.user_id) or str(player.user_id)
+        name = listed_name(names, player.user_id, t)
+        if not clean(name):  # in a script no shipped font has
+            name = person_name("", t)
         canvas.text(
             (name_x, middle),
             name,
@@ -171,7 +175,8 @@ def render_player_card(
     canvas = Canvas(WIDTH, height, style.BACKGROUND)
     # TRANSLATORS: on a player's card: their place on the group's leaderboard.
     place = t.gettext("Rank: {rank}/{n}").format(rank=rank, n=ranked) if rank else ""
-    header(canvas, name, f"{title} · {place}" if place else title)
+    shown = person_name(name, t) if clean(name) else person_name("", t)
+    header(canvas, shown, f"{title} · {place}" if place else title)
     tiles = (
         (t.gettext("Score"), str(player.score), style.GOLD, "score"),
         (t.gettext("Games"), str(player.record.games), style.TEXT, "games"),

@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Role, Side
-from tg_mafia.bot.texts import role_name, variant_name
+from tg_mafia.bot.names import SeatName, placeholder, seat_name
+from tg_mafia.bot.texts import role_name, shown_night, variant_name
 from tg_mafia.fate import Fate
 from tg_mafia.i18n import Translator
 from tg_mafia.pictures import style
 from tg_mafia.pictures.canvas import Box, Canvas, Picture
-from tg_mafia.pictures.fonts import font
+from tg_mafia.pictures.fonts import clean, font
 from tg_mafia.pictures.layout import MARGIN, SIZE, layout
 
 MIN_SEATS, MAX_SEATS = 3, 20
@@ -88,11 +89,15 @@ def fate_text(t: Translator, fate: Fate) -> str:
     }[fate]
 
 
-def when_badge(fate: Fate, when: int | None) -> str:
-    """☾ 2 for night 2, ☀ 3 for day 3: the same in every language."""
+def when_badge(fate: Fate, when: int | None, variant: str = "") -> str:
+    """☾ 2 for night 2, ☀ 3 for day 3: the same in every language. A night
+    is numbered as the variant's players number it (sport: night 1 follows
+    the zero night)."""
     if when is None:
         return ""
-    return f"{'☾' if fate is Fate.KILLED else '☀'} {when}"
+    if fate is Fate.KILLED:
+        return f"☾ {shown_night(variant, when)}"
+    return f"☀ {when}"
 
 
 def render_table(snapshot: TableSnapshot, t: Translator) -> Picture:
@@ -124,7 +129,7 @@ def render_table(snapshot: TableSnapshot, t: Translator) -> Picture:
     shape = layout(count)
     draw_felt(canvas, shape.felt, snapshot.winner, t)
     for card, box in zip(snapshot.seats, shape.cards, strict=True):
-        draw_card(canvas, card, box, shape.scale, snapshot.winner, t)
+        draw_card(canvas, card, box, shape.scale, snapshot, t)
     return canvas.picture()
 
 
@@ -174,9 +179,10 @@ def balanced_lines(text: str) -> list[str]:
 
 
 def draw_card(
-    canvas: Canvas, card: SeatCard, box: Box, scale: float, winner: Side | None, t: Translator
+    canvas: Canvas, card: SeatCard, box: Box, scale: float, snapshot: TableSnapshot, t: Translator
 ) -> None:
     left, top, right, _ = box
+    winner = snapshot.winner
     out = card.fate is not Fate.SURVIVED
     won = winner is not None and card.side is winner
     colour = style.side_colour(card.side)
@@ -212,9 +218,13 @@ def draw_card(
         anchor="mm",
     )
     name_x = token[0] + token_r + px(12)
+    # Blank, or with nothing any shipped font draws: "Player 5", as in the messages.
+    name = seat_name(card.name, card.seat, t, limit=None)
+    if not clean(name.text):
+        name = SeatName(placeholder(t, card.seat))
     canvas.text(
         (name_x, token[1]),
-        card.name,
+        name.text,
         px(29),
         style.TEXT if not out else style.SILVER,
         max_width=inner_right - name_x,
@@ -222,6 +232,7 @@ def draw_card(
         group=card.seat,
         bold=True,
         anchor="lm",
+        frame=name.frame,
     )
     # Row 2: the role's mark in the side's colour, then the role's name.
     mark_r = px(17)
@@ -254,7 +265,7 @@ def draw_card(
     row = top + px(124)
     fate_colour = style.FATE_COLOURS[card.fate.value]
     badge_left = inner_right
-    badge = when_badge(card.fate, card.when)
+    badge = when_badge(card.fate, card.when, snapshot.variant)
     if badge:
         drawn = canvas.text(
             (inner_right, row),

@@ -18,7 +18,7 @@ LINES = {
     "ru": ("Я мирный житель, честно.", "Подозреваю соседа слева.", "Спасибо."),
     "ro": ("Sunt un cetățean cinstit.", "Îl suspectez pe vecinul meu.", "Mulțumesc."),
     "fr": ("Je suis un simple citoyen.", "Je soupçonne mon voisin.", "Merci."),
-    "vi": ("Tôi là công dân lương thiện.", "Tôi nghi người bên trái.", "Cảm ơn."),
+    "vi": ("Tôi là dân thường, thật đấy.", "Tôi nghi người bên trái.", "Cảm ơn."),
     "en": ("I am a simple citizen.", "I suspect my neighbour.", "Thank you."),
 }
 

@@ -7,6 +7,7 @@ from html import escape
 
 from engine import find_variant
 from tg_mafia.bot import sport_texts, texts
+from tg_mafia.bot.names import person_name
 from tg_mafia.bot.table import Table
 from tg_mafia.fate import Fate
 from tg_mafia.i18n import Translator
@@ -20,7 +21,7 @@ def protocol_text(protocol: Protocol, t: Translator) -> list[str]:
     """The protocol in messages of at most MAX_MESSAGE characters, each cut
     between two sections (or two lines of a long one)."""
     table = Table(
-        tuple(s.player for s in protocol.seats), {s.player: s.name for s in protocol.seats}
+        tuple(s.player for s in protocol.seats), {s.player: s.name for s in protocol.seats}, t
     )
     sections = [_head(protocol, t, table)]
     sections += [_round(protocol, t, table, item) for item in protocol.rounds]
@@ -43,15 +44,16 @@ def _head(protocol: Protocol, t: Translator, table: Table) -> str:
         + " · "
         + t.ngettext("{n} player", "{n} players", count).format(n=count),
     ]
-    if protocol.host:
-        lines.append(t.gettext("Host: {name}").format(name=escape(protocol.host)))
+    if protocol.host is not None:  # "" : a host whose name shows nothing
+        host = person_name(protocol.host, t)
+        lines.append(t.gettext("Host: {name}").format(name=escape(host)))
     lines.append(result_line(t, protocol))
     lines.append("")
     for seat in protocol.seats:
         fate = Fate(seat.fate.value)
         line = f"{table.label(seat.player)} — {texts.role_label(t, seat.role)} — "
         line += fate_text(t, fate)
-        badge = when_badge(fate, seat.when.number if seat.when else None)
+        badge = when_badge(fate, seat.when.number if seat.when else None, protocol.variant)
         if badge:
             line += f" {badge}"
         if seat.warnings:
@@ -71,8 +73,9 @@ def _warning_count(t: Translator, protocol: Protocol, count: int) -> str:
 
 def _round(protocol: Protocol, t: Translator, table: Table, item: Round) -> str:
     if item.phase is Phase.NIGHT:
-        lines = [t.gettext("🌙 <b>Night {n}</b>").format(n=item.number)]
-        lines += _night(t, table, item)
+        night = texts.night_title(t, protocol.variant, item.number)
+        lines = [t.gettext("🌙 <b>{night}</b>").format(night=night)]
+        lines += _night(t, table, item, texts.quiet_night(protocol.variant, item.number))
     else:
         lines = [t.gettext("☀️ <b>Day {n}</b>").format(n=item.number)]
         # sport: the night's victim says farewell first (with the best move), those the
@@ -103,12 +106,12 @@ def _round(protocol: Protocol, t: Translator, table: Table, item: Round) -> str:
     return "\n".join(lines)
 
 
-def _night(t: Translator, table: Table, item: Round) -> list[str]:
+def _night(t: Translator, table: Table, item: Round, quiet: bool) -> list[str]:
     lines = [_night_move(t, table, m) for m in item.moves]
     if item.plan is not None:
         lines.append(texts.plan_set(t, table, item.plan))
     # The morning's own words for the night's deaths, without its heading.
-    dawn = texts.day_started(t, table, item.number, item.killed, {}, item.missed)
+    dawn = texts.day_started(t, table, item.number, item.killed, {}, item.missed, quiet=quiet)
     lines += dawn.split("\n")[1:]
     if item.blocked is not None:
         lines.append(texts.blocked(t, table, item.blocked))

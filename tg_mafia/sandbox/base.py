@@ -23,7 +23,7 @@ from .methods import CallContext, Methods, PendingQuery
 from .network import Network, Wire
 from .records import CallLog, CallRecord
 from .schema import Schema
-from .state import Chat, Message, User
+from .state import CHANNEL_BOT_ID, GROUP_ANONYMOUS_BOT_ID, Chat, Message, User
 from .updates import UpdateQueue
 from .webhook import WebhookConfig, WebhookDeliverer
 from .world import World
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .transport_inprocess import SandboxRequest
 
 DEFAULT_BOT_ID = 7_000_000_001
+_FAKE_SENDERS = (GROUP_ANONYMOUS_BOT_ID, CHANNEL_BOT_ID)  # users with is_bot, not bots
 
 
 class SandboxBase:
@@ -48,6 +49,7 @@ class SandboxBase:
         bot_name: str = "Mafia Sandbox",
         bot_id: int = DEFAULT_BOT_ID,
         privacy_mode: bool = True,
+        bot_to_bot: bool = False,
         strict: bool = True,
         start_time: float | None = None,
         schema: Schema | None = None,
@@ -62,6 +64,8 @@ class SandboxBase:
         self.world = World(User(bot_id, bot_name, username=bot_username, is_bot=True))
         self.token = f"{bot_id}:SANDBOX-{bot_username}-token"
         self.privacy_mode = privacy_mode
+        # BotFather's Bot-to-Bot Communication Mode: off, the bot never sees other bots
+        self.bot_to_bot = bot_to_bot
         # strict: an unmodelled method or an invalid object raises SandboxBug (and is kept
         # in `bugs`); otherwise the bot gets a 501 / 500 answer
         self.strict = strict
@@ -303,6 +307,9 @@ class SandboxBase:
             **fields,
         )
         chat.messages[message.message_id] = message
+        sender = self.world.users.get(from_id) if from_id is not None else None
+        if sender is not None and sender.is_bot and from_id not in _FAKE_SENDERS:
+            chat.last_bot_poster = sender.id
         return message
 
     def _push(self, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
@@ -312,20 +319,49 @@ class SandboxBase:
         return self.updates.push(kind, payload)
 
     def _bot_sees(self, chat: Chat, message: Message) -> bool:
-        """Whether Telegram delivers this message to the bot (privacy mode)."""
+        """Whether Telegram delivers this message to the bot.
+
+        Privacy mode (on by default): a bot that is not an administrator gets only
+        service messages, commands meant for it (`/cmd@bot`, or a bare `/cmd` when it was
+        the last bot to post in the group) and replies to its messages. Messages of other
+        bots never reach it, unless Bot-to-Bot Communication Mode is on: then those
+        addressed to it or replying to it do, and all of them when it is an administrator
+        with privacy mode off."""
         if chat.type == "private":
             return True
         bot = self.world.bot_member(chat)
         if not bot.is_present or chat.migrated_to is not None:
             return False
-        if message.is_service or not self.privacy_mode or bot.is_admin:
+        if message.is_service:
             return True
+        if self._from_another_bot(message):
+            if not self.bot_to_bot:
+                return False
+            if bot.is_admin and not self.privacy_mode:
+                return True
+            return self._addressed(chat, message, bare_commands=False)
+        if not self.privacy_mode or bot.is_admin:
+            return True
+        return self._addressed(chat, message, bare_commands=True)
+
+    def _from_another_bot(self, message: Message) -> bool:
+        sender = self.world.users.get(message.from_id) if message.from_id else None
+        return (
+            sender is not None
+            and sender.is_bot
+            and sender.id != self.world.bot.id
+            and sender.id not in _FAKE_SENDERS
+        )
+
+    def _addressed(self, chat: Chat, message: Message, *, bare_commands: bool) -> bool:
+        """A command meant for the bot, or a reply to one of its messages."""
         body = message.text if message.text is not None else message.caption
+        bare_ok = bare_commands and chat.last_bot_poster in (None, self.world.bot.id)
         for entity in message.entities:
             if entity["type"] == "bot_command" and body is not None:
                 command = body[entity["offset"] :][: entity["length"]]
                 _, _, target = command.partition("@")
-                if not target or target.lower() == self.bot_username.lower():
+                if target.lower() == self.bot_username.lower() or (not target and bare_ok):
                     return True
         replied = chat.messages.get(message.reply_to) if message.reply_to else None
         return replied is not None and replied.from_id == self.world.bot.id

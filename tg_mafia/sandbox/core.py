@@ -13,14 +13,13 @@ from typing import Any
 from .acting import Press, UserActions
 from .base import DEFAULT_BOT_ID
 from .membership import Membership, bot_record
-from .migration import Migration
 from .state import GENERAL_TOPIC_ID, Chat, Member, Message, User, full_admin_rights
 from .views import Views, VisibleMessage
 
 __all__ = ["DEFAULT_BOT_ID", "Press", "Sandbox", "SimUser", "VisibleMessage"]
 
 
-class Sandbox(UserActions, Membership, Migration, Views):
+class Sandbox(UserActions, Membership, Views):
     # == building the world =========================================================
 
     def add_user(
@@ -31,13 +30,16 @@ class Sandbox(UserActions, Membership, Migration, Views):
         username: str | None = None,
         language_code: str | None = "en",
         started: bool = False,
+        is_bot: bool = False,
     ) -> SimUser:
+        """A user; with `is_bot`, another bot, whose messages our bot does not see."""
         user = self.world.add_user(
             first_name,
             last_name=last_name,
             username=username,
             language_code=language_code,
             started=started,
+            is_bot=is_bot,
         )
         return SimUser(self, user)
 

@@ -5,6 +5,9 @@ Messages in a topic carry message_thread_id and is_topic_message, and reply impl
 that first message; messages in General carry neither. A closed topic takes posts only
 from administrators with can_manage_topics and from the topic's creator (Telegram's rule;
 the Bot API answers anyone else 400 TOPIC_CLOSED). The same holds for a closed General.
+A deleted topic goes with all its messages (deleteForumTopic: "delete a forum topic along
+with all its messages"); no service message tells of it, and a post into it is refused
+("message thread not found", as Telegram answers in groups).
 """
 
 from __future__ import annotations
@@ -102,6 +105,14 @@ class Forums(SandboxBase):
         chat.topics[thread_id].closed = closed
         return self.post(chat, by_id, service={key: {}}, thread_id=thread_id, is_topic_message=True)
 
+    def remove_topic(self, chat: Chat, thread_id: int) -> None:
+        """A topic deleted: it goes, and every message in it."""
+        del chat.topics[thread_id]
+        for message in chat.messages.values():
+            if message.thread_id == thread_id and message.is_topic_message:
+                message.deleted = True
+        chat.pinned = [m for m in chat.pinned if not chat.messages[m].deleted]
+
     def rename_topic(
         self, chat: Chat, thread_id: int, by_id: int, edited: dict[str, Any]
     ) -> Message:
@@ -145,6 +156,19 @@ class Forums(SandboxBase):
 
     def reopen_topic(self, chat: Chat, thread_id: int, *, by: Any) -> Message:
         return self._toggle_topic(chat, thread_id, False, by)
+
+    def delete_topic(self, chat: Chat, thread_id: int, *, by: Any) -> None:
+        """`by` (an administrator who may delete messages) deletes a topic and all its
+        messages. Telegram sends the bot nothing for it."""
+        self._require_forum(chat)
+        self._topic(chat, thread_id)
+        member = self.world.member(chat, by.id)
+        if not (
+            member.status == "creator"
+            or (member.status == "administrator" and member.rights.get("can_delete_messages"))
+        ):
+            raise SimulationError(f"user {by.id} may not delete topics in {chat.title}")
+        self.remove_topic(chat, thread_id)
 
     def _toggle_topic(self, chat: Chat, thread_id: int, closed: bool, by: Any) -> Message:
         self._require_forum(chat)

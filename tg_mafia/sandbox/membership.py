@@ -15,12 +15,13 @@ from typing import Any
 
 from .base import SandboxBase
 from .errors import SimulationError
+from .migration import Migration
 from .state import Chat, Member, Message, User, admin_rights, normalise_permissions
 
 Someone = Any  # a SimUser or a User: anything with an `id`
 
 
-class Membership(SandboxBase):
+class Membership(Migration):
     def change_member(
         self,
         chat: Chat,
@@ -154,8 +155,11 @@ class Membership(SandboxBase):
         by: Someone | None = None,
         custom_title: str | None = None,
         **rights: bool,
-    ) -> None:
-        """Make `user` an administrator with `rights` (see `state.admin_rights`)."""
+    ) -> Chat:
+        """Make `user` an administrator with `rights` (see `state.admin_rights`). In a
+        basic group, rights other than `state.basic_group_admin_rights()` upgrade it
+        first: returns the chat the promotion happened in."""
+        chat = self.place_of_promotion(chat, rights, by)
         new = Member(
             user.id,
             status="administrator",
@@ -164,6 +168,7 @@ class Membership(SandboxBase):
             custom_title=custom_title,
         )
         self.change_member(chat, new, by=self.performer(chat, by))
+        return chat
 
     def demote(self, chat: Chat, user: Someone, *, by: Someone | None = None) -> None:
         if self.world.member(chat, user.id).status != "administrator":
@@ -192,14 +197,19 @@ class Membership(SandboxBase):
 
     def set_bot_rights(
         self, chat: Chat, rights: Mapping[str, bool] | None, *, by: Someone | None = None
-    ) -> None:
+    ) -> Chat:
         """Promote the bot to administrator with `rights`, or demote it to a plain member
-        when None: a my_chat_member update, from `by` or the owner."""
+        when None: a my_chat_member update, from `by` or the owner. In a basic group,
+        rights other than `state.basic_group_admin_rights()` upgrade it to a supergroup
+        first (the updates: migrate_to_chat_id, migrate_from_chat_id, my_chat_member in
+        the new chat). Returns the chat the bot now has its rights in."""
         if not self.world.bot_member(chat).is_present:
             raise SimulationError(f"the bot is not in {chat.title}: add_bot first")
+        chat = self.place_of_promotion(chat, rights, by)
         record = bot_record(self.world.bot.id, rights)
         if self.world.bot_member(chat) != record:
             self.change_member(chat, record, by=self.performer(chat, by))
+        return chat
 
     # -- helpers ----------------------------------------------------------------------
 

@@ -55,6 +55,7 @@ class Methods(BotMethods, MessageMethods, MediaMethods, MemberMethods, ForumMeth
             "editForumTopic": self.edit_forum_topic,
             "closeForumTopic": self.close_forum_topic,
             "reopenForumTopic": self.reopen_forum_topic,
+            "deleteForumTopic": self.delete_forum_topic,
             "closeGeneralForumTopic": self.close_general_forum_topic,
             "reopenGeneralForumTopic": self.reopen_general_forum_topic,
         }

@@ -8,6 +8,11 @@ from typing import Any
 from .errors import ApiError, bad_request
 from .method_base import CallContext, MethodBase
 
+# What Telegram answers a long poll that a newer getUpdates cut short (two pollers).
+CONFLICT = (
+    "Conflict: terminated by other getUpdates request; "
+    "make sure that only one bot instance is running"
+)
 _COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
 _SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
 
@@ -30,13 +35,19 @@ class BotMethods(MethodBase):
                 "use deleteWebhook to delete the webhook first",
             )
         queue = self.sb.updates
+        poll = queue.begin_poll()
         if "offset" in p:
             queue.confirm(p["offset"])
         if "allowed_updates" in p:
             queue.set_allowed(p["allowed_updates"])
         limit = min(100, max(1, int(p.get("limit", 100))))
         timeout = max(0, int(p.get("timeout", 0)))
-        await queue.wait(self.sb.clock.to_real(timeout))
+        deadline = self.sb.clock.now() + timeout
+        while not await queue.wait(self.sb.clock.to_real(deadline - self.sb.clock.now())):
+            if queue.superseded(poll) or self.sb.clock.now() >= deadline:
+                break
+        if queue.superseded(poll):
+            raise ApiError(409, CONFLICT)
         return queue.peek(limit)
 
     async def set_webhook(self, p: dict[str, Any], ctx: CallContext) -> Any:

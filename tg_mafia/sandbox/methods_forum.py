@@ -2,8 +2,9 @@
 
 Rights as Telegram checks them: creating a topic needs the can_manage_topics right (or the
 chat permission of that name); editing, closing and reopening need the right or having
-created the topic; closing and reopening General need the right. The service messages of
-the bot's own acts are kept in the chat but not sent back to it.
+created the topic; closing and reopening General need the right; deleting a topic needs
+can_delete_messages. The service messages of the bot's own acts are kept in the chat but
+not sent back to it.
 """
 
 from __future__ import annotations
@@ -83,6 +84,15 @@ class ForumMethods(MethodBase):
         if topic.closed == closed:
             raise bad_request("TOPIC_NOT_MODIFIED")
         self.sb.set_topic_closed(chat, topic.thread_id, closed, self.world.bot.id)
+        return True
+
+    async def delete_forum_topic(self, p: dict[str, Any], ctx: CallContext) -> Any:
+        """ "The bot must be an administrator in the chat for this to work and must have the
+        can_delete_messages administrator rights." """
+        chat = self._forum(p, ctx)
+        topic = self._topic(chat, p)
+        self._require_right(chat, "can_delete_messages", "not enough rights to delete the topic")
+        self.sb.remove_topic(chat, topic.thread_id)
         return True
 
     async def close_general_forum_topic(self, p: dict[str, Any], ctx: CallContext) -> Any:

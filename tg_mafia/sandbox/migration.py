@@ -8,19 +8,37 @@ The supergroup gets a new id (-100...), the members, administrators, the bot's r
 the permissions; the old group says migrate_to_chat_id, the new one migrate_from_chat_id.
 Afterwards a call with the old id answers 400 "group chat was upgraded to a supergroup
 chat" with parameters.migrate_to_chat_id (getChat, which only reads, still answers).
+
+Giving an administrator (the bot too) rights other than a basic group's set upgrades the
+group first, as Telegram's apps do: the updates come as Telegram sends them,
+migrate_to_chat_id in the old chat, migrate_from_chat_id in the new one, then the
+promotion's my_chat_member (or chat_member) in the new chat.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from .base import SandboxBase
 from .errors import SimulationError
-from .state import Chat
+from .state import Chat, admin_rights, basic_group_admin_rights
 
 
 class Migration(SandboxBase):
+    def place_of_promotion(
+        self, chat: Chat, rights: Mapping[str, bool] | None, by: Any | None
+    ) -> Chat:
+        """Where a promotion with `rights` (None: a demotion) happens: `chat`, or the
+        supergroup it becomes when a basic group is given per-right administrators."""
+        if chat.type != "group" or rights is None:
+            return chat
+        wanted = admin_rights(**rights)
+        if wanted == basic_group_admin_rights():
+            return chat
+        return self.migrate(chat, by=by)
+
     def migrate(self, chat: Chat, *, by: Any | None = None) -> Chat:
         """Upgrade basic group `chat` (by `by`, or its owner); returns the supergroup."""
         if chat.type != "group":

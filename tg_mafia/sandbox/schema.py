@@ -256,7 +256,31 @@ def _json_or_mismatch(text: str) -> Any:
         raise _Mismatch from None
 
 
+def with_overlay(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
+    """`base` (the scraped schema) brought forward by `overlay`: each of its types and
+    methods either new (taken whole) or naming fields that were added or changed (a field
+    of that name is replaced, others are appended)."""
+    out: dict[str, Any] = {**base, "version": overlay["version"]}
+    for section in ("types", "methods"):
+        table = {name: dict(entry) for name, entry in base[section].items()}
+        for name, change in overlay[section].items():
+            fields = [dict(f) for f in change.get("fields", [])]
+            if change.get("new") or name not in table:
+                table[name] = {k: v for k, v in change.items() if k != "new"} | {"fields": fields}
+                continue
+            entry = table[name]
+            named = {f["name"] for f in fields}
+            kept = [f for f in entry.get("fields", []) if f["name"] not in named]
+            entry["fields"] = kept + fields
+        out[section] = table
+    return out
+
+
+def _read(name: str) -> Any:
+    return json.loads(resources.files("tg_mafia.sandbox").joinpath(name).read_text("utf-8"))
+
+
 @functools.cache
 def _bundled() -> Schema:
-    text = resources.files("tg_mafia.sandbox").joinpath("bot-api.json").read_text("utf-8")
-    return Schema(json.loads(text))
+    # bot-api.json is the newest scraped copy (10.1); bot-api-10.3.json, what changed since
+    return Schema(with_overlay(_read("bot-api.json"), _read("bot-api-10.3.json")))

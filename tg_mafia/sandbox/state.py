@@ -53,6 +53,7 @@ ADMIN_RIGHTS_REQUIRED = (
     "can_post_stories",
     "can_edit_stories",
     "can_delete_stories",
+    "can_send_welcome_messages",  # Bot API 10.2+ (bot-api-10.3.json)
 )
 ADMIN_RIGHTS_OPTIONAL = ("can_pin_messages", "can_manage_topics")
 ADMIN_RIGHTS = ADMIN_RIGHTS_REQUIRED + ADMIN_RIGHTS_OPTIONAL
@@ -93,6 +94,20 @@ def admin_rights(**overrides: bool) -> dict[str, bool]:
 
 def full_admin_rights() -> dict[str, bool]:
     return dict.fromkeys(ADMIN_RIGHTS, True)
+
+
+def basic_group_admin_rights() -> dict[str, bool]:
+    """What an administrator of a basic group holds: a basic group has no per-right
+    administrators (Telegram's apps offer the rights a new admin gets by default: all but
+    adding admins; stories and topics are supergroup features). Asking for any other set
+    upgrades the group to a supergroup (`Migration.place_of_promotion`)."""
+    rights = full_admin_rights()
+    for name in ("can_promote_members", "can_manage_topics", *_STORY_RIGHTS):
+        rights[name] = False
+    return rights
+
+
+_STORY_RIGHTS = ("can_post_stories", "can_edit_stories", "can_delete_stories")
 
 
 @dataclass
@@ -223,6 +238,7 @@ class Chat:
     general_closed: bool = False
     migrated_to: int | None = None  # a basic group upgraded to this supergroup
     linked_chat_id: int | None = None  # a channel's discussion group, and back
+    last_bot_poster: int | None = None  # the bot that posted last (privacy mode's rule)
 
     @property
     def is_group(self) -> bool:

@@ -25,6 +25,7 @@ class UpdateQueue:
         self._next_id = 1
         self._allowed: frozenset[str] | None = None  # None: Telegram's default set
         self._arrived: asyncio.Event | None = None
+        self._polls = 0  # getUpdates requests begun: the newest one is the live one
 
     # -- producing ---------------------------------------------------------------
 
@@ -87,6 +88,18 @@ class UpdateQueue:
 
     def peek(self, limit: int = 100) -> list[dict[str, Any]]:
         return [e.update for e in self._entries[:limit]]
+
+    def begin_poll(self) -> int:
+        """A getUpdates request begins: it ends any other still waiting (Telegram answers
+        that one 409 Conflict); returns its own number for `superseded`."""
+        self._polls += 1
+        if self._arrived is not None:
+            self._arrived.set()
+            self._arrived = None
+        return self._polls
+
+    def superseded(self, poll: int) -> bool:
+        return poll != self._polls
 
     async def wait_after(self, update_id: int, real_timeout: float) -> bool:
         """Wait until an update newer than `update_id` is pending or the timeout passes."""

@@ -126,7 +126,11 @@ class WebhookDeliverer:
     clock: SandboxClock
     wire: Wire | None = None
     carry_out: CarryOut | None = None
-    retry_delay: float = 0.2  # real seconds between failed attempts
+    # Telegram tries a failed update again "after a reasonable amount" of time, backing
+    # off: here the wait doubles with each failure of the same update, from
+    # `retry_delay` up to `retry_cap` (real seconds).
+    retry_delay: float = 0.2
+    retry_cap: float = 60.0
     deliveries: list[Delivery] = field(default_factory=list)
     last_error_date: int | None = None
     last_error_message: str | None = None
@@ -134,6 +138,13 @@ class WebhookDeliverer:
     _stopping: bool = False
     _open: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # by update id
     _finished: asyncio.Event = field(default_factory=asyncio.Event)
+    _failures: dict[int, int] = field(default_factory=dict)  # by update id
+
+    def backoff(self, update_id: int) -> float:
+        """The wait before the next attempt at an update that just failed once more."""
+        failures = self._failures.get(update_id, 0) + 1
+        self._failures[update_id] = failures
+        return min(self.retry_delay * 2.0 ** (failures - 1), self.retry_cap)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -207,11 +218,12 @@ class WebhookDeliverer:
             self.deliveries.append(Delivery(update_id, status, error, call[0] if call else None))
             if error is None:
                 self.queue.remove(update_id)
+                self._failures.pop(update_id, None)
             else:
-                # Telegram keeps the update and tries again later
+                # Telegram keeps the update and tries again later, later each time
                 self.last_error_date = self.clock.date()
                 self.last_error_message = error
-                await asyncio.sleep(self.retry_delay)
+                await asyncio.sleep(self.backoff(update_id))
         finally:
             self._open.pop(update_id, None)
             self._finished.set()

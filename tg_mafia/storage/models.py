@@ -117,7 +117,7 @@ class Game(SQLModel, table=True):
     )
     # Added by revision 0002.
     winner: str | None = Field(default=None, sa_column=Column(String(32), nullable=True))
-    # Revision 0007: when retention took its players' names and ids out (docs/privacy.md).
+    # Revision 0008: when retention took its players' names and ids out (docs/privacy.md).
     anonymised_at: datetime | None = Field(
         default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
     )
@@ -149,7 +149,7 @@ class GameAction(SQLModel, table=True):
 
 class PlayerResult(SQLModel, table=True):
     """One row per player of an ended game, for /stats and the ratings (revision 0002).
-    The player is their pseudonym (revision 0007), never their user id: the
+    The player is their pseudonym (revision 0008), never their user id: the
     `pseudonym` table ties the two while the user plays, and once that row
     goes (/forget, or long idle) nothing ties the results to anyone."""
 
@@ -177,7 +177,7 @@ class PlayerResult(SQLModel, table=True):
 class Pseudonym(SQLModel, table=True):
     """The one place a user id meets the results: a random number per user
     (never reused) that their results carry instead of their id (revision
-    0007). Deleted by /forget, and by the retention once the user has
+    0008). Deleted by /forget, and by the retention once the user has
     finished no game for the retention period (docs/privacy.md)."""
 
     __tablename__ = "pseudonym"
@@ -298,3 +298,17 @@ class NextGameWatch(SQLModel, table=True):
 GAME_TABLE = SQLModel.metadata.tables["game"]
 GAME_ACTION_TABLE = SQLModel.metadata.tables["game_action"]
 OUTBOX_TABLE = SQLModel.metadata.tables["outbox"]
+
+
+class ChatMove(SQLModel, table=True):
+    """A basic group that became a supergroup (a new chat id): its old messages keep
+    the old id, and so do its join links, so a press or a join there is followed to the
+    new chat (revision 0007)."""
+
+    __tablename__ = "chat_move"
+
+    old_chat_id: int = Field(sa_column=Column(BigInteger(), primary_key=True, autoincrement=False))
+    new_chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    moved_at: datetime = Field(
+        default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )

@@ -230,6 +230,11 @@ class Database:
         with self.transaction() as tx:
             return tx.active_game(chat_id, topic)
 
+    def moved_to(self, chat_id: int) -> int:
+        """The chat id a basic group took when it became a supergroup, or its own."""
+        with self.transaction() as tx:
+            return tx.moved_to(chat_id)
+
     def game_of_user(self, user_id: int) -> GameRecord | None:
         """The lobby or running game the user sits at (one at most), if any."""
         with self.transaction() as tx:

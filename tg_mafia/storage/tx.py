@@ -23,6 +23,7 @@ from tg_mafia.storage.errors import (
 )
 from tg_mafia.storage.models import (
     ButtonMessage,
+    ChatMove,
     ChatSettings,
     Game,
     GameAction,
@@ -405,10 +406,21 @@ class Tx:
             values["saved_permissions"] = dict(saved)
         return self._guarded_update(record.id, record.version, ACTIVE_STATUSES, values)
 
-    def move_chat(self, old: int, new: int) -> list[GameRecord]:
+    def move_chat(self, old: int, new: int) -> tuple[list[GameRecord], dict[int, list[str]]]:
         """The group became a supergroup: its games (all of them: the results
-        follow), settings and waiting calls move to the new id. The ids of its
-        living messages are forgotten: the next edit of each says it anew."""
+        follow), settings and waiting calls move to the new id, and the move is
+        written down (`moved_to`). The ids of its living messages are forgotten (the
+        next edit of each says it anew); returned: the moved active games, and the keys
+        of the living messages each had in the old chat, to be said again."""
+        if self.session.get(ChatMove, old) is None:
+            self.session.add(ChatMove(old_chat_id=old, new_chat_id=new, moved_at=utc_now()))
+        living: dict[int, list[str]] = {}
+        for game_id, key in self.session.exec(
+            select(LivingMessage.game_id, LivingMessage.key).where(
+                col(LivingMessage.chat_id) == old
+            )
+        ):
+            living.setdefault(game_id, []).append(key)
         self.session.exec(
             update(Game)
             .where(col(Game.chat_id) == old)
@@ -441,7 +453,24 @@ class Tx:
             )
             self.session.delete(settings)
         self.session.flush()
-        return self.active_games_in_chat(new)
+        return self.active_games_in_chat(new), living
+
+    def moved_to(self, chat_id: int) -> int:
+        """The chat `chat_id` became (following upgrades), or itself."""
+        for _ in range(4):  # a basic group upgrades once; a loop is never followed far
+            move = self.session.get(ChatMove, chat_id)
+            if move is None:
+                break
+            chat_id = move.new_chat_id
+        return chat_id
+
+    def drop_pending_of_game(self, game_id: int) -> None:
+        """A game's waiting calls can no longer be made (its forum topic was deleted)."""
+        self.session.exec(
+            delete(OutboxEntry)
+            .where(col(OutboxEntry.game_id) == game_id)
+            .execution_options(synchronize_session=False)
+        )
 
     def drop_pending(self, chat_id: int) -> None:
         """The chat's waiting calls can no longer be made (the bot was removed)."""

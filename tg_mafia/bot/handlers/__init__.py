@@ -59,6 +59,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(ChatMemberHandler(game.on_member_left, ChatMemberHandler.CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, game.on_member_left))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, game.on_migrated))
+    app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED, game.on_topic_closed))
     app.add_handler(
         MessageHandler(
             groups

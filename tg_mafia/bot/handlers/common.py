@@ -34,7 +34,9 @@ def service_of(context: Context) -> GameService:
 
 
 def display_name(user: User) -> str:
-    return clean_name(user.full_name.strip() or user.username or str(user.id))
+    """The name the table shows; "" when nothing of it shows (spaces only,
+    say), which the table calls by its seat ("Player 5": bot/names.py)."""
+    return clean_name(user.full_name)
 
 
 def topic_of(message: Message | None) -> int:

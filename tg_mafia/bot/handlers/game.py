@@ -274,6 +274,15 @@ async def on_migrated(update: Update, context: Context) -> None:
     await service_of(context).membership.migrated(old, new)
 
 
+async def on_topic_closed(update: Update, context: Context) -> None:
+    """An administrator closed a forum topic (perhaps a game's)."""
+    message = update.effective_message
+    if message is not None and message.message_thread_id:
+        await service_of(context).membership.topic_closed(
+            message.chat.id, message.message_thread_id
+        )
+
+
 async def on_private_text(update: Update, context: Context) -> None:
     message, user = update.message, update.effective_user
     if message is None or user is None or not message.text:

@@ -13,14 +13,13 @@ behaviour keeps the fingerprint.
 
     .venv/bin/python benchmarks/engine_games.py
     .venv/bin/python benchmarks/engine_games.py --variant moscow --games 300 --repeats 5
+    .venv/bin/python benchmarks/engine_games.py --json benchmarks/results/engine_games.json
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import os
-import platform
 import random
 import statistics
 import sys
@@ -28,10 +27,15 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from engine.replay import GameSetup
-from engine.simulation import play_random_game
-from engine.variants import VARIANTS
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import machine, results  # noqa: E402
+from engine.replay import GameSetup  # noqa: E402
+from engine.simulation import play_random_game  # noqa: E402
+from engine.variants import VARIANTS  # noqa: E402
 
 HEADLINE = ("moscow", 11)
 # Every variant at 11 players, then each variant's largest table.
@@ -84,6 +88,21 @@ class Result:
         rates = [self.games / run.seconds for run in self.runs]
         return min(rates), max(rates)
 
+    def row(self) -> dict[str, Any]:
+        low, high = self.spread
+        return {
+            "variant": self.variant,
+            "players": self.players,
+            "games": self.games,
+            "games_per_s": self.games_per_second,
+            "games_per_s_min": low,
+            "games_per_s_max": high,
+            "wall_games_per_s": self.wall_games_per_second,
+            "actions_per_game": self.actions_per_game,
+            "us_per_action": self.us_per_action,
+            "fingerprint": self.runs[0].fingerprint,
+        }
+
 
 def run_once(variant: str, players: int, games: int) -> Run:
     seats = tuple(f"p{seat}" for seat in range(1, players + 1))
@@ -120,21 +139,6 @@ def table(results: Sequence[Result]) -> str:
     return "\n".join(lines)
 
 
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{model}, {os.cpu_count()} cores (one used), "
-        f"Python {platform.python_version()} ({platform.python_implementation()})"
-    )
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300, help="games per run (default 300)")
@@ -148,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--players", type=int, help="only this table size (with --variant); default: the set"
     )
+    results.add_argument(parser)
     args = parser.parse_args(argv)
     if args.games < 1 or args.repeats < 1:
         parser.error("--games and --repeats must be at least 1")
@@ -158,16 +163,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         configs = [c for c in dict.fromkeys(CONFIGS) if not args.variant or c[0] in args.variant]
 
-    print(f"Machine: {machine()}")
+    run = results.Run.begin("engine_games")
+    print(f"Machine: {machine.name()} (one core used)")
     print(f"{args.games} games per run, median of {args.repeats} runs, seeds 0..{args.games - 1}")
     print()
-    results = []
+    measured = []
     for variant, players in configs:
-        results.append(measure(variant, players, args.games, args.repeats))
-        rate = results[-1].games_per_second
+        measured.append(measure(variant, players, args.games, args.repeats))
+        rate = measured[-1].games_per_second
         print(f"  {variant} {players}: {rate:,.0f} games/s", file=sys.stderr)
-    print(table(results))
-    headline = next((r for r in results if (r.variant, r.players) == HEADLINE), None)
+    print(table(measured))
+    run.write(args.json, [r.row() for r in measured])
+    headline = next((r for r in measured if (r.variant, r.players) == HEADLINE), None)
     if headline is not None:
         print()
         print(

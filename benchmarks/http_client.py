@@ -8,15 +8,13 @@ its own CPU time (time.process_time) per call: PTB's part and the client's, what
 bot's event loop pays for each call it makes. Each client is measured ROUNDS times,
 in turn; the median is reported.
 
-    .venv/bin/python benchmarks/http_client.py [--calls 3000] [--concurrent 60]
+    .venv/bin/python benchmarks/http_client.py [--calls 3000] [--concurrent 60] [--json PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import platform
 import socket
 import statistics
 import subprocess
@@ -31,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from telegram import Bot  # noqa: E402
 from telegram.request import BaseRequest, HTTPXRequest  # noqa: E402
 
+from benchmarks import machine, results  # noqa: E402
 from tg_mafia.bot.transport import AiohttpRequest  # noqa: E402
 
 DELAY = 0.025
@@ -116,17 +115,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--calls", type=int, default=3000)
     parser.add_argument("--concurrent", type=int, default=60)
+    results.add_argument(parser)
     args = parser.parse_args()
+    began = results.Run.begin("http_client")
     measured = asyncio.run(run(args.calls, args.concurrent))
-    print(
-        f"# {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, {platform.machine()}, "
-        f"{os.cpu_count()} CPUs, Python {platform.python_version()}, "
-        f"load average {os.getloadavg()[0]:.1f}"
-    )
+    print(f"# {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, {machine.describe()[2:]}")
     print(f"# {args.calls} answerCallbackQuery calls, {args.concurrent} at once, {ROUNDS} rounds")
+    rows = []
     for name, values in measured.items():
         runs = ", ".join(f"{v:.3f}" for v in values)
         print(f"{name:>22}: {statistics.median(values):.3f} ms of CPU a call (runs {runs})")
+        median = statistics.median(values)
+        rows.append({"client": name, "cpu_ms_per_call": median, "runs_ms": values})
+    began.write(args.json, rows)
 
 
 if __name__ == "__main__":

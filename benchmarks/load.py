@@ -14,23 +14,23 @@ the answer's leg back), and carries out the popup the answer may name.
    /newgame, the players join by the deep link, the admin presses Start once the
    lobby is in the group; then, unless --no-drain, until the outbox is empty
    (Telegram's 30 messages a second pace that part: about 20 calls per game).
-   With --fast-setup (for 1,000 games and more, whose set-up would take Telegram's
-   whole budget for a quarter of an hour before the first button arrived): the
+   With --fast-setup (for 1,000 games and more, whose set-up would spend Telegram's
+   whole budget for many minutes before the first button arrived): the
    set-up runs with the limits lifted on both sides (the bot's budgets and rate
    limiter, the sandbox's 429s) and is drained, then the bot is SIGKILLed and
    started again with every limit in force, resuming the games, as after a crash.
    The measured window is the same either way. With --stagger S, the games' Starts
    are spread over S seconds: started together, a thousand games reach their
-   nights and mornings in the same second (at the window's opening 986 of 1,000
-   were at night, and the 14 others took every update), as no real ones do.
+   nights and mornings in the same second (nearly all at night when the window
+   opens, the few others taking every update), as no real ones do.
 2. The measured window (--seconds): simulated players give the bot updates as a
    Poisson process of --rate updates a second per game, spread over the games at
    random, a draw lost when its game can take no update (so the offered load
-   follows the games' stages: at --rate 5, 150 to 480 a second from run to run);
+   follows the games' stages and changes from run to run);
    or, with --offered, of that many updates a second in all, each to the first game
    drawn that can take one and was given none in the last 1/--game-rate seconds
-   (3 a second by default: seven people at a table; unbounded, one group was given
-   63 in a second) (open loop either way: the offered load does not slow
+   (3 a second by default: seven people at a table; unbounded, a few groups would
+   take dozens a second) (open loop either way: the offered load does not slow
    down when the bot does, so a slow bot shows as latency, not as fewer updates).
    Each update is the move the engine's random policy picks for the game's stored
    state, pressed on its button when that button has reached the chat; else (the
@@ -58,7 +58,7 @@ the bot and any wait in the bot count):
 
     .venv/bin/python benchmarks/load.py [--games 100] [--players 7] [--seconds 60]
         [--rate 0.3 | --offered 300] [--rtt 50] [--jitter 0.2] [--timer-speed 10] [--no-drain]
-        [--game-rate 3] [--fast-setup] [--stagger 0] [--webhook]
+        [--game-rate 3] [--fast-setup] [--stagger 0] [--webhook] [--json PATH]
 """
 
 from __future__ import annotations
@@ -71,7 +71,6 @@ import gc
 import json
 import logging
 import os
-import platform
 import random
 import sqlite3
 import statistics
@@ -86,6 +85,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import machine, results  # noqa: E402
 from benchmarks.bot_process import BotProcess, Pauses  # noqa: E402
 from engine import GameState  # noqa: E402
 from engine.actions import Nominate, Timeout  # noqa: E402
@@ -384,7 +384,7 @@ async def measure(
     fixed = offered is not None
     total_rate = offered if offered is not None else rate * len(tables)
     window.began = time.monotonic()
-    # On stderr, for whoever attaches a profiler to the window only (docs/benchmarks.md).
+    # On stderr, for whoever attaches a profiler to the window only.
     bot_pid = bot.process.pid if bot.process else None
     print(
         f"# the window opens: bot pid {bot_pid}, this pid {os.getpid()}",
@@ -616,8 +616,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             setup_rss = bot.rss_mb()
             handed = stamp_handouts(sb, args.webhook)
             # The sandbox's world (every group, message and call of the set-up) out of the
-            # collector's walks: its full collections held this process's loop for up to
-            # 247 ms, and every simulated leg with it, as Telegram never would.
+            # collector's walks: its full collections held this process's loop, and every
+            # simulated leg with it, as Telegram never would (the sandbox_gc_* figures).
             heap.settle()
             pauses = Pauses()
             gc.callbacks.append(pauses)
@@ -686,10 +686,7 @@ def errors_logged(stderr: Path) -> int:
 
 def report(began: datetime.datetime, result: dict[str, Any], places: int, width: int) -> None:
     """The run's results, headed by the machine and the load it ran under."""
-    print(
-        f"# {began:%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}"
-    )
+    print(f"# {began:%Y-%m-%d %H:%M} UTC, {machine.describe()[2:]}")
     print(f"# {' '.join(sys.argv[1:])}")
     for key, value in result.items():
         shown = f"{value:.{places}f}" if isinstance(value, float) else str(value)
@@ -737,11 +734,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tmp", default=None, help="where the database file goes")
     parser.add_argument("--verbose", action="store_true", help="show the 429s and the bot's log")
+    results.add_argument(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # the sandbox's own errors
     logging.getLogger("tornado.access").setLevel(logging.ERROR)  # every 4xx would be a line
     began = datetime.datetime.now(datetime.UTC)
-    report(began, asyncio.run(run(args)), places=1, width=20)
+    started = results.Run.begin("load")
+    result = asyncio.run(run(args))
+    report(began, result, places=1, width=20)
+    started.write(args.json, [result])
 
 
 if __name__ == "__main__":

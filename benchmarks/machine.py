@@ -1,4 +1,4 @@
-"""The line a benchmark prints about the machine it ran on (docs/benchmarks.md asks for it)."""
+"""The machine a benchmark ran on, as its output and its JSON result name it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import platform
 from pathlib import Path
 
 
-def describe() -> str:
+def name() -> str:
+    """The CPU's model (as /proc/cpuinfo names it), the CPUs and the Python."""
     cpu = platform.machine()
     with_model = Path("/proc/cpuinfo")
     if with_model.exists():
@@ -15,7 +16,12 @@ def describe() -> str:
             if line.startswith("model name"):
                 cpu = line.split(":", 1)[1].strip()
                 break
-    return f"# {cpu}, nproc {os.cpu_count()}, load {load()}, Python {platform.python_version()}"
+    return f"{cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+
+
+def describe() -> str:
+    """The line a benchmark prints first: the machine and how busy it is."""
+    return f"# {name()}, load {load()}"
 
 
 def load() -> str:

@@ -9,14 +9,13 @@ BATCH to a group commit; the CPU time per move is reported (median of REPEATS
 runs), with the read a press makes before its move (`Database.get_game`).
 
     .venv/bin/python benchmarks/move_cost.py [--games 200] [--moves 4000] [--repeats 5]
-        [--database-url URL] [--profile FILE]
+        [--database-url URL] [--profile FILE] [--json PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
-import platform
 import random
 import statistics
 import sys
@@ -27,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import machine, results  # noqa: E402
 from engine import Phase, apply  # noqa: E402
 from engine.simulation import lively_action  # noqa: E402
 from tg_mafia.bot.clock import BotClock  # noqa: E402
@@ -92,7 +92,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--profile", default=None, help="write a cProfile of one run here")
+    results.add_argument(parser)
     args = parser.parse_args()
+    run = results.Run.begin("move_cost")
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite:///{Path(tmp) / 'bench.db'}"
         db = open_database(url)
@@ -110,10 +112,18 @@ def main() -> None:
                 profile.dump_stats(args.profile)
         finally:
             db.close()
-    print(f"# {platform.machine()}, Python {platform.python_version()}, {db.dialect}")
+    print(f"{machine.describe()}, {db.dialect}")
     print(f"# {' '.join(sys.argv[1:])}")
     print(f"move CPU, median of {args.repeats}: {statistics.median(costs) * 1e6:.0f} us")
     print("runs:", ", ".join(f"{c * 1e6:.0f}" for c in costs))
+    row = {
+        "database": db.dialect,
+        "games": args.games,
+        "moves": args.moves,
+        "move_cpu_us": statistics.median(costs) * 1e6,
+        "runs_us": [c * 1e6 for c in costs],
+    }
+    run.write(args.json, [row])
 
 
 if __name__ == "__main__":

@@ -9,19 +9,25 @@ every player's mu and sigma: the same games give the same numbers.
 
     .venv/bin/python benchmarks/ratings.py
     .venv/bin/python benchmarks/ratings.py --games 5000 --players 15
+    .venv/bin/python benchmarks/ratings.py --json benchmarks/results/ratings.json
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import platform
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from engine import Role, Side
-from tg_mafia.ratings import FinishedGame, PlayerResult, leaderboard
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import machine, results  # noqa: E402
+from engine import Role, Side  # noqa: E402
+from tg_mafia.ratings import FinishedGame, PlayerResult, leaderboard  # noqa: E402
 
 
 def history(games: int, players: int, members: int, seed: int) -> list[FinishedGame]:
@@ -53,7 +59,9 @@ def main() -> None:
     parser.add_argument("--members", type=int, default=40)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
+    results.add_argument(parser)
     args = parser.parse_args()
+    run = results.Run.begin("ratings")
     games = history(args.games, args.players, args.members, args.seed)
     cpu, wall = [], []
     for _ in range(args.repeats):
@@ -64,13 +72,24 @@ def main() -> None:
     digest = hashlib.sha256(
         repr([(p.user_id, p.skill.mu, p.skill.sigma) for p in board.players]).encode()
     ).hexdigest()[:16]
-    print(f"python {platform.python_version()} on {platform.machine()}")
+    print(machine.describe())
     print(
         f"{args.games} games of {args.players} players ({args.members} members): "
         f"median {statistics.median(cpu) * 1000:.0f} ms CPU, "
         f"{statistics.median(wall) * 1000:.0f} ms wall, "
         f"{statistics.median(cpu) / args.games * 1e6:.0f} µs a game; fingerprint {digest}"
     )
+    row = {
+        "games": args.games,
+        "players": args.players,
+        "members": args.members,
+        "repeats": args.repeats,
+        "cpu_ms": statistics.median(cpu) * 1000,
+        "wall_ms": statistics.median(wall) * 1000,
+        "us_per_game": statistics.median(cpu) / args.games * 1e6,
+        "fingerprint": digest,
+    }
+    run.write(args.json, [row])
 
 
 if __name__ == "__main__":

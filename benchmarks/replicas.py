@@ -26,7 +26,7 @@ Telegram's limits. Measured: updates delivered to the replicas per second of
 play, and games per minute.
 
     .venv/bin/python benchmarks/replicas.py [--kills 10] [--games 12]
-        [--database-url postgresql+psycopg://...]
+        [--database-url postgresql+psycopg://...] [--json PATH]
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import results  # noqa: E402
 from benchmarks.machine import describe, load  # noqa: E402
 from engine import find_variant  # noqa: E402
 from tests.replicas.driver import ReplicaRun, ReplicaTable  # noqa: E402
@@ -177,7 +178,10 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--replicas", type=int, action="append")
+    results.add_argument(parser)
     args = parser.parse_args()
+    run = results.Run.begin("replicas")
+    rows: list[dict[str, Any]] = []
     logging.getLogger("tornado.access").setLevel(logging.ERROR)  # the sandbox's 4xx lines
     if not args.database_url:
         parser.error(f"a PostgreSQL server is needed: --database-url or {POSTGRES_URL_VARIABLE}")
@@ -195,8 +199,11 @@ def main() -> None:
             ):
                 median, worst = r[key]
                 print(f"  {label:<45} {median:6.2f} / {worst:6.2f}", flush=True)
+                rows.append({"part": "takeover", "measure": key, "median_s": median,
+                             "max_s": worst, "kills": r["kills"]})  # fmt: skip
             print(f"  (the first calls: {r['first_methods']})")
         if not args.games:
+            run.write(args.json, rows)
             return
         print(f"# load {load()}")
         print("replicas  games  updates  updates/s  games/min  wall s  429s")
@@ -209,7 +216,9 @@ def main() -> None:
                 f"{t['count_429']:>4}",
                 flush=True,
             )
+            rows.append({"part": "throughput", **t})
         print(f"# load {load()}")
+    run.write(args.json, rows)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ of each leg) and Telegram's limits enforced, as in load.py.
      the catch-up held it back, not its own group's budget.
 
     .venv/bin/python benchmarks/restart.py [--games 1000] [--live 20] [--waiting 0.2]
-        [--rtt 50] [--jitter 0.2] [--press-every 0.4] [--min-live 20]
+        [--rtt 50] [--jitter 0.2] [--press-every 0.4] [--min-live 20] [--json PATH]
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import results  # noqa: E402
 from benchmarks.bot_process import BotProcess  # noqa: E402
 from benchmarks.load import (  # noqa: E402
     Reader,
@@ -255,10 +256,14 @@ def main() -> None:
     parser.add_argument("--jitter", type=float, default=0.2, help="fraction of each leg")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tmp", default=None, help="where the database file goes")
+    results.add_argument(parser)
     args = parser.parse_args()
     logging.getLogger("tornado.access").setLevel(logging.ERROR)
     began = datetime.datetime.now(datetime.UTC)
-    report(began, asyncio.run(run(args)), places=2, width=26)
+    started = results.Run.begin("restart")
+    result = asyncio.run(run(args))
+    report(began, result, places=2, width=26)
+    started.write(args.json, [result])
 
 
 if __name__ == "__main__":

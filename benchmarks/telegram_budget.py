@@ -9,14 +9,13 @@ in any 60 s of sandbox time, the median of the per-game peaks, calls per
 game per player (group and private separately), and 429 answers.
 
     .venv/bin/python benchmarks/telegram_budget.py [--games 100] [--speed 200]
-        [--concurrent 10] [--variant classic]
+        [--concurrent 10] [--variant classic] [--json PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import platform
 import statistics
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import machine, results  # noqa: E402
 from tests.bot.autoplay import AutoPlayers  # noqa: E402
 from tests.bot.harness import BOT_RIGHTS, Harness  # noqa: E402
 from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service  # noqa: E402
@@ -139,14 +139,18 @@ def main() -> None:
     parser.add_argument("--speed", type=float, default=200.0)
     parser.add_argument("--concurrent", type=int, default=10)
     parser.add_argument("--variant", choices=sorted(SIZES), action="append")
+    results.add_argument(parser)
     args = parser.parse_args()
-    print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    run = results.Run.begin("telegram_budget")
+    print(machine.describe())
     print(
         "variant  games  players  peak/60s max  peak/60s median  "
         "group calls/game/player  private calls/game/player  429s  wall s"
     )
+    rows = []
     for variant in args.variant or list(SIZES):
         r = asyncio.run(run_variant(variant, args.games, args.speed, args.concurrent))
+        rows.append(r)
         print(
             f"{r['variant']:<8} {r['games']:>5}  {r['players']:>7}  {r['peak_60s_max']:>12}  "
             f"{r['peak_60s_median']:>15}  {r['group_calls_per_game_per_player']:>23.2f}  "
@@ -154,6 +158,7 @@ def main() -> None:
             f"{r['wall_s']:>6.0f}",
             flush=True,
         )
+    run.write(args.json, rows)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ with Telegram's limits on. From the sandbox's record of every call:
 - games at once one token carries: 30 calls/s divided by one game's average rate, and,
   more cautiously, by the rate of a game's busiest minute.
 
-    .venv/bin/python benchmarks/token_capacity.py [--games 20] [--variant moscow]
+    .venv/bin/python benchmarks/token_capacity.py [--games 20] [--variant moscow] [--json PATH]
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import results  # noqa: E402
 from benchmarks.machine import describe  # noqa: E402
 from engine import GameState, find_variant  # noqa: E402
 from engine.actions import Action, Timeout  # noqa: E402
@@ -137,15 +138,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--variant", choices=sorted(LARGE), action="append")
+    results.add_argument(parser)
     args = parser.parse_args()
+    run = results.Run.begin("token_capacity")
     print(describe())
     print(
         "variant  games  players  minutes/game  calls/min/game  busiest min  "
         "group peak/60s  token peak 1s  token peak 60s  carries (mean)  carries (busy)  429s"
     )
+    rows = []
     for variant in args.variant or sorted(LARGE):
         with asyncio.Runner(loop_factory=VirtualTimeLoop) as runner:
             r = runner.run(run_variant(variant, args.games))
+        rows.append({**r, "sizes": list(r["sizes"])})
         print(
             f"{r['variant']:<8} {r['games']:>5}  {'/'.join(map(str, r['sizes'])):>7}  "
             f"{r['minutes']:>12.0f}  {r['calls_per_minute']:>14.1f}  "
@@ -154,6 +159,7 @@ def main() -> None:
             f"{r['count_429']:>4}",
             flush=True,
         )
+    run.write(args.json, rows)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from tg_mafia.commands.arguments import Parser, examples
+
 # Each module here defines `register(subparsers)`, which adds its sub-command
 # and sets `func` (taking the parsed arguments, returning an exit code).
 COMMAND_MODULES = (
@@ -25,10 +27,22 @@ COMMAND_MODULES = (
 )
 
 
+DESCRIPTION = (
+    "A Telegram group bot that hosts the party game Mafia. `tg-mafia run` runs the bot; "
+    "the other commands play a game offline, check rules and translations, and look after "
+    "the database. `tg-mafia COMMAND --help` says what each does, with examples."
+)
+EXAMPLES = examples(
+    "tg-mafia run                          # without a token: how to get one",
+    "TELEGRAM_BOT_TOKEN='123456789:AAF...' tg-mafia run",
+    "tg-mafia demo --variant moscow --players 11 --lang ru",
+    "tg-mafia play                         # a game in your browser, offline",
+    "tg-mafia backup night.backup",
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="tg-mafia", description="A Telegram bot that hosts Mafia."
-    )
+    parser = Parser(prog="tg-mafia", description=DESCRIPTION, epilog=EXAMPLES)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:

@@ -81,7 +81,7 @@ class Webhook:
     url: str
     listen: Address
     secret_token: str
-    secret_generated: bool  # True when made up at start: replicas then disagree, see README
+    secret_generated: bool  # True when made up at start: replicas then disagree (scaling.md)
 
     @property
     def path(self) -> str:

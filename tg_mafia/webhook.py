@@ -40,9 +40,8 @@ IDLE_TIMEOUT: Final = 60.0  # a kept-alive connection with nothing on it
 MAX_HEADERS: Final = 16 * 1024
 # Deliveries Telegram may hold open at once (setWebhook's max_connections, 40 unless
 # set): the most it allows. Each chat's updates come one at a time whatever the figure,
-# and every open one is an update being handled: at 330 updates a second, each open
-# about 60 ms (a leg each way, the move's commit), some 20 at once; 40 leaves little
-# room for a slow moment.
+# and every open one is an update being handled: under load the default leaves little
+# room for a slow moment (benchmarks/load.py --webhook).
 WEBHOOK_CONNECTIONS: Final = 100
 
 Handle = Callable[[Update], Awaitable[None]]  # the application's process_update

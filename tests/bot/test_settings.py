@@ -8,8 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from engine import GameState
+from engine.options import OptionValue, option_specs
+from engine.variants import VARIANTS
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot.callbacks import Kind
+from tg_mafia.bot import texts
+from tg_mafia.bot.callbacks import Kind, decode
 from tg_mafia.i18n import translator
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.core import Press
@@ -248,3 +252,89 @@ def test_values_no_menu_offers_are_refused_by_the_menu_itself() -> None:
     ]:
         with pytest.raises(Refused, match=reason):
             apply_press(t, before, args)
+
+
+# ----- every option, changed in the menu and seen in the next game --------------------------
+
+
+def settings_buttons(h: Harness) -> dict[tuple[str, ...], str]:
+    """The menu's buttons by what they do (their arguments), whatever their labels say."""
+    message = h.sb.world.resolve_chat(h.group.id).live_message(menu(h))
+    assert message is not None
+    found = {}
+    for row in (message.reply_markup or {}).get("inline_keyboard", []):
+        for button in row:
+            pressed = decode(str(button.get("callback_data", "")))
+            if pressed is not None and pressed.kind is Kind.SETTINGS:
+                found[pressed.args] = str(button["text"])
+    return found
+
+
+async def press_args(h: Harness, *args: str) -> None:
+    """The menu's button that does `args`, pressed by the admin."""
+    buttons = settings_buttons(h)
+    assert args in buttons, (args, sorted(buttons))
+    answer = await press(h, h.admin, buttons[args])
+    assert "allowed values" not in answer.answer.get("text", ""), answer.answer
+
+
+async def change_every_option(h: Harness, variant: str) -> dict[str, OptionValue]:
+    """Each of the variant's options set away from its default through the menu, as an
+    administrator would tap it; the values chosen."""
+    chosen: dict[str, OptionValue] = {}
+    for spec in option_specs(variant):
+        default = spec.default_for(variant)
+        main = settings_buttons(h)
+        if isinstance(default, bool) or spec.choices:
+            (args,) = [a for a in main if a[:2] == ("O", spec.name)]
+            await press_args(h, *args)
+            chosen[spec.name] = spec.parse(args[2])
+        else:
+            await press_args(h, "o", spec.name)
+            step = next(a for a in settings_buttons(h) if a[:2] == ("O", spec.name))
+            await press_args(h, *step)
+            await press_args(h, "m")
+            chosen[spec.name] = int(step[2])
+        assert chosen[spec.name] != default, spec.name
+    return chosen
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+async def test_every_option_changed_is_seen_in_the_next_game(variant: str, tmp_path: Path) -> None:
+    size = VARIANTS[variant].min_players
+    async with running_bot(tmp_path, size) as h:
+        await open_menu(h)
+        await press_args(h, "v")
+        await press_args(h, "V", variant)
+        chosen = await change_every_option(h, variant)
+        await press_args(h, "A", "on")
+        await press_args(h, "l")
+        await press_args(h, "L", "fr")
+        await press_args(h, "x")
+        stored = h.db.get_settings(h.group.id)
+        assert (stored.variant, stored.language, stored.autostart) == (variant, "fr", True)
+        assert stored.options == chosen
+
+        # The next game: a person hosts it (the host option), the lobby speaks French.
+        h.admin.start()
+        await h.settle()
+        h.admin.command(h.group, "newgame", mention=True)
+        await h.settle()
+        lobby = h.db.active_game(h.group.id)
+        assert lobby is not None and (lobby.variant, lobby.language) == (variant, "fr")
+        french = translator("fr")
+        assert any(texts.variant_name(french, variant) in t for t in h.group_texts())
+        h.admin.command(h.group, "host", mention=True)
+        await h.settle()
+        for user in h.users:
+            user.open_deep_link(h.sb.deep_link(f"join_{h.group.id}"))
+            await h.settle()
+        if VARIANTS[variant].max_players > size:
+            await h.press_start()  # not full: "start when full" waits for the opener
+        game = h.db.active_game(h.group.id)
+        assert game is not None and game.status is GameStatus.RUNNING, "started"
+        assert game.host_user_id == h.admin.id
+        state = GameState.from_dict(game.state or {})
+        for name, value in chosen.items():
+            assert state.options[name] == value, name
+        assert state.human_host

@@ -61,7 +61,7 @@ def test_the_second_replica_is_the_same_bot_under_its_own_name() -> None:
     for key in ("image", "env_file", "depends_on", "restart", "stop_grace_period"):
         assert second[key] == bot[key], key
     assert "ports" not in second  # only the proxy reaches it
-    assert second["environment"] == {"REPLICA_ID": "bot-b"}
+    assert second["environment"] == {**bot["environment"], "REPLICA_ID": "bot-b"}
 
 
 def test_the_proxy_forwards_to_both_replicas_on_their_webhook_port() -> None:

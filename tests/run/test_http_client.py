@@ -1,7 +1,7 @@
 """The HTTP client's hidden cost: httpcore asks which async library runs at
 every connection event, and answers by importing sniffio. Without sniffio
-each ask is a failed import that searches sys.path (about 95 µs): at load,
-a tenth of the bot's CPU went there (docs/benchmarks.md)."""
+each ask is a failed import that searches sys.path (it showed in the profile
+of benchmarks/load.py)."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import running_bot
 from tests.storage.conftest import POSTGRES_URL_VARIABLE
+from tg_mafia.bot.restored import redraw_running_games
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.cli import main
 from tg_mafia.sandbox import Sandbox
@@ -116,6 +117,8 @@ async def test_a_backup_taken_mid_game_restores_and_the_game_goes_on(
         # One consistent snapshot: the stored state is its own action log replayed.
         assert replayed(db, record) == GameState.from_dict(record.state or {})
         assert db.get_settings(group.id).language == "ru"
+        # As `tg-mafia restore` does: the running game's screens are drawn again.
+        assert redraw_running_games(db) == 1
 
     scheduler = ManualScheduler()
     async with running_bot(tmp_path, 0, sb=sb, database_url=target, scheduler=scheduler) as h2:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -515,16 +516,31 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade_from(
         actions = h.db.actions(game_id)
         assert record is not None and record.status is GameStatus.RUNNING
         users, admin, group = h.users, h.admin, h.group
+        with h.db.engine.connect() as connection:  # the messages with buttons (0006)
+            buttons = [
+                {**row._mapping, "choices": json.loads(row.choices) if row.choices else None}
+                for row in connection.execute(
+                    sa.text("SELECT chat_id, message_id, game_id, choices, created_at"
+                            " FROM button_message")
+                )
+            ]  # fmt: skip
 
     engine = create_database_engine(database_url)
     try:
         migrate(engine, revision)
         with engine.begin() as connection:
             # 0004 stored a game as 0003 did (it added only the /nextgame list and autostart),
-            # and 0005 to 0007 too (each move's update, the buttons, the chat moves: a game
-            # needs none of them).
+            # and 0005 to 0007 too (each move's update, NULL here; the chat moves, none;
+            # the buttons, below).
             store = _store_as_0003 if revision >= "0003" else _store_as_before_0003
             store(connection, record, [(a.seq, dict(a.action)) for a in actions])
+            if revision >= "0006":  # and the buttons each message carries
+                table = sa.table(
+                    "button_message",
+                    *(sa.column(c) for c in ("chat_id", "message_id", "game_id", "created_at")),
+                    sa.column("choices", sa.JSON()),
+                )
+                connection.execute(table.insert(), buttons)
     finally:
         engine.dispose()
 
@@ -805,3 +821,100 @@ def _store_actions(
             for seq, action in actions
         ],
     )
+
+
+# ----- every revision in turn, each leaving data behind it -----------------------------------
+
+ENDED_CHAT = -1003
+ENDED_PLAYERS = [Player(100 + i, f"e{i}") for i in range(5)]
+
+
+def _rows(engine: sa.Engine) -> dict[str, int]:
+    """How many rows each of our tables holds."""
+    with engine.connect() as connection:
+        tables = set(sa.inspect(connection).get_table_names()) & OUR_TABLES
+        return {
+            table: connection.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar_one()
+            for table in sorted(tables)
+        }
+
+
+def test_step_by_step_from_the_first_revision_with_data_in_it(database_url: str) -> None:
+    """The first revision's database, given games as it stored them, then upgraded one
+    revision at a time, as a bot that was updated at each release would have found it:
+    no row is lost at any step, a finished game stored at 0002 counts in /stats at the
+    head, and the game in progress stored at 0001 goes on."""
+    scripts = ScriptDirectory.from_config(alembic_config())
+    revisions = [script.revision for script in reversed(list(scripts.walk_revisions()))]
+    assert revisions[0] == "0001" and revisions[-1] == HEAD
+    engine = create_database_engine(database_url)
+    try:
+        migrate(engine, "0001")
+        with engine.begin() as connection:
+            connection.execute(GAME_0001.insert().values(**_game_row(LOBBY_CHAT, "lobby")))
+            connection.execute(
+                GAME_0001.insert().values(
+                    **_game_row(RUNNING_CHAT, "running", state={"stage": "night", "day": 1})
+                )
+            )
+            running = connection.execute(
+                sa.text("SELECT id FROM game WHERE chat_id = :chat"), {"chat": RUNNING_CHAT}
+            ).scalar_one()
+            connection.execute(
+                ACTION_0001.insert(),
+                [{"game_id": running, "seq": 1, "action": {"kind": "vote"},
+                  "created_at": datetime(2025, 1, 1, tzinfo=UTC)}],
+            )  # fmt: skip
+        before = _rows(engine)
+        for revision in revisions[1:]:
+            migrate(engine, revision)
+            assert current_revision(engine) == revision
+            if revision == "0002":  # a game that ended, as 0002 stored its result
+                _store_ended_as_0002(engine)
+            after = _rows(engine)
+            kept = {table: count for table, count in after.items() if table in before}
+            assert all(kept[t] >= before[t] for t in before), (revision, before, after)
+            before = after
+    finally:
+        engine.dispose()
+
+    with open_database(database_url) as db:
+        assert current_revision(db.engine) == HEAD
+        stats = db.chat_stats(ENDED_CHAT)
+        assert stats.games_played == 1 and stats.wins_by_side == {"town": 1}
+        assert {p.user_id for p in stats.top_players} == {p.user_id for p in ENDED_PLAYERS}
+        assert {g.chat_id for g in db.unfinished_games()} == {LOBBY_CHAT, RUNNING_CHAT}
+        running_id = db.active_game(RUNNING_CHAT).id  # type: ignore[union-attr]
+        after = db.record_action(
+            running_id, 1, {"kind": "kill"}, {"stage": "day", "day": 2},
+            stage_deadline=None, timer_token=None,
+        )  # fmt: skip
+        assert [a.seq for a in db.actions(running_id)] == [1, 2] and after.version == 2
+
+
+def _store_ended_as_0002(engine: sa.Engine) -> None:
+    now = datetime(2025, 1, 2, tzinfo=UTC)
+    ended = sa.table(
+        "game", *(sa.column(name, type_) for name, type_ in GAME_0001_COLUMNS),
+        sa.column("winner", sa.String()),
+    )  # fmt: skip
+    results = sa.table(
+        "player_result",
+        *(sa.column(n) for n in ("game_id", "chat_id", "user_id", "name", "role", "side")),
+        sa.column("won", sa.Boolean()),
+        sa.column("created_at", sa.DateTime(timezone=True)),
+    )
+    players = ENDED_PLAYERS
+    with engine.begin() as connection:
+        row = _game_row(ENDED_CHAT, "ended", ended_at=now, winner="town")
+        row["players"] = [{"user_id": p.user_id, "name": p.name} for p in players]
+        connection.execute(ended.insert().values(**row))
+        game_id = connection.execute(
+            sa.text("SELECT id FROM game WHERE chat_id = :chat"), {"chat": ENDED_CHAT}
+        ).scalar_one()
+        connection.execute(
+            results.insert(),
+            [{"game_id": game_id, "chat_id": ENDED_CHAT, "user_id": p.user_id, "name": p.name,
+              "role": "civilian", "side": "town", "won": True, "created_at": now}
+             for p in players],
+        )  # fmt: skip

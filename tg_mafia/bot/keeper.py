@@ -23,7 +23,7 @@ would wait for ever.
 Most writes leave the game's deadline as it was (a vote, a post in the
 middle of a floor): an arm that names the deadline and timer already armed
 and not yet fired changes nothing, and costs nothing (APScheduler's
-replacement of two jobs was 2% of the bot's CPU under load)."""
+replacement of two jobs showed in the profile of benchmarks/load.py)."""
 
 from __future__ import annotations
 

@@ -57,9 +57,9 @@ POLL = 1.0  # seconds between looks at the outbox when nothing woke the sender
 LANDING = 0.01  # real seconds between looks at a budget full of calls in flight
 # A look at the outbox scans it whole in the database thread, which every move waits
 # for: the next look comes no sooner than this many times its cost later, so looking
-# takes at most a tenth of that thread (woken by every move that wrote calls, it took a
-# third of it at 1,000 games). At a few ms a look that delays a new chat's first call
-# by tens of ms; a chat being served takes its next calls without a look.
+# takes at most a tenth of that thread (woken by every move that wrote calls, it took
+# much more: benchmarks/load.py). That delays a new chat's first call a little; a chat
+# being served takes its next calls without a look.
 LOOK_SPACING = 9.0
 
 

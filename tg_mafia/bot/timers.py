@@ -42,7 +42,7 @@ class JobQueueScheduler:
 
     def cancel(self, name: str) -> None:
         # By id, a dictionary lookup: get_jobs_by_name builds a Job for every job of
-        # every game (13% of the bot's CPU at 1,000 games, docs/benchmarks.md).
+        # every game (it showed in the profile of benchmarks/load.py at 1,000 games).
         with contextlib.suppress(JobLookupError):  # fired, or never armed
             self.job_queue.scheduler.remove_job(name)
 

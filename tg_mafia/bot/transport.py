@@ -1,13 +1,10 @@
 """The bot's Bot API calls over aiohttp: python-telegram-bot's request interface
 (`BaseRequest`) on an aiohttp session, where PTB's default is httpx.
 
-Measured (`benchmarks/http_client.py`, docs/benchmarks.md), a callback answer made
-through PTB, 60 at once, PTB's own part included: 0.27 ms of the bot's CPU on aiohttp;
-on httpx 5.2 ms with PTB's one pool of 256 connections, and 1.2 ms as the bot used it
-(8 pools of 32). httpcore looks at every connection of its pool when a request starts
-and when one ends (a dictionary of socket details and a getpeername each time);
-aiohttp keeps its idle connections by host and parses HTTP in C. At 300 updates a
-second the bot makes about 250 calls a second: the difference was a quarter of a core.
+A call costs the bot a fraction of httpx's CPU (benchmarks/http_client.py): httpcore
+looks at every connection of its pool when a request starts and when one ends (a
+dictionary of socket details and a getpeername each time); aiohttp keeps its idle
+connections by host and parses HTTP in C.
 
 PTB's semantics are kept: the HTTP status and body go back to PTB, which turns them into
 its errors (400, 403, 429...); a timeout is `TimedOut`, any other failure of the

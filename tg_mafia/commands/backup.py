@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tg_mafia.commands.arguments import examples
 from tg_mafia.config import DEFAULT_DATABASE_URL, ENV_VARS
 
 
@@ -21,7 +22,12 @@ def register(subparsers: Any) -> None:
         help="back up the database while the bot runs",
         description="Write a consistent copy of the database to FILE while the bot runs: "
         "a SQLite file (SQLite's online backup), or a pg_dump archive (PostgreSQL; needs "
-        "postgresql-client).",
+        "postgresql-client). FILE is replaced only once the copy is complete.",
+        epilog=examples(
+            "tg-mafia backup night.backup",
+            "DATABASE_URL=postgresql+psycopg://mafia:secret@db:5432/mafia "
+            "tg-mafia backup night.dump",
+        ),
     )
     database_flag(backup)
     backup.add_argument("file", type=Path, help="where to write the backup (replaced)")
@@ -30,7 +36,13 @@ def register(subparsers: Any) -> None:
         "restore",
         help="restore a backup into the database (stop the bot first)",
         description="Replace what the database holds with a backup made by `tg-mafia "
-        "backup`. Stop the bot first; the next start migrates an older backup.",
+        "backup`. Stop the bot first; the next start migrates an older backup and resumes the "
+        "games that were unfinished when it was taken. A database that is not empty is "
+        "replaced only with --force.",
+        epilog=examples(
+            "tg-mafia restore night.backup              # into an empty database",
+            "tg-mafia restore --force night.backup      # replacing what it holds",
+        ),
     )
     database_flag(restore)
     restore.add_argument(
@@ -71,9 +83,24 @@ def run_restore(args: argparse.Namespace) -> int:
 
     def restore() -> str:
         contents = restore_database(url, args.file, force=args.force)
-        return f"restored {args.file} into {mask_url(url)} ({contents})"
+        redrawn = _redraw(url)
+        return (
+            f"restored {args.file} into {mask_url(url)} ({contents}); the screens of "
+            f"{redrawn} running games are drawn again at the bot's next start"
+        )
 
     return _report("restore", restore)
+
+
+def _redraw(url: str) -> int:
+    """What the backup's games show in Telegram is older than what Telegram shows now:
+    their screens are drawn again (tg_mafia/bot/restored.py). Opening the database
+    migrates an older backup, as the bot's start would."""
+    from tg_mafia.bot.restored import redraw_running_games
+    from tg_mafia.storage import open_database
+
+    with open_database(url) as db:
+        return redraw_running_games(db)
 
 
 def _report(command: str, work: Any) -> int:

@@ -11,16 +11,27 @@ from typing import Any
 
 from engine import SetupError
 from tg_mafia import virtual_time
+from tg_mafia.commands.arguments import at_least, examples
 from tg_mafia.commands.table_args import add_option_argument, check_table, parse_options
 from tg_mafia.i18n import LANGUAGES
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "demo", help="play a whole game offline with simulated players and print it"
+        "demo",
+        help="play a whole game offline with simulated players and print it",
+        description="Play a whole game with simulated players on the offline Telegram sandbox, "
+        "the real bot hosting it, and print the group as it looks at the end (or, with "
+        "--watch, every post, press, message, edit and deletion as it happens). Nothing "
+        "reaches Telegram; the same seed replays the same game.",
+        epilog=examples(
+            "tg-mafia demo --variant moscow --players 11 --lang ru",
+            "tg-mafia demo --variant club --players 9 --lang fr --watch",
+            "tg-mafia demo --variant sport --players 10 --private --seed 74",
+        ),
     )
     parser.add_argument("--variant", default="moscow", help="classic, moscow, party, club or sport")
-    parser.add_argument("--players", type=int, default=11)
+    parser.add_argument("--players", type=at_least(1), default=11, help="default 11")
     parser.add_argument("--lang", default="en", choices=LANGUAGES)
     parser.add_argument(
         "--seed", type=int, default=1, help="the game: the same seed replays the same game"

@@ -15,6 +15,7 @@ import urllib.request
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tg_mafia.commands.arguments import examples, positive
 from tg_mafia.config import ConfigError, parse_address
 
 WILDCARDS = ("0.0.0.0", "::", "")
@@ -24,7 +25,13 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "healthcheck",
         help="ask a running bot's health endpoint (exit 0 when healthy)",
-        description="GET /healthz of a running `tg-mafia run`; exit 0 when it answers ok.",
+        description="GET /healthz of a running `tg-mafia run` (its HEALTH_LISTEN address); "
+        "exit 0 when it answers ok, 1 when it does not (the reason on one line), 2 when no "
+        "address is known. The container image's HEALTHCHECK.",
+        epilog=examples(
+            "HEALTH_LISTEN=127.0.0.1:8081 tg-mafia healthcheck",
+            "tg-mafia healthcheck --url http://127.0.0.1:8081/healthz --timeout 2",
+        ),
     )
     _add_arguments(parser)
     parser.set_defaults(func=run)
@@ -35,7 +42,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--url",
         help="health URL (default: http://<HEALTH_LISTEN>/healthz, 0.0.0.0 read as 127.0.0.1)",
     )
-    parser.add_argument("--timeout", type=float, default=5.0, help="seconds (default 5)")
+    parser.add_argument("--timeout", type=positive, default=5.0, help="seconds (default 5)")
 
 
 def default_url(env: Mapping[str, str]) -> str:

@@ -29,6 +29,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
+from tg_mafia.commands.arguments import examples
 from tg_mafia.i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, po_path
 
 PROJECT = "tg-mafia"
@@ -44,7 +45,14 @@ _ROOT = Path(__file__).resolve().parents[2]
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("i18n", help="extract, update and check translations")
+    parser = subparsers.add_parser(
+        "i18n",
+        help="extract, update and check translations",
+        description="Keep locales/ in step with the code (in a checkout): `extract` writes "
+        "the template from the code, `update` merges it into every language's catalogue, "
+        "`check` exits 1 naming every missing, fuzzy or broken translation (docs/i18n.md).",
+        epilog=examples("tg-mafia i18n check", "tg-mafia i18n extract && tg-mafia i18n update"),
+    )
     parser.add_argument("action", choices=("extract", "update", "check"))
     parser.add_argument(
         "--root", type=Path, default=_ROOT, help="the checkout (babel.cfg, locales/)"

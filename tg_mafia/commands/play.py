@@ -9,6 +9,7 @@ import contextlib
 import sys
 from typing import TYPE_CHECKING, Any
 
+from tg_mafia.commands.arguments import at_least, examples, port
 from tg_mafia.commands.stopping import until_stopped
 from tg_mafia.commands.table_args import add_option_argument, parse_options
 from tg_mafia.i18n import LANGUAGES
@@ -25,14 +26,20 @@ def register(subparsers: Any) -> None:
         help="play a game in a browser against simulated players (offline)",
         description=(
             "Serve a page on 127.0.0.1 that shows the group and every player's private chat "
-            "with the bot, live. Play any seat; the others autoplay."
+            "with the bot, live. Play any seat; the others autoplay. Offline: the bot runs "
+            "on the sandbox in this process."
+        ),
+        epilog=examples(
+            "tg-mafia play",
+            "tg-mafia play --variant sport --players 10 --lang ru --speed 5",
+            "tg-mafia play --seat 0               # watch: every seat autoplays",
         ),
     )
     parser.add_argument("--host", default="127.0.0.1", help="a loopback address only")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="0: any free port")
+    parser.add_argument("--port", type=port, default=DEFAULT_PORT, help="0: any free port")
     parser.add_argument("--lang", default="en", choices=LANGUAGES)
     parser.add_argument("--variant", default="moscow", help="classic, moscow, party, club or sport")
-    parser.add_argument("--players", type=int, default=9)
+    parser.add_argument("--players", type=at_least(1), default=9, help="default 9")
     add_option_argument(parser)
     parser.add_argument(
         "--speed", type=float, default=1.0, help="the bot's timers run this many times faster"

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tg_mafia.commands.arguments import examples
 from tg_mafia.commands.backup import database_flag, database_url
 from tg_mafia.config import ENV_VARS, ConfigError, parse_retention_days
 
@@ -31,6 +32,7 @@ def register(subparsers: Any) -> None:
         "names, user ids, seats and message records; and forget the pseudonyms of the users "
         "who finished no game since. Results and ratings stay. The running bot does this "
         "every day by itself (docs/privacy.md).",
+        epilog=examples("tg-mafia prune", "tg-mafia prune --days 30", "tg-mafia prune --dry-run"),
     )
     database_flag(prune)
     prune.add_argument(

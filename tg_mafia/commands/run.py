@@ -26,6 +26,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any, Final
 
+from tg_mafia.commands.arguments import examples
 from tg_mafia.config import (
     ENV_VARS,
     Address,
@@ -72,7 +73,15 @@ def register(subparsers: Any) -> None:
         description=(
             "Run the bot until Ctrl-C (stops at once) or SIGTERM (drains: no new games, "
             "exits once the running games end). Every flag has an environment variable; "
-            "a flag wins over its variable. Long polling unless a webhook URL is given."
+            "a flag wins over its variable. Long polling unless a webhook URL is given. "
+            "Without a token it says how to get one. A bad setting is one line on stderr "
+            "and exit code 2 (docs/operations.md, Settings)."
+        ),
+        epilog=examples(
+            "TELEGRAM_BOT_TOKEN='123456789:AAF...' tg-mafia run",
+            "tg-mafia run --token 123456789:AAF... --database-url "
+            "postgresql+psycopg://user:password@127.0.0.1:5432/mafia",
+            "tg-mafia run --webhook-url https://bot.example.org/tg-mafia --listen 127.0.0.1:8080",
         ),
     )
     add = parser.add_argument

@@ -6,16 +6,30 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from tg_mafia.commands.arguments import examples, fail
 from tg_mafia.scenario import ScenarioError, load_scenario, run_scenario, scenario_files
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("scenario", help="run rule scenario files (YAML)")
+    parser = subparsers.add_parser(
+        "scenario",
+        help="run rule scenario files (YAML)",
+        description="Play each scenario file (a table, its moves and what must happen) in the "
+        "rules engine and print PASS or FAIL with the reason. Exit 0 when all pass, 1 when one "
+        "fails, 2 when one cannot be read.",
+        epilog=examples(
+            "tg-mafia scenario tests/scenarios",
+            "tg-mafia scenario tests/scenarios/classic-dead-cannot-vote.yaml",
+        ),
+    )
     parser.add_argument("paths", nargs="+", type=Path, help="files, or folders of *.yaml")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    missing = [path for path in args.paths if not path.exists()]
+    if missing:
+        return fail("scenario", f"no such file or folder: {missing[0]}")
     passed = failed = unreadable = 0
     for path in scenario_files(args.paths):
         try:

@@ -16,15 +16,26 @@ from engine.replay import GameSetup
 from engine.simulation import GameRecord, play_random_game
 from engine.state import Cause
 from engine.variants import TieMode
+from tg_mafia.commands.arguments import at_least, examples
 from tg_mafia.commands.table_args import add_option_argument, check_table, parse_options
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("simulate", help="play random games and print win rates")
+    parser = subparsers.add_parser(
+        "simulate",
+        help="play random games and print win rates",
+        description="Play many games of random legal moves in the rules engine alone (no "
+        "Telegram) and print each side's win rate and the mean number of days; the same seed "
+        "plays the same games (docs/balance.md is made with it).",
+        epilog=examples(
+            "tg-mafia simulate --variant moscow --players 11 --games 1000",
+            "tg-mafia simulate --variant classic --players 9 --option reveal_roles=off",
+        ),
+    )
     parser.add_argument("--variant", required=True, help="classic, moscow, party, club or sport")
-    parser.add_argument("--players", type=int, required=True)
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", type=at_least(1), required=True, help="the table's size")
+    parser.add_argument("--games", type=at_least(1), default=1000, help="default 1000")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
     parser.add_argument(
         "--chatter",
         type=float,
@@ -43,9 +54,6 @@ def run(args: argparse.Namespace) -> int:
         check_table(args.variant, args.players, options)
     except (SetupError, ValueError) as error:
         print(f"tg-mafia simulate: {error}", file=sys.stderr)
-        return 2
-    if args.games < 1:
-        print("tg-mafia simulate: --games must be at least 1", file=sys.stderr)
         return 2
     if not 0.0 <= args.chatter < 1.0:
         print("tg-mafia simulate: --chatter must be at least 0 and below 1", file=sys.stderr)

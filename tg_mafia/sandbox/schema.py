@@ -92,8 +92,8 @@ class Schema:
     @staticmethod
     def bundled() -> Schema:
         """The Bot API schema shipped with the sandbox, read once per process: it never
-        changes, nothing changes a Schema, and a test run builds hundreds of sandboxes
-        (6 to 26 ms each to parse and index it)."""
+        changes, nothing changes a Schema, and a test run builds hundreds of sandboxes,
+        each of which would parse and index it again."""
         return _bundled()
 
     def method(self, name: str) -> MethodSpec | None:

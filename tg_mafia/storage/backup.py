@@ -64,6 +64,7 @@ class Contents:
 def backup_database(url: str, path: Path) -> Contents:
     """Writes a backup of the database at `url` to `path` (replaced only once complete)."""
     parsed = parse_database_url(url)
+    _check_writable(path)
     partial = path.with_name(path.name + ".partial")
     try:
         if parsed.get_backend_name() == "sqlite":
@@ -76,6 +77,16 @@ def backup_database(url: str, path: Path) -> Contents:
     finally:
         partial.unlink(missing_ok=True)
     return contents
+
+
+def _check_writable(path: Path) -> None:
+    """Refuses, in words, a name the backup could not be written to."""
+    if path.is_dir():
+        raise BackupError(f"{path} is a folder: name the backup's file, e.g. {path}/night.backup")
+    if not path.parent.is_dir():
+        raise BackupError(f"cannot write {path}: there is no folder {path.parent}")
+    if not os.access(path.parent, os.W_OK):
+        raise BackupError(f"cannot write {path}: the folder {path.parent} is not writable")
 
 
 def _sqlite_file(parsed: URL) -> Path:
@@ -95,11 +106,14 @@ def _sqlite_backup(source: Path, target: Path) -> None:
 
 def _copy_sqlite(source: Path, target: Path) -> None:
     """SQLite's online backup API, in one step: a single consistent snapshot."""
-    with (
-        closing(sqlite3.connect(source, timeout=30)) as src,
-        closing(sqlite3.connect(target, timeout=30)) as dst,
-    ):
-        src.backup(dst)
+    try:
+        with (
+            closing(sqlite3.connect(source, timeout=30)) as src,
+            closing(sqlite3.connect(target, timeout=30)) as dst,
+        ):
+            src.backup(dst)
+    except sqlite3.Error as error:
+        raise BackupError(f"cannot copy {source} to {target}: {error}") from error
 
 
 # ----- restore -----------------------------------------------------------------------------

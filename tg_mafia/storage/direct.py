@@ -1,8 +1,8 @@
 """The statements of a move's hot path, run on the driver's own connection.
 
 SQLAlchemy's execution of a statement (the compiled-statement cache, an execution
-context, the result's wrapping) costs 35 to 90 microseconds on SQLite, where the driver
-itself takes 6: a button press made about twelve, the half of the database thread's CPU.
+context, the result's wrapping) costs several times what the driver itself takes, and a
+button press makes about twelve (benchmarks/move_cost.py).
 These statements are written once, in the dialect's parameter style; their values go
 through SQLAlchemy's own type processors (the same JSON and time formats as every
 other read and write), and a driver error goes through SQLAlchemy's own handling

@@ -92,7 +92,7 @@ class Database:
     def transaction(self) -> Iterator[Tx]:
         """One transaction over several operations (the runtime's unit of work). Inside
         a group commit it is a savepoint of the group's, opened on the driver's
-        connection (a move's hot path: SQLAlchemy's costs 50 microseconds)."""
+        connection (a move's hot path: benchmarks/move_cost.py)."""
         group: Connection | None = getattr(self._group, "connection", None)
         try:
             if group is None:

@@ -1,0 +1,474 @@
+"""Renders docs/benchmarks.md from the results in benchmarks/results/*.json.
+
+Each benchmark writes its results with `--json PATH` (benchmarks/results.py); the files
+kept in benchmarks/results/ are the current figures, one file per run. This script gives
+each benchmark one section: what it measures, each run's date, machine and exact
+command, and one table of its figures. tests/docs checks that docs/benchmarks.md is
+what this script renders.
+
+    .venv/bin/python benchmarks/report.py            # writes docs/benchmarks.md
+    .venv/bin/python benchmarks/report.py --check    # exit 1 if it differs
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+OUTPUT = ROOT / "docs" / "benchmarks.md"
+WIDTH = 90  # the prose's lines, as the other docs are written
+
+Row = dict[str, Any]
+Cell = Callable[[Row], str]
+
+
+# ----- cells -------------------------------------------------------------------------------
+
+
+def number(key: str, places: int = 0, unit: str = "") -> Cell:
+    """A figure with thousands separators; a dash where the run did not record it."""
+
+    def cell(row: Row) -> str:
+        value = row.get(key)
+        if value is None:
+            return "–"
+        if isinstance(value, list):
+            return "/".join(str(v) for v in value)
+        return f"{value:,.{places}f}{unit}"
+
+    return cell
+
+
+def pair(first: str, second: str, places: int = 0, unit: str = "") -> Cell:
+    """Two figures as `a / b`, e.g. a median and a p99."""
+    left, right = number(first, places), number(second, places)
+    return lambda row: f"{left(row)} / {right(row)}{unit}"
+
+
+def text(key: str) -> Cell:
+    return lambda row: str(row.get(key, "–"))
+
+
+def spread(low: str, high: str) -> Cell:
+    return lambda row: f"{row[low]:,.0f}–{row[high]:,.0f}"
+
+
+def runs_of(key: str, places: int) -> Cell:
+    return lambda row: ", ".join(f"{v:,.{places}f}" for v in row[key])
+
+
+# ----- sections ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    columns: Sequence[tuple[str, Cell]]
+    where: Callable[[Row], bool] = lambda row: True
+    # Measures as rows and runs as columns: for runs of many measures each.
+    transposed: bool = False
+
+
+@dataclass(frozen=True)
+class Section:
+    benchmark: str  # the JSON files' "benchmark"
+    title: str
+    about: str  # what it measures, in a paragraph
+    tables: Sequence[Table]
+    reading: Sequence[str] = field(default_factory=tuple)  # what the figures say
+
+
+SECTIONS = (
+    Section(
+        "engine_games",
+        "Engine",
+        "full games of seeded random play in the rules engine alone (the deal, the random "
+        "policy and `engine.apply` for every action), one process on one core; each "
+        "configuration plays the same seeds in every run. Games a second by the process's "
+        "CPU time, the median run (and the spread of the runs), beside the wall clock. "
+        "The bar: 200 moscow games of 11 players a second on one core.",
+        [
+            Table(
+                [
+                    ("variant", text("variant")),
+                    ("players", number("players")),
+                    ("games/s (CPU)", number("games_per_s")),
+                    ("runs' spread", spread("games_per_s_min", "games_per_s_max")),
+                    ("games/s (wall)", number("wall_games_per_s")),
+                    ("actions a game", number("actions_per_game", 1)),
+                    ("µs an action", number("us_per_action", 1)),
+                ]
+            )
+        ],
+    ),
+    Section(
+        "telegram_budget",
+        "Telegram budget",
+        "the Telegram calls of whole games on the sandbox, several at once in one bot, "
+        "simulated players pressing "
+        "the bot's buttons on a clock 200 times faster than real time. A charged call is one "
+        "Telegram counts against a chat (sends, edits, pins); the peak is the most charged "
+        "calls to one group in any 60 s of sandbox time, against Telegram's 20.",
+        [
+            Table(
+                [
+                    ("variant", text("variant")),
+                    ("games", number("games")),
+                    ("players", number("players")),
+                    ("group peak a minute: max", number("peak_60s_max")),
+                    ("median of games", number("peak_60s_median", 1)),
+                    ("group calls a game and player", number("group_calls_per_game_per_player", 2)),
+                    ("private calls", number("private_calls_per_game_per_player", 2)),
+                    ("429s", number("count_429")),
+                ]
+            )
+        ],
+        [
+            "The sender spends at most 15 calls a minute on a group, so 15 is the ceiling by "
+            "construction; simulated players who act at once reach it, a real table does not.",
+        ],
+    ),
+    Section(
+        "token_capacity",
+        "Token capacity",
+        "how many games one bot token carries (docs/scaling.md). Games paced as real tables "
+        "play them, on the virtual clock: every timer runs its full default length and each "
+        "player acts at a random moment inside it; 20 games a variant, at the smallest table "
+        "and a large one in turn, start at random moments over ten minutes in one bot, with "
+        "Telegram's limits on. Games at once: the token's 30 calls a second divided by one "
+        "game's rate, on average or in its busiest minute.",
+        [
+            Table(
+                [
+                    ("variant", text("variant")),
+                    ("players", number("sizes")),
+                    ("minutes a game", number("minutes")),
+                    ("charged calls a minute", number("calls_per_minute", 1)),
+                    ("busiest minute", number("busiest_minute", 1)),
+                    ("group peak / 60 s", number("group_peak")),
+                    ("token peak / 1 s", number("token_peak_1s")),
+                    ("games at once: average", number("carries_mean")),
+                    ("busiest minute", number("carries_busy")),
+                    ("429s", number("count_429")),
+                ]
+            )
+        ],
+    ),
+    Section(
+        "load",
+        "Load at network latency",
+        "the latency and throughput of many games on one bot process built as "
+        "`tg-mafia run` builds it, the sandbox over "
+        "HTTP with a simulated 50 ms round trip and Telegram's limits enforced. After an "
+        "unmeasured set-up, updates arrive open-loop for 60 s: each a press of a button that "
+        "reached its chat or a player's line, from the engine's random policy "
+        "(`benchmarks/load.py` says how the load is paced). Measured from the moment the "
+        "sandbox queued an update: the popup's answer, the game's write, updates handled a "
+        "second; the slowest 1% of presses broken down by where their time went.",
+        [
+            Table(
+                [
+                    ("updates offered / s", number("offered_per_s", 1)),
+                    ("**updates handled / s**", number("handled_per_s", 1)),
+                    ("presses / posts", pair("presses", "posts")),
+                    (
+                        "**callback answer p50 / p99**",
+                        pair("answer_p50_ms", "answer_p99_ms", 0, " ms"),
+                    ),
+                    (
+                        "callback answer max; unanswered",
+                        lambda r: f"{number('answer_max_ms')(r)} ms; {number('unanswered')(r)}",
+                    ),
+                    (
+                        "held in Telegram: p50, slowest 1%",
+                        pair("stage_held_p50_ms", "stage_held_slowest1pc_ms", 1, " ms"),
+                    ),
+                    (
+                        "slowest 1%: to bot / to commit",
+                        pair(
+                            "stage_to_bot_slowest1pc_ms", "stage_to_commit_slowest1pc_ms", 0, " ms"
+                        ),
+                    ),
+                    (
+                        "slowest 1%: to answer / answer leg",
+                        pair(
+                            "stage_to_answer_slowest1pc_ms",
+                            "stage_answer_leg_slowest1pc_ms",
+                            0,
+                            " ms",
+                        ),
+                    ),
+                    (
+                        "handling p50: press / post",
+                        pair("handling_press_p50_ms", "handling_post_p50_ms", 1, " ms"),
+                    ),
+                    ("state written p50 / p99", pair("written_p50_ms", "written_p99_ms", 0, " ms")),
+                    ("bot CPU (share of a core)", number("bot_cpu_share", 1)),
+                    (
+                        "429s; memory a game",
+                        lambda r: f"{number('count_429')(r)}; {number('mb_per_game', 2)(r)} MB",
+                    ),
+                    ("outbox at the end", number("outbox_at_end")),
+                ],
+                transposed=True,
+            )
+        ],
+        [
+            "The goal, a callback answered within 150 ms at p99 at 300 updates a second or "
+            "more, is met by webhook and missed by long polling: a press waits in Telegram "
+            "for the bot's next `getUpdates` (about 31 ms at the median), where a webhook "
+            "delivers it at once and carries the popup back in its answer.",
+            "The outbox grows either way: 1,000 games at this pace decide more calls than "
+            "the token's 30 messages a second carry ([Token capacity](#token-capacity)); the "
+            "popups are free of that limit, the game's own messages wait in order, no 429.",
+        ],
+    ),
+    Section(
+        "move_cost",
+        "Move cost",
+        "the database thread's CPU for one move, without Telegram: a press's read, the "
+        "engine, the presenter and the move's transaction, group-committed as the bot's "
+        "SQLite writer does, over many running classic games; the median of 5 runs.",
+        [
+            Table(
+                [
+                    ("database", text("database")),
+                    ("games", number("games")),
+                    ("moves a run", number("moves")),
+                    ("**CPU a move**", number("move_cpu_us", 0, " µs")),
+                    ("runs (µs)", runs_of("runs_us", 0)),
+                ]
+            )
+        ],
+    ),
+    Section(
+        "http_client",
+        "HTTP client",
+        "the bot's CPU for one Bot API call by HTTP client: `answerCallbackQuery` through "
+        "PTB, 60 at once, against a server in its own process that answers after 25 ms; "
+        "PTB's default request (httpx) against the bot's (aiohttp, "
+        "`tg_mafia/bot/transport.py`); the median of 3 rounds of 3,000 calls.",
+        [
+            Table(
+                [
+                    ("client", text("client")),
+                    ("**CPU a call**", number("cpu_ms_per_call", 3, " ms")),
+                    ("rounds (ms)", runs_of("runs_ms", 3)),
+                ]
+            )
+        ],
+    ),
+    Section(
+        "restart",
+        "Restart",
+        "a bot's start on a database of 1,000 unfinished games left by a crash (a tenth "
+        "lobbies, the others 0 to 39 moves in, a fifth with their last calls still in the "
+        "outbox), at network latency as in the load benchmark, while 20 live games go on "
+        "pressing: the time until every game is resumed (timers armed, sender running), "
+        "the catch-up within Telegram's budgets, and the live presses meanwhile.",
+        [
+            Table(
+                [
+                    ("unfinished games: lobbies / running", pair("lobbies", "running")),
+                    ("calls waiting in the outbox", number("calls_waiting")),
+                    (
+                        "**resumed** (spawn to every game resumed)",
+                        number("resumed_from_spawn_s", 2, " s"),
+                    ),
+                    ("of which after the imports", number("resumed_from_imports_s", 2, " s")),
+                    ("games with a stored deadline armed", number("games_with_a_deadline")),
+                    ("catch-up: outbox empty after", number("catch_up_s", 0, " s")),
+                    ("**429s**", number("count_429")),
+                    ("live presses during the catch-up", number("live_inputs")),
+                    (
+                        "live callback answer p50 / p99",
+                        pair("live_answer_p50_ms", "live_answer_p99_ms", 0, " ms"),
+                    ),
+                    (
+                        "live state written p50 / p99",
+                        pair("live_written_p50_ms", "live_written_p99_ms", 0, " ms"),
+                    ),
+                    (
+                        "live next message in the group: p50 / max",
+                        pair("live_next_message_p50_ms", "live_next_message_max_ms", 0, " ms"),
+                    ),
+                ],
+                transposed=True,
+            )
+        ],
+        [
+            "The catch-up is paced by Telegram's budgets, not by the bot: a group's 15 calls "
+            "a minute spread a crashed game's deal over two minutes, and the token's 30 a "
+            "second the whole backlog.",
+        ],
+    ),
+    Section(
+        "replicas",
+        "Replicas",
+        "the failover and throughput of three bot processes on one PostgreSQL in webhook "
+        "mode behind a round-robin "
+        "balancer (docs/scaling.md). Takeover: the leader is SIGKILLed 0.1 s before a "
+        "lobby's timer is due and stays down; seconds from the kill. Throughput: the "
+        "replicas test's scripted games, 20 at once, every Bot API call 50 ms late.",
+        [
+            Table(
+                [
+                    ("after the leader's SIGKILL", lambda r: TAKEOVER[r["measure"]]),
+                    ("median", number("median_s", 2, " s")),
+                    ("max", number("max_s", 2, " s")),
+                ],
+                where=lambda row: row.get("part") == "takeover",
+            ),
+            Table(
+                [
+                    ("replicas", number("replicas")),
+                    ("games", number("games")),
+                    ("updates", number("updates")),
+                    ("updates / s", number("updates_per_s", 1)),
+                    ("games / min", number("games_per_min", 1)),
+                    ("429s", number("count_429")),
+                ],
+                where=lambda row: row.get("part") == "throughput",
+            ),
+        ],
+        [
+            "A new leader waits one second before it sends: its predecessor may have spent "
+            "the token's 30 calls of that second. More replicas add no throughput (one "
+            "leader makes every Bot API call): they are for failover and deploys.",
+        ],
+    ),
+    Section(
+        "ratings",
+        "Ratings",
+        "the time to recompute a group's whole leaderboard from seeded games (docs/ratings.md): "
+        "`tg_mafia.ratings.leaderboard` over the games of a group, the median run by CPU "
+        "time.",
+        [
+            Table(
+                [
+                    ("games", number("games")),
+                    ("players a game", number("players")),
+                    ("group members", number("members")),
+                    ("runs", number("repeats")),
+                    ("**CPU (median)**", number("cpu_ms", 0, " ms")),
+                    ("a game", number("us_per_game", 0, " µs")),
+                ]
+            )
+        ],
+    ),
+)
+
+TAKEOVER = {
+    "first_call": "the new leader's first Bot API call",
+    "first_send": "its first `sendMessage`",
+    "first_timer": "a lobby's timer due 0.1 s after the kill, applied",
+    "timer_late": "that timer's lateness past its deadline",
+}
+
+HEAD = """\
+# Benchmarks
+
+The current figures of each benchmark in [`benchmarks/`](../benchmarks/README.md): what
+it measures, the date, machine and exact command of each run, and one table. This page
+is rendered by `benchmarks/report.py` from the JSON results in `benchmarks/results/`
+(each benchmark writes one with `--json PATH`); do not edit it by hand. How the figures
+came to be is in the history of those files.
+"""
+
+
+# ----- rendering -----------------------------------------------------------------------------
+
+
+def load_runs(folder: Path = RESULTS) -> dict[str, list[dict[str, Any]]]:
+    """The runs by benchmark, oldest first."""
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for path in sorted(folder.glob("*.json")):
+        run = json.loads(path.read_text())
+        runs.setdefault(run["benchmark"], []).append(run)
+    for found in runs.values():
+        found.sort(key=lambda run: (run["date"], run["command"]))
+    return runs
+
+
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |"]
+    lines.append("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def describe_runs(runs: Sequence[dict[str, Any]]) -> list[str]:
+    lines = []
+    for index, run in enumerate(runs, 1):
+        label = f"Run {index}: " if len(runs) > 1 else ""
+        lines.append(
+            f"- {label}{run['date']}, {run['machine']}, load average {run['load_average']}: "
+            f"`{run['command']}`"
+        )
+    return lines
+
+
+def render_table(table: Table, runs: Sequence[dict[str, Any]]) -> list[str]:
+    several = len(runs) > 1
+    if table.transposed:
+        header = ["", *(f"run {n}" if several else "" for n in range(1, len(runs) + 1))]
+        picked = [next(r for r in run["rows"] if table.where(r)) for run in runs]
+        body = [[name, *(cell(row) for row in picked)] for name, cell in table.columns]
+        return markdown_table(header, body)
+    header = [*(["run"] if several else []), *(name for name, _ in table.columns)]
+    body = []
+    for number_, run in enumerate(runs, 1):
+        for row in filter(table.where, run["rows"]):
+            cells = [cell(row) for _, cell in table.columns]
+            body.append([*([str(number_)] if several else []), *cells])
+    return markdown_table(header, body)
+
+
+def render(runs_by_benchmark: dict[str, list[dict[str, Any]]]) -> str:
+    unknown = set(runs_by_benchmark) - {section.benchmark for section in SECTIONS}
+    if unknown:
+        raise SystemExit(f"results of benchmarks without a section here: {sorted(unknown)}")
+    lines = [HEAD]
+    for section in SECTIONS:
+        runs = runs_by_benchmark.get(section.benchmark, [])
+        about = f"`benchmarks/{section.benchmark}.py` measures {section.about}"
+        lines += [f"## {section.title}", "", wrap(about), ""]
+        if not runs:
+            lines += ["No result yet.", ""]
+            continue
+        lines += [*describe_runs(runs), ""]
+        for table in section.tables:
+            lines += [*render_table(table, runs), ""]
+        for paragraph in section.reading:
+            lines += [wrap(paragraph), ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def wrap(paragraph: str) -> str:
+    return textwrap.fill(paragraph, WIDTH, break_long_words=False, break_on_hyphens=False)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if the page differs")
+    args = parser.parse_args(argv)
+    page = render(load_runs())
+    if args.check:
+        if OUTPUT.read_text() != page:
+            print(f"{OUTPUT} is not what benchmarks/report.py renders: run it", file=sys.stderr)
+            return 1
+        return 0
+    OUTPUT.write_text(page)
+    print(f"{OUTPUT.relative_to(ROOT)}: {page.count(chr(10))} lines")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -41,13 +41,14 @@ OUR_TABLES = {
     "next_game_watch",
     "button_message",
     "chat_move",
+    "pseudonym",
 }
 
 
-HEAD = "0007"
+HEAD = "0008"
 
 
-def test_head_is_0007() -> None:
+def test_head_is_0008() -> None:
     assert head_revision() == HEAD
 
 
@@ -357,6 +358,104 @@ def test_the_living_messages_of_0005_keep_their_buttons(database_url: str) -> No
         assert group is not None and (group.game_id, group.choices) == (7, None)
 
 
+RESULT_0002 = sa.table(
+    "player_result",
+    sa.column("game_id", sa.Integer()),
+    sa.column("chat_id", sa.BigInteger()),
+    sa.column("user_id", sa.BigInteger()),
+    sa.column("name", sa.String()),
+    sa.column("role", sa.String()),
+    sa.column("side", sa.String()),
+    sa.column("won", sa.Boolean()),
+    sa.column("created_at", sa.DateTime(timezone=True)),
+)
+
+
+def test_upgrade_from_0007_gives_the_results_pseudonyms(database_url: str) -> None:
+    """0007 -> 0008 with two ended games and one running: each user's results
+    carry one pseudonym instead of their id (the ids only in the pseudonym
+    table), the stats and the leaderboard are the same; the running game goes
+    on; and back down to 0007 the ids return."""
+    engine = create_database_engine(database_url)
+    when = datetime(2026, 12, 1, tzinfo=UTC)
+    try:
+        migrate(engine, "0007")
+        with engine.begin() as connection:
+            for number in range(2):
+                game_id = connection.execute(
+                    GAME_0003.insert()
+                    .values(
+                        **_game_0003(RUNNING_CHAT, "ended", winner="town", version=9, ended_at=when)
+                    )
+                    .returning(GAME_0003.c.id)
+                ).scalar_one()
+                connection.execute(
+                    RESULT_0002.insert(),
+                    [
+                        {
+                            "game_id": game_id,
+                            "chat_id": RUNNING_CHAT,
+                            "user_id": p.user_id,
+                            "name": f"{p.name}-{number}",
+                            "role": "mafia" if seat < 2 else "citizen",
+                            "side": "mafia" if seat < 2 else "town",
+                            "won": seat >= 2,
+                            "created_at": when,
+                        }
+                        for seat, p in enumerate(PLAYERS)
+                    ],
+                )
+            running_id = connection.execute(
+                GAME_0003.insert()
+                .values(**_game_0003(LOBBY_CHAT, "running", state={"stage": "night"}))
+                .returning(GAME_0003.c.id)
+            ).scalar_one()
+            connection.execute(
+                SEAT_0003.insert(),
+                [{"game_id": running_id, "user_id": p.user_id, "active": True} for p in PLAYERS],
+            )
+    finally:
+        engine.dispose()
+    with open_database(database_url) as db:
+        assert current_revision(db.engine) == HEAD
+        columns = {c["name"] for c in sa.inspect(db.engine).get_columns("player_result")}
+        assert "user_id" not in columns and "player" in columns
+        with db.engine.connect() as connection:
+            tied = dict(
+                connection.execute(sa.text("SELECT user_id, pseudonym FROM pseudonym")).all()
+            )
+            carried = connection.execute(sa.text("SELECT player FROM player_result")).scalars()
+            assert set(carried) == set(tied.values())
+        assert set(tied) == {p.user_id for p in PLAYERS}
+        assert not set(tied) & set(tied.values())  # no pseudonym is a user id
+        stats = db.chat_stats(RUNNING_CHAT)
+        assert stats.games_played == 2 and stats.wins_by_side == {"town": 2}
+        assert {(p.user_id, p.name, p.wins) for p in stats.top_players} == {
+            (p.user_id, f"{p.name}-1", 2 if seat >= 2 else 0) for seat, p in enumerate(PLAYERS)
+        }
+        history = db.results_history(RUNNING_CHAT)
+        assert [[o.user_id for o in game.players] for game in history] == [
+            [p.user_id for p in PLAYERS]
+        ] * 2
+        assert db.player_stats(PLAYERS[0].user_id).by_role["mafia"].games == 2
+        # The running game goes on and ends: its results take the same pseudonyms.
+        running = db.get_game(running_id)
+        assert running is not None and db.game_of_user(PLAYERS[0].user_id) == running
+        outcomes = [PlayerOutcome(p.user_id, p.name, "citizen", "town", True) for p in PLAYERS]
+        db.finish_game(running_id, "town", outcomes)
+        assert db.player_stats(PLAYERS[0].user_id).games == 3
+    engine = create_database_engine(database_url)
+    try:
+        with engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0007")
+        assert "pseudonym" not in sa.inspect(engine).get_table_names()
+        with engine.connect() as connection:
+            users = connection.execute(sa.text("SELECT DISTINCT user_id FROM player_result"))
+            assert set(users.scalars()) == {p.user_id for p in PLAYERS}
+    finally:
+        engine.dispose()
+
+
 def test_database_from_a_newer_release_is_refused(database_url: str) -> None:
     engine = create_database_engine(database_url)
     try:
@@ -373,7 +472,7 @@ def test_database_from_a_newer_release_is_refused(database_url: str) -> None:
 
 # The revisions a database can be upgraded from, each with a test below that writes a game
 # in progress as that revision stored it. A new revision adds its predecessor here.
-UPGRADED_FROM = ("0001", "0002", "0003", "0004", "0005", "0006")
+UPGRADED_FROM = ("0001", "0002", "0003", "0004", "0005", "0006", "0007")
 
 
 def test_every_upgrade_step_is_tested_with_a_game_in_progress() -> None:
@@ -431,7 +530,8 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade_from(
         migrate(engine, revision)
         with engine.begin() as connection:
             # 0004 stored a game as 0003 did (it added only the /nextgame list and autostart),
-            # and 0005 and 0006 too (each move's update, NULL here; the buttons, below).
+            # and 0005 to 0007 too (each move's update, NULL here; the chat moves, none;
+            # the buttons, below).
             store = _store_as_0003 if revision >= "0003" else _store_as_before_0003
             store(connection, record, [(a.seq, dict(a.action)) for a in actions])
             if revision >= "0006":  # and the buttons each message carries

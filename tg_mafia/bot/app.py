@@ -40,7 +40,7 @@ class BotOptions:
     replica_id: str = "local"  # this process's name on its metrics
     owner_id: int | None = None  # the operator: /status and /drain in private
     drain_seconds: float = 1800.0  # how long a drain lets running games finish
-    retention_days: int = 90  # finished games' action logs pruned after this; 0: never
+    retention_days: int = 90  # finished games anonymised after this (docs/privacy.md); 0: never
     mode: str = "polling"  # or webhook: several replicas may share a database (leader.py)
     webhook_secret: str | None = None  # as set by the operator; None when made up at start
     miniapp_name: str | None = None  # BotFather's short name of the table's Mini App

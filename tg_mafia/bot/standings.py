@@ -1,6 +1,10 @@
 """A group's rating from its stored results: the leaderboard of
 tg_mafia/ratings.py (docs/ratings.md) over the group's finished games, in
-the order they were played, and each player's latest name."""
+the order they were played, and each player's latest name.
+
+Every game counts in the rating, but the leaderboard lists only the players
+named in a result: a result loses its name at the end of the retention
+period, or when its player sends /forget (docs/privacy.md)."""
 
 from __future__ import annotations
 
@@ -44,5 +48,7 @@ def standings(history: Sequence[GameResult]) -> Standings:
         except (RatingInputError, ValueError):
             continue
         games.append(game)
-        names.update((p.user_id, p.name) for p in result.players)
-    return Standings(leaderboard(games), names)
+        names.update((p.user_id, p.name) for p in result.players if p.name)
+    board = leaderboard(games)
+    listed = tuple(player for player in board.players if player.user_id in names)
+    return Standings(Leaderboard(players=listed, advantages=board.advantages), names)

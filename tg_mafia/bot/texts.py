@@ -985,6 +985,7 @@ def help_text(t: Translator) -> str:
         ),
         t.gettext("/protocol — the last game's protocol: votes, night moves, the result"),
         t.gettext("/cancel — stop the game (administrators)"),
+        t.gettext("/forget — in private with me: erase what I keep about you, your rating too"),
         t.gettext(
             "I need to be an administrator who may delete messages, restrict members and pin "
             "messages: to close the chat at night and keep speeches in turn."

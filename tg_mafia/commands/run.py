@@ -123,8 +123,9 @@ def register(subparsers: Any) -> None:
     )
     add(
         "--retention-days",
-        help="how many days a finished game's action log (its protocol) is kept, then pruned; "
-        "0 keeps it for ever (env RETENTION_DAYS; default 90)",
+        help="how many days a finished game keeps its players' personal data (its action "
+        "log, names, user ids), then anonymised; 0 keeps it for ever (env RETENTION_DAYS; "
+        "default 90)",
     )
     add(
         "--miniapp-name",

@@ -98,6 +98,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor.execute("PRAGMA synchronous=FULL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=5000")
+        # What is deleted is overwritten with zeros, not left in free pages: a
+        # name or user id erased (retention, /forget) is gone from the file too.
+        cursor.execute("PRAGMA secure_delete=ON")
     finally:
         cursor.close()
 

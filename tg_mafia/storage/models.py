@@ -117,6 +117,10 @@ class Game(SQLModel, table=True):
     )
     # Added by revision 0002.
     winner: str | None = Field(default=None, sa_column=Column(String(32), nullable=True))
+    # Revision 0008: when retention took its players' names and ids out (docs/privacy.md).
+    anonymised_at: datetime | None = Field(
+        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
+    )
 
 
 class GameAction(SQLModel, table=True):
@@ -144,10 +148,13 @@ class GameAction(SQLModel, table=True):
 
 
 class PlayerResult(SQLModel, table=True):
-    """One row per player of an ended game, for /stats (revision 0002)."""
+    """One row per player of an ended game, for /stats and the ratings (revision 0002).
+    The player is their pseudonym (revision 0008), never their user id: the
+    `pseudonym` table ties the two while the user plays, and once that row
+    goes (/forget, or long idle) nothing ties the results to anyone."""
 
     __tablename__ = "player_result"
-    __table_args__ = (UniqueConstraint("game_id", "user_id", name="uq_player_result_player"),)
+    __table_args__ = (UniqueConstraint("game_id", "player", name="uq_player_result_player"),)
 
     id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
     game_id: int = Field(
@@ -156,7 +163,8 @@ class PlayerResult(SQLModel, table=True):
         )
     )
     chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False, index=True))
-    user_id: int = Field(sa_column=Column(BigInteger(), nullable=False, index=True))
+    player: int = Field(sa_column=Column(BigInteger(), nullable=False, index=True))
+    # '' once the retention period is over, or after /forget.
     name: str = Field(sa_column=Column(String(255), nullable=False))
     role: str = Field(sa_column=Column(String(32), nullable=False))
     side: str = Field(sa_column=Column(String(32), nullable=False))
@@ -164,6 +172,19 @@ class PlayerResult(SQLModel, table=True):
     created_at: datetime = Field(
         default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
     )
+
+
+class Pseudonym(SQLModel, table=True):
+    """The one place a user id meets the results: a random number per user
+    (never reused) that their results carry instead of their id (revision
+    0008). Deleted by /forget, and by the retention once the user has
+    finished no game for the retention period (docs/privacy.md)."""
+
+    __tablename__ = "pseudonym"
+    __table_args__ = (UniqueConstraint("user_id", name="uq_pseudonym_user"),)
+
+    pseudonym: int = Field(sa_column=Column(BigInteger(), primary_key=True, autoincrement=False))
+    user_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
 
 
 class Seat(SQLModel, table=True):

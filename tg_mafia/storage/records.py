@@ -177,3 +177,43 @@ class GameResult:
     game_id: int
     variant: str
     players: tuple[PlayerOutcome, ...]
+
+
+@dataclass(frozen=True)
+class Pruned:
+    """What the retention took (or, in a dry run, would take) from the games
+    that ended before its cut-off (docs/privacy.md)."""
+
+    logs: int = 0  # games whose action log was deleted
+    games: int = 0  # games whose players' names and user ids were taken out
+    seats: int = 0  # seats (who sat at which table) deleted
+    results: int = 0  # results whose player's name was blanked
+    messages: int = 0  # records of the bot's messages (ids, buttons, pending calls) deleted
+    pseudonyms: int = 0  # users idle for the period: no longer tied to their results
+    watches: int = 0  # /nextgame subscriptions of chats without a game for the period
+
+    @property
+    def total(self) -> int:
+        return sum(vars(self).values())
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What /forget erased of one user (docs/privacy.md)."""
+
+    games: int = 0  # finished games their name and user id were taken out of
+    results: int = 0  # results no longer tied to them (their rating is gone)
+    watches: int = 0  # /nextgame subscriptions deleted
+    messages: int = 0  # records of messages to them deleted (ids, buttons, pending calls)
+
+    @property
+    def total(self) -> int:
+        return self.games + self.results + self.watches + self.messages
+
+
+@dataclass(frozen=True)
+class StillPlaying:
+    """/forget refused: the user takes part in a game that has not ended."""
+
+    title: str
+    status: GameStatus

@@ -3,16 +3,18 @@ records; `transaction()` groups several (tx.py) into one."""
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import Connection, Engine, Float, case, cast, delete, func
+from sqlalchemy import Connection, Engine, Float, case, cast, func
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
+from tg_mafia.storage import erasure
 from tg_mafia.storage.direct import Direct
 from tg_mafia.storage.errors import (
     DatabaseUnavailableError,
@@ -26,8 +28,8 @@ from tg_mafia.storage.models import (
     ChatSettings,
     Game,
     GameAction,
-    LivingMessage,
     PlayerResult,
+    Pseudonym,
     utc_now,
 )
 from tg_mafia.storage.records import (
@@ -36,6 +38,7 @@ from tg_mafia.storage.records import (
     ActionRecord,
     ChatSettingsRecord,
     ChatStats,
+    Forgotten,
     GameRecord,
     GameResult,
     GameStatus,
@@ -43,11 +46,15 @@ from tg_mafia.storage.records import (
     PlayerOutcome,
     PlayerStanding,
     PlayerStats,
+    Pruned,
     RoleStats,
+    StillPlaying,
     Unset,
 )
 from tg_mafia.storage.rows import aware, game_record, settings_record
 from tg_mafia.storage.tx import Tx
+
+log = logging.getLogger(__name__)
 
 FINISHED_STATUSES: Final = (GameStatus.ENDED.value, GameStatus.ABORTED.value)
 
@@ -128,13 +135,25 @@ class Database:
                     connection.begin()
                 self._group.connection = connection
                 self._group.depth = 0
+                self._group.after = []
                 try:
                     yield
                 finally:
                     self._group.connection = None
                 connection.commit()
+            after, self._group.after = self._group.after, []
+            for call in after:
+                call()
         except OperationalError as error:
             raise self._unavailable(error) from error
+
+    def _after_commit(self, call: Callable[[], None]) -> None:
+        """`call` once what this thread wrote is committed: now, or at the end
+        of the group commit it is inside."""
+        if getattr(self._group, "connection", None) is None:
+            call()
+        else:
+            self._group.after.append(call)
 
     @contextmanager
     def _transaction(self) -> Iterator[Session]:
@@ -347,42 +366,64 @@ class Database:
         with self.transaction() as tx:
             tx.clear_saved_permissions(game_id)
 
-    def prune_logs(self, ended_before: datetime) -> int:
-        """Retention: the action logs (and the message ids) of the games that
-        ended or were cancelled before `ended_before` are deleted; the games'
-        rows and results stay, for /stats. Returns how many games lost theirs."""
-        finished = (GameStatus.ENDED.value, GameStatus.ABORTED.value)
+    def prune(self, ended_before: datetime, *, dry_run: bool = False) -> Pruned:
+        """Retention (erasure.prune): what games that ended or were cancelled
+        before `ended_before` keep of their players; with `dry_run`, only
+        counted. Deleted rows do not linger in a SQLite file (secure_delete,
+        and its write-ahead log emptied after)."""
         with self._transaction() as session:
-            old = select(Game.id).where(
-                col(Game.status).in_(finished),
-                col(Game.ended_at).is_not(None),
-                col(Game.ended_at) < ended_before,
-            )
-            logged = session.exec(
-                select(GameAction.game_id).where(col(GameAction.game_id).in_(old)).distinct()
-            ).all()
-            if logged:
-                session.execute(delete(GameAction).where(col(GameAction.game_id).in_(logged)))
-                session.execute(delete(LivingMessage).where(col(LivingMessage.game_id).in_(logged)))
-            return len(logged)
+            pruned = erasure.prune(session, ended_before, utc_now(), dry_run=dry_run)
+        if pruned.total and not dry_run:
+            self._after_commit(self.empty_log)
+        return pruned
+
+    def forget(self, user_id: int) -> Forgotten | StillPlaying:
+        """/forget (erasure.forget), in one transaction; then the SQLite
+        write-ahead log is emptied, so no copy of what went stays there."""
+        with self._transaction() as session:
+            outcome = erasure.forget(session, user_id)
+        if isinstance(outcome, Forgotten) and outcome.total:
+            self._after_commit(self.empty_log)
+        return outcome
+
+    def empty_log(self) -> None:
+        """SQLite: the write-ahead log, which keeps copies of recently written
+        pages (rows deleted since among them), is written into the database
+        and cut to nothing. A reader still in a snapshot may keep it from being
+        cut: then it is reused from its start, and cut the next time."""
+        if self.dialect != "sqlite":
+            return
+        try:
+            with self._engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        except OperationalError as error:  # what was written stands: only the log waits
+            log.warning("the write-ahead log could not be emptied: %s", error.orig)
 
     def backlog(self) -> tuple[int, float | None]:
         with self.transaction() as tx:
             return tx.backlog()
 
     def results_history(self, chat_id: int) -> tuple[GameResult, ...]:
-        """The chat's ended games in order, each with every player's result (the rating)."""
+        """The chat's ended games in order, each with every player's result (the
+        rating). A player is their user id while a pseudonym ties them to their
+        results, else the negative of the result's pseudonym (nobody's)."""
         with self._transaction() as session:
             rows = session.exec(
-                select(Game.id, Game.variant, PlayerResult)
+                select(Game.id, Game.variant, PlayerResult, Pseudonym.user_id)
                 .join(PlayerResult, col(PlayerResult.game_id) == col(Game.id))
+                .join(
+                    Pseudonym,
+                    col(Pseudonym.pseudonym) == col(PlayerResult.player),
+                    isouter=True,
+                )
                 .where(Game.chat_id == chat_id, Game.status == GameStatus.ENDED.value)
                 .order_by(col(Game.id), col(PlayerResult.id))
             ).all()
             games: dict[int, tuple[str, list[PlayerOutcome]]] = {}
-            for game_id, variant, result in rows:
+            for game_id, variant, result, user_id in rows:
+                player = int(user_id) if user_id is not None else -result.player
                 games.setdefault(int(game_id or 0), (str(variant), []))[1].append(
-                    PlayerOutcome(result.user_id, result.name, result.role, result.side, result.won)
+                    PlayerOutcome(player, result.name, result.role, result.side, result.won)
                 )
             return tuple(
                 GameResult(game_id, variant, tuple(players))
@@ -393,10 +434,13 @@ class Database:
         """The chats the user finished games in, the latest first, each with its
         title (the settings', else the title of the user's latest game there)."""
         with self._transaction() as session:
+            pseudonym = erasure.pseudonym_of(session, user_id)
+            if pseudonym is None:
+                return ()
             latest = func.max(PlayerResult.id).label("latest")
             rows = session.exec(
                 select(col(PlayerResult.chat_id), latest)
-                .where(PlayerResult.user_id == user_id)
+                .where(PlayerResult.player == pseudonym)
                 .group_by(col(PlayerResult.chat_id))
                 .order_by(latest.desc())
                 .limit(limit)
@@ -436,19 +480,23 @@ class Database:
             ).all()
             games = func.count().label("games")
             wins = func.sum(case((col(PlayerResult.won), 1), else_=0)).label("wins")
+            named = func.sum(case((col(PlayerResult.name) != "", 1), else_=0))
+            # The players a pseudonym ties to someone, and named here: within the retention.
             standings = session.exec(
-                select(col(PlayerResult.user_id), games, wins)
+                select(col(PlayerResult.player), col(Pseudonym.user_id), games, wins)
+                .join(Pseudonym, col(Pseudonym.pseudonym) == col(PlayerResult.player))
                 .where(PlayerResult.chat_id == chat_id)
-                .group_by(col(PlayerResult.user_id))
+                .group_by(col(PlayerResult.player), col(Pseudonym.user_id))
+                .having(named > 0)
                 .order_by(
                     wins.desc(),
                     (cast(wins, Float) / games).desc(),
                     games.desc(),
-                    col(PlayerResult.user_id),
+                    col(Pseudonym.user_id),
                 )
                 .limit(top)
             ).all()
-            names = _latest_names(session, chat_id, [user_id for user_id, _, _ in standings])
+            names = _latest_names(session, chat_id, [player for player, _, _, _ in standings])
             return ChatStats(
                 chat_id=chat_id,
                 games_played=int(games_played),
@@ -456,22 +504,23 @@ class Database:
                 top_players=tuple(
                     PlayerStanding(
                         user_id=int(user_id),
-                        name=names.get(int(user_id), ""),
+                        name=names.get(int(player), ""),
                         games=int(n_games),
                         wins=int(n_wins or 0),
                     )
-                    for user_id, n_games, n_wins in standings
+                    for player, user_id, n_games, n_wins in standings
                 ),
             )
 
     def player_stats(self, user_id: int, *, chat_id: int | None = None) -> PlayerStats:
         """A player's games and wins, overall and by role; in one chat if `chat_id` is given."""
         with self._transaction() as session:
+            pseudonym = erasure.pseudonym_of(session, user_id)
             query = select(
                 col(PlayerResult.role),
                 func.count(),
                 func.sum(case((col(PlayerResult.won), 1), else_=0)),
-            ).where(PlayerResult.user_id == user_id)
+            ).where(PlayerResult.player == (pseudonym or 0))
             if chat_id is not None:
                 query = query.where(PlayerResult.chat_id == chat_id)
             rows = session.exec(query.group_by(col(PlayerResult.role))).all()
@@ -490,15 +539,20 @@ class Database:
 # -- helpers --------------------------------------------------------------------------
 
 
-def _latest_names(session: Session, chat_id: int, user_ids: Sequence[int]) -> dict[int, str]:
-    if not user_ids:
+def _latest_names(session: Session, chat_id: int, players: Sequence[int]) -> dict[int, str]:
+    """Each player's latest name in the chat (by pseudonym); a blanked one is no name."""
+    if not players:
         return {}
     rows = session.exec(
-        select(col(PlayerResult.user_id), col(PlayerResult.name))
-        .where(PlayerResult.chat_id == chat_id, col(PlayerResult.user_id).in_(user_ids))
+        select(col(PlayerResult.player), col(PlayerResult.name))
+        .where(
+            PlayerResult.chat_id == chat_id,
+            col(PlayerResult.player).in_(players),
+            PlayerResult.name != "",
+        )
         .order_by(col(PlayerResult.id))
     ).all()
-    return {int(user_id): name for user_id, name in rows}  # later rows win
+    return {int(player): name for player, name in rows}  # later rows win
 
 
 __all__ = ["Database"]

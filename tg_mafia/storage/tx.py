@@ -12,6 +12,7 @@ from typing import Any, Final
 from sqlalchemy import Connection, delete, func, update
 from sqlmodel import Session, col, select
 
+from tg_mafia.storage import erasure
 from tg_mafia.storage.direct import GAME_COLUMNS, OUTBOX_COLUMNS, Direct
 from tg_mafia.storage.errors import (
     GameAlreadyRunningError,
@@ -351,11 +352,13 @@ class Tx:
             },
         )
         self._stand_up(record.id)
+        # The results carry each player's pseudonym, never their id (erasure.py).
+        players = erasure.pseudonyms(self.session, (result.user_id for result in results))
         self.session.add_all(
             PlayerResult(
                 game_id=record.id,
                 chat_id=record.chat_id,
-                user_id=result.user_id,
+                player=players[result.user_id],
                 name=result.name,
                 role=result.role,
                 side=result.side,

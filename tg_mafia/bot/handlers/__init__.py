@@ -14,7 +14,7 @@ from telegram.ext import (
 )
 
 from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.handlers import between, game, info, operator, settings
+from tg_mafia.bot.handlers import between, game, info, operator, privacy, settings
 from tg_mafia.bot.handlers.common import Context, gated, log, through_gate
 
 
@@ -41,6 +41,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("rules", gated(info.on_rules)))
     app.add_handler(CommandHandler("stats", gated(info.on_stats)))
     app.add_handler(CommandHandler("settings", gated(settings.on_settings)))
+    app.add_handler(CommandHandler("forget", gated(privacy.on_forget)))
     operator.register(app, app.bot_data["options"].owner_id)
     app.add_handler(
         CommandHandler(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +12,7 @@ from telegram import BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
+from engine import GameState
 from tg_mafia.bot import handlers
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.flood import CommandGate
@@ -43,6 +45,8 @@ class BotOptions:
     retention_days: int = 90  # finished games' action logs pruned after this; 0: never
     mode: str = "polling"  # or webhook: several replicas may share a database (leader.py)
     webhook_secret: str | None = None  # as set by the operator; None when made up at start
+    # The play page: the stages its person plays run at real time at most (clock.py).
+    own_pace: Callable[[GameState], bool] | None = None
 
 
 COMMANDS = (
@@ -122,7 +126,7 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
     service = GameService(
         app.bot,
         app.bot_data["db"],
-        BotClock(options.speed, source),
+        BotClock(options.speed, source, options.own_pace),
         scheduler,
         ServiceConfig(
             lobby_seconds=options.lobby_seconds,

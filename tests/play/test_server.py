@@ -123,13 +123,13 @@ async def test_bad_actions_are_refused_with_a_reason(
     session = await tables.current()
     ann, admin = session.h.users[0].id, session.h.admin.id
     refusals = [
-        ("send", {"user_id": 1, "chat": "group", "text": "x"}, "no seat for user 1"),
-        ("send", {"user_id": ann, "chat": "group"}, "type a message"),
-        ("send", {"user_id": ann, "chat": "elsewhere", "text": "x"}, "no chat 'elsewhere'"),
-        ("press", {"user_id": ann, "chat": "group", "message_id": 999}, "no message 999"),
-        ("autoplay", {"user_id": admin, "on": True}, "the admin does not play"),
-        ("autoplay", {"user_id": ann, "on": "yes"}, "autoplay is true or false"),
-        ("restart", {"players": 2}, "classic needs 7 to 20 players"),
+        ("send", {"user_id": 1, "chat": "group", "text": "x"}, "There is no such seat."),
+        ("send", {"user_id": ann, "chat": "group"}, "Type a message first."),
+        ("send", {"user_id": ann, "chat": "elsewhere", "text": "x"}, "Ann has no such chat"),
+        ("press", {"user_id": ann, "chat": "group", "message_id": 999}, "That message is gone."),
+        ("autoplay", {"user_id": admin, "on": True}, "The admin does not play."),
+        ("autoplay", {"user_id": ann, "on": "yes"}, "Autoplay is on or off."),
+        ("restart", {"players": 2}, "Classic (Sleeping City) needs 7 to 20 players."),
     ]
     for action, body, reason in refusals:
         answer = await client.post(f"/api/{action}", json=body)
@@ -191,10 +191,10 @@ def test_other_hosts_are_refused(host: str, capsys: pytest.CaptureFixture[str]) 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--option", "thanks_rule=maybe"], "'maybe' is not on or off"),
-        (["--players", "30"], "moscow needs 7 to 15 players"),
-        (["--speed", "0"], "speed 0"),
-        (["--seat", "12"], "seat 12: there are 9 seats"),
+        (["--option", "thanks_rule=maybe"], "Option thanks_rule: write on or off."),
+        (["--players", "30"], "Moscow rules needs 7 to 15 players."),
+        (["--speed", "0"], "Speed 0: use a number above 0"),
+        (["--seat", "12"], "Seat 12: there are 9 seats."),
     ],
 )
 def test_a_bad_table_is_refused_at_start(
@@ -237,3 +237,46 @@ def test_the_command_serves_the_page_until_stopped(stop: signal.Signals) -> None
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+async def test_the_page_and_its_answers_speak_the_tables_language(
+    site: tuple[httpx.AsyncClient, Tables],
+) -> None:
+    client, tables = site
+    english = await client.get("/")
+    assert '<html lang="en">' in english.text and ">Send</button>" in english.text
+    restarted = await client.post("/api/restart", json={"language": "ru"})
+    assert restarted.status_code == 200
+    session = await tables.current()
+    while session.number == 1:  # the old table closes, the new one opens
+        await asyncio.sleep(0.05)
+        session = await tables.current()
+    page = (await client.get("/")).text
+    words = session.snapshot()["words"]
+    assert '<html lang="ru">' in page and f">{words['send']}</button>" in page
+    assert words["send"] != "Send" and session.snapshot()["headline"].startswith("Идёт набор")
+    refused = await client.post("/api/send", json={"user_id": 1, "chat": "group", "text": "x"})
+    assert refused.status_code == 400 and refused.json()["error"] == "Такого места нет."
+
+
+async def test_the_end_picture_and_files_are_served() -> None:
+    watch = PlayConfig(variant="classic", players=7, speed=100.0, seed=5, person=0)
+    async with (
+        serve(watch, "127.0.0.1", 0) as (tables, port),
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=10) as client,
+    ):
+        session = await tables.current()
+        await session.h.press_start()
+        for _ in range(600):  # a game of simulated players: a few seconds
+            if session.status() == "no game":
+                break
+            await asyncio.sleep(0.1)
+        await session.h.settle()
+        group = session.chats()["group"]
+        picture = next(m["media"] for m in group if m["media"])
+        assert picture["kind"] == "photo" and picture["width"] > 0
+        served = await client.get(picture["url"])
+        assert served.status_code == 200 and served.headers["content-type"] == "image/png"
+        assert served.content.startswith(b"\x89PNG")
+        assert (await client.get(f"/media/{session.h.group.id}/99999")).status_code == 404
+        assert (await client.get("/media/12345/1")).status_code == 404

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
+from io import BytesIO
 
+import pytest
+from PIL import Image
+
+from tg_mafia.i18n import translator
 from tg_mafia.playweb.view import chat_messages, to_html
 from tg_mafia.sandbox import Sandbox, SimulationError
 from tg_mafia.sandbox.textfmt import parse_text
@@ -92,3 +96,43 @@ async def test_edits_deletions_pins_and_service_lines() -> None:
     assert pin["service"] == "Mafia Sandbox pinned «Lobby (2)»"
     assert joined["service"] == "Ben joined the group"
     assert gone.message_id not in [m["id"] for m in seen]
+
+
+async def test_a_picture_with_its_caption_a_file_and_a_deadline() -> None:
+    sb = Sandbox()
+    ann = sb.add_user("Ann", started=True)
+    group = sb.add_group("Club", members=[ann], owner=ann)
+    png = BytesIO()
+    Image.new("RGB", (8, 6), "white").save(png, "PNG")
+    bot = sb.bot()
+    async with bot:
+        photo = await bot.send_photo(
+            group.id, png.getvalue(), caption="<b>The town wins!</b>", parse_mode="HTML"
+        )
+        await bot.send_document(group.id, b"{}", filename="protocol.json")
+        await bot.send_message(
+            group.id,
+            'Until <tg-time unix="1700000000" format="T">22:13:20 UTC</tg-time>.',
+            parse_mode="HTML",
+        )
+    picture, document, deadline = chat_messages(sb, ann.user, group)
+    assert picture["html"] == "<b>The town wins!</b>"
+    assert picture["media"]["kind"] == "photo"
+    assert picture["media"]["url"] == f"/media/{group.id}/{photo.message_id}"
+    assert document["media"] == {
+        "kind": "document",
+        "url": f"/media/{group.id}/{document['id']}",
+        "name": "protocol.json",
+    }
+    assert deadline["html"] == (
+        'Until <time class="moment" data-unix="1700000000" data-format="T">22:13:20 UTC</time>.'
+    )
+
+
+def test_service_lines_are_in_the_pages_language() -> None:
+    sb = Sandbox()
+    ann = sb.add_user("Ann", started=True)
+    group = sb.add_group("Club", members=[ann], owner=ann)
+    sb.join(group, sb.add_user("Ben"))
+    (joined,) = chat_messages(sb, ann.user, group, translator("fr"))
+    assert joined["service"].startswith("Ben ") and "joined" not in joined["service"]

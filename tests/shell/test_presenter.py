@@ -81,7 +81,7 @@ def test_a_stage_that_starts_carries_its_timer_and_a_deadline_to_fill() -> None:
     state = GameSetup("moscow", SEATS[:9], {"maniac": False}, seed=2).start()
     scene = Scene(view(state), state)
     op = screens.floor(scene)
-    assert op.timer == {"game": 1, "token": str(state.timer_id), "seconds": 15}
+    assert op.timer == {"game": 1, "token": str(state.timer_id), "seconds": 15, "speed": 1.0}
     assert RELATIVE_DEADLINE in (op.text or "")  # the time left, counted down by the app
     # The same stage drawn again (no new step): the stored deadline, no timer restart.
     again = Scene(view(state), state, before=state)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +12,7 @@ from telegram import BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
+from engine import GameState
 from tg_mafia.bot import handlers
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.leader import Replica
@@ -45,6 +47,8 @@ class BotOptions:
     webhook_secret: str | None = None  # as set by the operator; None when made up at start
     miniapp_name: str | None = None  # BotFather's short name of the table's Mini App
     app_url: str | None = None  # the Mini App's page, served with the webhook
+    # The play page: the stages its person plays run at real time at most (clock.py).
+    own_pace: Callable[[GameState], bool] | None = None
 
 
 COMMANDS = (
@@ -124,7 +128,7 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
     service = GameService(
         app.bot,
         app.bot_data["db"],
-        BotClock(options.speed, source),
+        BotClock(options.speed, source, options.own_pace),
         scheduler,
         ServiceConfig(
             lobby_seconds=options.lobby_seconds,

@@ -83,7 +83,8 @@ class TimerKeeper:
 
     def _arm_countdown(self, game_id: int, deadline: float, timer_id: int) -> None:
         name = self.countdown_name(game_id)
-        delay = deadline - self.clock.real(COUNTDOWN_SECONDS) - self.clock.now()
+        # At the slowest clock's lead: a stage on a faster one drops it (runner.countdown).
+        delay = deadline - COUNTDOWN_SECONDS / self.clock.slowest - self.clock.now()
         if self.countdown is None or delay <= 0:
             self.scheduler.cancel(name)  # its moment is past (or the stage is shorter)
             return

@@ -44,7 +44,7 @@ PRESENT = ("creator", "administrator", "member", "restricted")
 
 @dataclass(frozen=True)
 class LobbyConfig:
-    lobby_seconds: int = 600
+    lobby_seconds: int = 600  # 0: the lobby waits for Start
     bot_username: str = "tg_mafia_bot"
     seed: int | None = None  # a fixed deal (the demo's --seed); None: a random one
     miniapp_name: str | None = None  # the table's Mini App: a Table link on the pinned lobby
@@ -202,7 +202,7 @@ class Lobbies:
                     title=title,
                     bot_rights=rights,
                     opener_name=user_name,
-                    stage_deadline=now + self.clock.real(self.config.lobby_seconds),
+                    stage_deadline=self._deadline(now),
                 )
                 self._put(tx, record, Method.SEND, now)
                 if rights.get("can_pin_messages"):
@@ -250,6 +250,12 @@ class Lobbies:
         for user_id in tx.next_game_watchers(record.chat_id, record.topic):
             if user_id != record.opened_by:
                 tx.enqueue(user_id, op.to_json(), now=now, priority=Priority.ANSWER)
+
+    def _deadline(self, now: float) -> float | None:
+        """When a new lobby starts by itself; None: only on Start (the play page)."""
+        if not self.config.lobby_seconds:
+            return None
+        return now + self.clock.real(self.config.lobby_seconds)
 
     async def _bot_rights(self, chat_id: int) -> tuple[dict[str, bool], bool]:
         """The bot's rights in the chat, and whether it is an administrator there."""

@@ -176,7 +176,7 @@ class Runner:
             except IllegalAction as error:
                 return Outcome(error.code, record, before)
             outgoing = presenter.render(
-                game_view(record, self.clock.speed, self.app_url),
+                game_view(record, self.clock.stage(after).speed, self.app_url),
                 after,
                 events,
                 before,
@@ -231,11 +231,11 @@ class Runner:
         outgoing: Sequence[Outgoing],
     ) -> tuple[float | None, float | None]:
         """The stage's deadline after `action`, and the seconds left on a paused timer."""
-        clock, old = self.clock, record.stage_deadline
+        clock, old = self.clock.stage(after), record.stage_deadline
         if isinstance(action, HostPause):
             # The pause's own limit is the deadline meanwhile (stored: it survives a restart).
-            left = clock.left(old) if old is not None else after.timer_seconds
-            return pause_deadline(clock, after, now), left
+            left = self.clock.stage(before).left(old) if old is not None else after.timer_seconds
+            return pause_deadline(self.clock, after, now), left
         if after.timer_seconds is None or after.paused:
             return (old if before.paused else None), record.paused_left
         if isinstance(action, HostExtend) and old is not None:
@@ -246,7 +246,7 @@ class Runner:
             left = record.paused_left if record.paused_left is not None else after.timer_seconds
             return now + clock.real(left), None
         if after.timer_id != before.timer_id or old is None:
-            return stage_deadline(clock, after, now, outgoing), None
+            return stage_deadline(self.clock, after, now, outgoing), None
         return old, None
 
     # ----- the countdown --------------------------------------------------------------
@@ -274,19 +274,21 @@ class Runner:
             deadline = record.stage_deadline
             if record.timer_token != str(timer_id) or deadline is None:
                 return Outcome("stale_timer", record)
+            state = state_of(record)
+            clock = self.clock.stage(state)
             left = deadline - now
-            if not 0 < left <= self.clock.real(seconds) + self.clock.real(1.0):
+            # Also too early: a stage on a faster clock than the slowest (the keeper's lead).
+            if not 0 < left <= clock.real(seconds) + clock.real(1.0):
                 return Outcome("stale_timer", record)  # moved: a new countdown is armed
             if tx.living_id(game_id, 0, COUNTDOWN_KEY) == int(timer_id):
                 return Outcome("stale_timer", record)  # a duplicate firing: once a stage
-            state = state_of(record)
-            scene = Scene(game_view(record, self.clock.speed, self.app_url), state, before=state)
+            scene = Scene(game_view(record, clock.speed, self.app_url), state, before=state)
             op = screens.countdown(scene, seconds)
             if op is None or state.paused:
                 return Outcome("no_countdown", record, state)
             tx.set_living(game_id, 0, COUNTDOWN_KEY, int(timer_id))
             # Late once fewer than `seconds` - SPARE_SLACK are left.
-            late = deadline - self.clock.real(seconds - SPARE_SLACK)
+            late = deadline - clock.real(seconds - SPARE_SLACK)
             op.extra[SPARE] = {"token": record.timer_token, "by": late}
             scene.group(op)
             return Outcome(None, record, state, enqueue(tx, record, scene.out, now))
@@ -330,7 +332,7 @@ class Runner:
                     record.id, record.version, saved_permissions=saved_permissions
                 )
             outgoing = presenter.render(
-                game_view(record, self.clock.speed, self.app_url), state, events
+                game_view(record, self.clock.stage(state).speed, self.app_url), state, events
             )
             written = tx.start_game(
                 record.id,
@@ -376,7 +378,7 @@ class Runner:
 def pause_deadline(clock: BotClock, state: GameState, now: float) -> float | None:
     """When a pause ends by itself (none for a game set up before pause_limit)."""
     limit = state.options.get("pause_limit")
-    return now + clock.real(limit) if isinstance(limit, int) else None
+    return now + clock.stage(state).real(limit) if isinstance(limit, int) else None
 
 
 def stage_deadline(
@@ -387,6 +389,7 @@ def stage_deadline(
     it when it reaches the chat."""
     if state.timer_seconds is None or state.paused:
         return None
+    clock = clock.stage(state)
     deadline = now + clock.real(state.timer_seconds)
     token = str(state.timer_id)
     if any(o.op.timer is not None and o.op.timer.get("token") == token for o in outgoing):

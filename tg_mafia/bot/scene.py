@@ -33,7 +33,7 @@ class GameView:
     host_id: int | None
     can_delete: bool
     deadline: float | None  # the stored deadline of the running stage
-    speed: float = 1.0
+    speed: float = 1.0  # the speed of the clock the stage's timer runs on (clock.py)
     mask: str = "chat"  # what the masked night closes: chat, forum (the players'), topic, none
     app_url: str | None = None  # the table's Mini App page (webhook mode); None: no button
 
@@ -114,6 +114,7 @@ class Scene:
             "game": self.game.game_id,
             "token": str(state.timer_id),
             "seconds": state.timer_seconds,
+            "speed": self.game.speed,
         }
 
     def until(self, style: str = ABSOLUTE) -> str:

@@ -309,7 +309,7 @@ class Sender:
                 async with self._budget_spent(unit.chat_id, op.method in CHARGED):
                     deadline = None  # the stage starts as its message leaves
                     if op.timer is not None:
-                        deadline = self.clock.deadline(float(op.timer["seconds"]))
+                        deadline = self._timer_clock(op.timer).deadline(float(op.timer["seconds"]))
                     delivery = await self._call(unit, deadline)
             except RetryAfter as error:
                 await asyncio.sleep(self.clock.real(_seconds(error.retry_after)) + 0.01)
@@ -360,7 +360,12 @@ class Sender:
         timer = unit.op.timer
         if timer is None or unit.game_id is None:
             return None
-        return unit.game_id, str(timer["token"]), self.clock.deadline(float(timer["seconds"]))
+        deadline = self._timer_clock(timer).deadline(float(timer["seconds"]))
+        return unit.game_id, str(timer["token"]), deadline
+
+    def _timer_clock(self, timer: dict[str, Any]) -> BotClock:
+        """The clock a stage's timer runs on (the play page's person's are slower)."""
+        return self.clock.at(float(timer.get("speed", self.clock.speed)))
 
     def _forbidden(self, unit: Unit, error: Forbidden) -> Delivery | None:
         if unit.chat_id > 0:

@@ -296,7 +296,8 @@ class GameService:
         t = translator(record.language)
         if state.paused or record.stage_deadline is None:
             return texts.time_left(t, 0, paused=state.paused)
-        return texts.time_left(t, round(self.clock.left(record.stage_deadline)), False)
+        left = self.clock.stage(state).left(record.stage_deadline)
+        return texts.time_left(t, round(left), False)
 
     async def _nominate_menu(self, record: GameRecord, state: GameState, user_id: int) -> str:
         """Nominate…: the list in private, when the engine takes a nomination

@@ -223,6 +223,8 @@ def lobby(
                 name=escape(opener), time=until
             )
         )
+    else:
+        lines.append(t.gettext("Starts when {name} presses Start.").format(name=escape(opener)))
     lines.append(t.gettext("Press Join: the bot opens a private chat to deal your role."))
     return "\n".join(lines)
 

@@ -42,7 +42,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--players", type=at_least(1), default=9, help="default 9")
     add_option_argument(parser)
     parser.add_argument(
-        "--speed", type=float, default=1.0, help="the bot's timers run this many times faster"
+        "--speed",
+        type=float,
+        default=1.0,
+        help="the simulated players' turns run this many times faster (yours never do)",
     )
     parser.add_argument("--seed", type=int, default=None, help="deal the same roles every time")
     parser.add_argument(

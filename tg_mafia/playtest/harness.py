@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import os
 import secrets
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import create_engine, make_url, text
 from telegram import Update
 
+from engine import GameState
 from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service
 from tg_mafia.bot.callbacks import Kind, decode
 from tg_mafia.bot.metered import MeteredRequest
@@ -130,13 +131,15 @@ async def running_bot(
     rate_limiter: bool = True,
     miniapp_name: str | None = None,
     app_url: str | None = None,
+    own_pace: Callable[[GameState], bool] | None = None,
+    admin_name: str = "Admin",
 ) -> AsyncIterator[Harness]:
     sb = sb or Sandbox(speed=speed)
     if names:
         users = [sb.add_user(name, language_code=language) for name in names[:players]]
     else:
         users = sb.add_users(players)
-    admin = sb.add_user("Admin")
+    admin = sb.add_user(admin_name)
     group = sb.add_group(
         "Friday club",
         members=[*users, admin],
@@ -164,6 +167,7 @@ async def running_bot(
             rate_limiter=rate_limiter,
             miniapp_name=miniapp_name,
             app_url=app_url,
+            own_pace=own_pace,
         )
         app = build_application(builder, db, options, metrics)
         async with _running(app, scheduler) as started:

@@ -1,17 +1,24 @@
 """Seats that play themselves on the play page: the engine's seeded random
 policy picks a move, and the seat presses the bot's button for it. The bot's
 own timers run, so a move that is a timeout is left to them, and so is any
-move of a seat the person plays."""
+move of a seat the person plays.
+
+A new lobby (the end screen's "New game") is filled the same way: the
+seats join through its link in their order, each autoplaying seat by
+itself, while a seat a person plays waits for the person's Join (so that
+the seats keep their numbers). Start is left to the person."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Callable
 
 from engine import GameState
 from engine.actions import Action, HostConfirm, Timeout
 from engine.simulation import lively_action
+from tg_mafia.bot.lobby import join_payload
 from tg_mafia.playtest.harness import Harness
 from tg_mafia.sandbox import SimulationError
 from tg_mafia.storage import GameRecord, GameStatus
@@ -56,6 +63,24 @@ class Autoplay:
         self.pace = pace
         self.moves = 0
         self.stopped = False
+        self.filled: set[int] = set()  # the lobbies every seat has joined
+
+    async def join_next(self, record: GameRecord) -> bool:
+        """The next seat joins the lobby, if it autoplays; True if one did."""
+        if record.id in self.filled:
+            return False
+        joined = {player.user_id for player in record.players}
+        waiting = [user for user in self.h.users if user.id not in joined]
+        if not waiting:
+            self.filled.add(record.id)
+            return False
+        user = waiting[0]
+        if not self.plays(user.id):
+            return False  # the person's seat: theirs to join
+        with contextlib.suppress(SimulationError):
+            user.open_deep_link(self.h.sb.deep_link(join_payload(record.chat_id, record.topic)))
+        await self.h.handled()  # joined before the next look at the lobby
+        return True
 
     async def run(self) -> None:
         while not self.stopped:
@@ -65,6 +90,8 @@ class Autoplay:
     async def step(self) -> bool:
         """One move if one of the autoplaying seats has one; True if made."""
         record = self.h.db.active_game(self.h.group.id)
+        if record is not None and record.status is GameStatus.LOBBY:
+            return await self.join_next(record)
         if record is None or record.status is not GameStatus.RUNNING or record.state is None:
             return False
         state = GameState.from_dict(record.state)

@@ -1,6 +1,7 @@
-"""The play page's web server (tornado, on loopback only): the page itself,
-a stream of server-sent events that keeps it live, and a small JSON API to
-act as any user of the table."""
+"""The play page's web server (tornado, on loopback only): the page itself
+(in the table's language), a stream of server-sent events that keeps it
+live, the pictures and files of its messages, and a small JSON API to act
+as any user of the table."""
 
 from __future__ import annotations
 
@@ -12,13 +13,17 @@ import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
+import tornado.template
 import tornado.web
 from tornado.httpserver import HTTPServer
 from tornado.iostream import StreamClosedError
 from tornado.netutil import bind_sockets
 
+from tg_mafia.i18n import translator
 from tg_mafia.playweb.session import PlayConfig, PlaySession
+from tg_mafia.playweb.words import Refused, page_words
 from tg_mafia.sandbox import SimulationError
 
 log = logging.getLogger(__name__)
@@ -67,14 +72,18 @@ class Tables:
                     self.session = None
             except Exception as error:  # a table that failed to open must not stop the server
                 log.exception("the table did not open")
-                self.error = f"the table did not open: {error}"
+                t = translator(self.config.language)
+                self.error = t.pgettext("play page", "The table did not open: {error}").format(
+                    error=error
+                )
                 await self._restart.wait()
             finally:
                 self.session = None
                 self._ready.clear()
 
     def restart(self, data: dict[str, Any]) -> PlayConfig:
-        self.config = self.config.changed(data)
+        """A new table with these settings; Refused in the page's language."""
+        self.config = self.config.changed(data, translator(self.config.language))
         self._restart.set()
         return self.config
 
@@ -106,13 +115,39 @@ class _Handler(tornado.web.RequestHandler):
 
 
 class PageHandler(_Handler):
+    """The page, in the language of the table (play.js follows a new one)."""
+
+    template = tornado.template.Loader(str(STATIC)).load("index.html")
+
     def get(self) -> None:
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header(
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'",
         )
-        self.write((STATIC / "index.html").read_bytes())
+        language = self.tables.config.language
+        self.write(self.template.generate(lang=language, words=page_words(translator(language))))
+
+
+class MediaHandler(_Handler):
+    """GET /media/<chat id>/<message id>: a picture or a file a message shows."""
+
+    def get(self, chat_id: str, message_id: str) -> None:
+        session = self.tables.session
+        if session is None:
+            raise tornado.web.HTTPError(404)
+        try:
+            content, name = session.media(int(chat_id), int(message_id))
+        except (Refused, SimulationError):
+            raise tornado.web.HTTPError(404) from None
+        if content.startswith(b"\x89PNG"):
+            self.set_header("Content-Type", "image/png")
+        elif content.startswith(b"\xff\xd8"):
+            self.set_header("Content-Type", "image/jpeg")
+        else:
+            self.set_header("Content-Type", "application/octet-stream")
+            self.set_header("Content-Disposition", f"attachment; filename*=UTF-8''{quote(name)}")
+        self.write(content)
 
 
 class EventsHandler(_Handler):
@@ -184,7 +219,7 @@ def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
             chats[key] = {"upsert": upsert, "remove": gone}
     if chats:
         change["chats"] = chats
-    for key in ("seats", "status"):
+    for key in ("seats", "status", "headline"):
         if before[key] != after[key]:
             change[key] = after[key]
     return change
@@ -202,7 +237,7 @@ class ActionHandler(_Handler):
             if not isinstance(data, dict):
                 raise ValueError("send a JSON object")
             result = await self._act(action, data)
-        except (ValueError, SimulationError) as error:
+        except (ValueError, SimulationError) as error:  # Refused is a ValueError
             self.set_status(400)
             self.write({"error": str(error)})
             return
@@ -213,7 +248,9 @@ class ActionHandler(_Handler):
             return {"config": self.tables.restart(data).to_json()}
         session = self.tables.session
         if session is None:
-            raise ValueError(self.tables.error or "the table is opening; try again")
+            t = translator(self.tables.config.language)
+            opening = t.pgettext("play page", "The table is opening: try again in a moment.")
+            raise Refused(self.tables.error or opening)
         user, where = data.get("user_id"), data.get("chat")
         if action == "send":
             session.send(user, where, data.get("text"))
@@ -235,6 +272,7 @@ def make_app(tables: Tables) -> tornado.web.Application:
         [
             (r"/", PageHandler, args),
             (r"/events", EventsHandler, args),
+            (r"/media/(-?\d+)/(\d+)", MediaHandler, args),
             (r"/api/(send|press|autoplay|restart)", ActionHandler, args),
             (r"/static/(play\.js|play\.css)", tornado.web.StaticFileHandler, {"path": STATIC}),
         ],

@@ -1,12 +1,15 @@
 """A chat as one user's Telegram shows it, as JSON for the page: the messages
-still there (a deleted one is gone), their text as safe HTML, edited and pinned
-marks, service lines and inline buttons."""
+still there (a deleted one is gone), their text or caption as safe HTML, a
+picture or a file, edited and pinned marks, service lines (in the page's
+language) and inline buttons."""
 
 from __future__ import annotations
 
 from html import escape
 from typing import Any
 
+from tg_mafia.i18n import Translator, translator
+from tg_mafia.playweb import words
 from tg_mafia.sandbox import Chat, Message, Sandbox, SimulationError, User
 
 # Telegram's formatting entities and the tags the page draws them with.
@@ -26,18 +29,21 @@ _TAGS = {
 _LINK_SCHEMES = ("https://", "http://")
 
 
-def chat_messages(sb: Sandbox, user: User, chat: Chat) -> list[dict[str, Any]]:
+def chat_messages(
+    sb: Sandbox, user: User, chat: Chat, t: Translator | None = None
+) -> list[dict[str, Any]]:
     """The live messages of `chat` as `user` sees them, oldest first."""
     if chat.type == "private" and chat.id != user.id:
         raise SimulationError("a private chat is seen only by its user")
+    t = t or translator("en")
     return [
-        message_json(sb, chat, message)
+        message_json(sb, chat, message, t)
         for message in sorted(chat.messages.values(), key=lambda m: m.message_id)
         if not message.deleted
     ]
 
 
-def message_json(sb: Sandbox, chat: Chat, message: Message) -> dict[str, Any]:
+def message_json(sb: Sandbox, chat: Chat, message: Message, t: Translator) -> dict[str, Any]:
     sender = sb.world.users.get(message.from_id or 0)
     if message.sender_chat_id is not None:
         name = sb.world.chats[message.sender_chat_id].title or ""
@@ -49,8 +55,9 @@ def message_json(sb: Sandbox, chat: Chat, message: Message) -> dict[str, Any]:
         "sender": name,
         "sender_id": message.from_id,
         "from_bot": bool(sender and sender.is_bot),
-        "html": to_html(message.text or "", message.entities),
-        "service": _service(sb, chat, message),
+        "html": to_html(message.text or message.caption or "", message.entities),
+        "media": _media(chat, message),
+        "service": _service(sb, chat, message, t),
         "edited": message.edit_date is not None,
         "pinned": message.message_id in chat.pinned,
         "buttons": [[_button(button) for button in row] for row in keyboard],
@@ -61,20 +68,44 @@ def _button(button: dict[str, Any]) -> dict[str, str]:
     return {"text": str(button.get("text", "")), "kind": "url" if "url" in button else "callback"}
 
 
-def _service(sb: Sandbox, chat: Chat, message: Message) -> str | None:
+def media_path(chat: Chat, message: Message) -> str:
+    """Where the page fetches a message's picture or file (server.py)."""
+    return f"/media/{chat.id}/{message.message_id}"
+
+
+def _media(chat: Chat, message: Message) -> dict[str, Any] | None:
+    """A picture to draw, or a file to download; other media: their kind."""
+    kind = message.media_kind
+    if kind is None:
+        return None
+    if kind == "photo":
+        size = message.media["photo"][-1]
+        return {
+            "kind": "photo",
+            "url": media_path(chat, message),
+            "width": int(size.get("width", 0)),
+            "height": int(size.get("height", 0)),
+        }
+    if kind == "document":
+        name = str(message.media["document"].get("file_name", "")) or "file"
+        return {"kind": "document", "url": media_path(chat, message), "name": name}
+    return {"kind": kind}
+
+
+def _service(sb: Sandbox, chat: Chat, message: Message, t: Translator) -> str | None:
     """A service message's line, as the Telegram apps word it."""
     joined = message.service.get("new_chat_members")
     if joined:
-        names = ", ".join(str(user.get("first_name", "")) for user in joined)
-        return f"{names} joined the group"
+        return words.joined(t, [str(user.get("first_name", "")) for user in joined])
     left = message.service.get("left_chat_member")
     if left:
-        return f"{left.get('first_name', '')} left the group"
+        return words.left(t, str(left.get("first_name", "")))
     if message.pinned_message_id is not None:
         pinned = chat.messages.get(message.pinned_message_id)
-        quoted = (pinned.text or "").splitlines()[0] if pinned and pinned.text else "a message"
+        text = (pinned.text or pinned.caption or "") if pinned else ""
+        quoted = text.splitlines()[0] if text else None
         who = sb.world.users[message.from_id].first_name if message.from_id else ""
-        return f"{who} pinned «{quoted}»"
+        return words.pinned(t, who, quoted)
     return None
 
 
@@ -126,4 +157,9 @@ def _tags(entity: dict[str, Any]) -> tuple[str, str] | None:
     if kind == "text_mention":
         user_id = int((entity.get("user") or {}).get("id", 0))
         return (f'<span class="mention" data-user="{user_id}">', "</span>")
+    if kind == "date_time":
+        # The page writes the time as the reader's app would (play.js); the text is the fallback.
+        unix = int(entity.get("unix_time", 0))
+        style = escape(str(entity.get("date_time_format", "")))
+        return (f'<time class="moment" data-unix="{unix}" data-format="{style}">', "</time>")
     return _TAGS.get(str(kind))

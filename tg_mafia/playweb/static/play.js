@@ -1,7 +1,8 @@
 // The play page: the group and every player's private chat, kept live by
 // server-sent events (/events); typing and pressing go to /api/* as JSON.
 // Message text arrives as HTML the server built from Telegram's entities with
-// every character of the text escaped; everything else is set as text.
+// every character of the text escaped; everything else is set as text. The
+// page's own words come with each table, in its language (table.words).
 "use strict";
 
 const board = document.getElementById("board");
@@ -11,37 +12,75 @@ const setup = document.getElementById("setup");
 const setupToggle = document.getElementById("setup-toggle");
 const setupError = document.getElementById("setup-error");
 const columnTemplate = document.getElementById("column");
+const popupTemplate = document.getElementById("popup");
 
-let table = null; // the last snapshot: config, group, seats, status
+let table = null; // the last snapshot: config, words, group, seats, status
 const columns = new Map(); // chat key ("group" or a user id) -> its <section>
+let popup = null; // the one popup on the page: a new one replaces it
 
 // ----- talking to the server ---------------------------------------------------
 
 async function api(action, body) {
-  const response = await fetch(`/api/${action}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(`/api/${action}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new Error(word("unreachable"));
+  }
   const data = await response.json().catch(() => ({ error: response.statusText }));
   if (!response.ok) throw new Error(data.error || response.statusText);
   return data;
 }
 
+// Counts what the server sent: a test (or a curious person) can wait for the next.
+function received() {
+  document.body.dataset.received = String(Number(document.body.dataset.received || 0) + 1);
+}
+
 function connect() {
   const events = new EventSource("/events");
-  events.addEventListener("reset", (event) => reset(JSON.parse(event.data)));
-  events.addEventListener("update", (event) => update(JSON.parse(event.data)));
-  events.addEventListener("error", () => { statusLine.textContent = "reconnecting…"; });
+  events.addEventListener("reset", (event) => { reset(JSON.parse(event.data)); received(); });
+  events.addEventListener("update", (event) => { update(JSON.parse(event.data)); received(); });
+  events.addEventListener("error", () => { statusLine.textContent = word("reconnecting"); });
+}
+
+// ----- the page's own words ------------------------------------------------------
+
+// The server wrote the page in the table's language; a new table may bring another.
+const pageWords = JSON.parse(document.body.dataset.words);
+
+function word(key) {
+  return (table ? table.words : pageWords)[key] || key;
+}
+
+function applyWords(root) {
+  for (const element of root.querySelectorAll("[data-word]")) {
+    element.textContent = table.words[element.dataset.word];
+  }
+  for (const element of root.querySelectorAll("[data-word-placeholder]")) {
+    element.placeholder = table.words[element.dataset.wordPlaceholder];
+  }
+  for (const element of root.querySelectorAll("[data-word-label]")) {
+    element.setAttribute("aria-label", table.words[element.dataset.wordLabel]);
+  }
 }
 
 // ----- the whole table -----------------------------------------------------------
 
 function reset(snapshot) {
   table = snapshot;
+  document.documentElement.lang = table.config.language;
+  applyWords(document);
+  applyWords(columnTemplate.content);
+  applyWords(popupTemplate.content);
   columns.clear();
   board.replaceChildren();
   tabs.replaceChildren();
+  closePopup();
   addColumn("group", table.group.title, null);
   for (const seat of table.seats) {
     if (seat.seat > 0) addColumn(String(seat.user_id), `${seat.seat} · ${seat.name}`, seat);
@@ -63,8 +102,9 @@ function update(change) {
       if (column) column.querySelector(".autoplay input").checked = seat.autoplay;
     }
   }
-  if (change.status) {
-    table.status = change.status;
+  if (change.status) table.status = change.status;
+  if (change.headline) {
+    table.headline = change.headline;
     showStatus();
   }
   for (const [key, delta] of Object.entries(change.chats || {})) {
@@ -77,9 +117,8 @@ function update(change) {
 }
 
 function showStatus() {
-  const c = table.config;
-  statusLine.textContent = `${table.status} · ${c.variant} · ${c.players} players · ` +
-    `${c.language} · timers ×${c.speed}`;
+  statusLine.textContent = table.headline;
+  statusLine.dataset.status = table.status;
 }
 
 // ----- columns -------------------------------------------------------------------
@@ -88,7 +127,7 @@ function addColumn(key, title, seat) {
   const column = columnTemplate.content.firstElementChild.cloneNode(true);
   column.dataset.chat = key;
   column.id = `chat-${key}`;
-  column.querySelector("h2").textContent = seat ? title : `${title} (group)`;
+  column.querySelector("h2").textContent = title;
   const actor = column.querySelector(".actor");
   const autoplay = column.querySelector(".autoplay");
   if (seat) {
@@ -111,7 +150,7 @@ function addColumn(key, title, seat) {
 
   const tab = document.createElement("button");
   tab.type = "button";
-  tab.textContent = seat ? seat.name : "Group";
+  tab.textContent = seat ? seat.name : word("group");
   tab.addEventListener("click", () => column.scrollIntoView({ behavior: "smooth", inline: "start" }));
   tabs.append(tab);
 }
@@ -137,22 +176,37 @@ async function act(column, action, body) {
   try {
     const data = await api(action, { user_id: actorOf(column), chat: where, ...body });
     const answer = data.answer || {};
-    if (answer.text) toast(column, answer.text, answer.show_alert ? "alert" : "popup");
+    if (answer.text) showPopup(column, answer.text, answer.show_alert ? "alert" : "note");
     return true;
   } catch (error) {
-    toast(column, error.message, "refused");
+    showPopup(column, error.message, "refused");
     return false;
   }
 }
 
-function toast(column, text, kind) {
-  const note = document.createElement("p");
-  note.className = `toast ${kind}`;
-  note.textContent = text;
-  const toasts = column.querySelector(".toasts");
-  toasts.append(note);
-  while (toasts.children.length > 2) toasts.firstElementChild.remove();
-  setTimeout(() => note.remove(), kind === "alert" ? 6000 : 3000);
+// As Telegram shows a bot's answer: a note that fades, or an alert that
+// waits for OK; one at a time, the newest replacing the last.
+function showPopup(column, text, kind) {
+  closePopup();
+  const shown = popupTemplate.content.firstElementChild.cloneNode(true);
+  shown.classList.add(kind);
+  shown.querySelector(".popup-text").textContent = text;
+  const ok = shown.querySelector(".popup-ok");
+  if (kind === "alert") {
+    ok.addEventListener("click", closePopup);
+  } else {
+    ok.remove();
+    const timer = setTimeout(() => { if (popup === shown) closePopup(); }, 3000);
+    shown.addEventListener("click", () => { clearTimeout(timer); closePopup(); });
+  }
+  column.append(shown);
+  popup = shown;
+  if (kind === "alert") ok.focus({ preventScroll: true });
+}
+
+function closePopup() {
+  popup?.remove();
+  popup = null;
 }
 
 // ----- messages --------------------------------------------------------------------
@@ -175,14 +229,42 @@ function messageItem(message, key) {
   sender.className = "sender";
   sender.textContent = message.sender;
   meta.append(sender);
-  if (message.pinned) meta.append(mark("pin", "📌 pinned"));
-  if (message.edited) meta.append(mark("edited", "edited"));
-  const text = document.createElement("div");
-  text.className = "text";
-  text.innerHTML = message.html; // built and escaped by the server (playweb/view.py)
-  item.append(meta, text);
+  if (message.pinned) meta.append(mark("pin", word("pinned")));
+  if (message.edited) meta.append(mark("edited", word("edited")));
+  item.append(meta);
+  if (message.media) item.append(media(message.media));
+  if (message.html) {
+    const text = document.createElement("div");
+    text.className = "text";
+    text.innerHTML = message.html; // built and escaped by the server (playweb/view.py)
+    for (const moment of text.querySelectorAll("time.moment")) showMoment(moment);
+    item.append(text);
+  }
   if (message.buttons.length) item.append(keyboard(message));
   return item;
+}
+
+function media(file) {
+  if (file.kind === "photo") {
+    const picture = document.createElement("img");
+    picture.className = "picture";
+    picture.src = file.url;
+    picture.alt = word("picture");
+    if (file.width && file.height) {
+      picture.width = file.width;
+      picture.height = file.height;
+    }
+    return picture;
+  }
+  if (file.kind === "document") {
+    const link = document.createElement("a");
+    link.className = "file";
+    link.href = file.url;
+    link.download = file.name;
+    link.textContent = `📄 ${file.name}`;
+    return link;
+  }
+  return mark("file", `📎 ${file.kind}`);
 }
 
 function mark(kind, text) {
@@ -191,6 +273,30 @@ function mark(kind, text) {
   span.textContent = text;
   return span;
 }
+
+// A deadline as the reader's app shows it: a clock time, or one that counts down.
+function showMoment(moment) {
+  const when = new Date(Number(moment.dataset.unix) * 1000);
+  const style = moment.dataset.format || "";
+  moment.dateTime = when.toISOString();
+  if (style.includes("r")) {
+    const seconds = Math.max(0, Math.round((when.getTime() - Date.now()) / 1000));
+    const relative = new Intl.RelativeTimeFormat(table.config.language, { numeric: "auto" });
+    moment.textContent = seconds < 60
+      ? relative.format(seconds, "second")
+      : relative.format(Math.round(seconds / 60), "minute");
+    return;
+  }
+  const parts = {};
+  if (/[dD]/.test(style)) parts.dateStyle = style.includes("D") ? "long" : "short";
+  if (/[tT]/.test(style) || !style) parts.timeStyle = style.includes("t") ? "short" : "medium";
+  moment.textContent = new Intl.DateTimeFormat(table.config.language, parts).format(when);
+}
+
+setInterval(() => {
+  if (!table) return;
+  for (const moment of board.querySelectorAll('time.moment[data-format*="r"]')) showMoment(moment);
+}, 1000);
 
 function keyboard(message) {
   const box = document.createElement("div");
@@ -204,7 +310,12 @@ function keyboard(message) {
       press.textContent = button.text;
       press.dataset.row = r;
       press.dataset.column = c;
-      press.classList.toggle("url", button.kind === "url");
+      if (button.kind === "url") {
+        press.classList.add("url");
+        const arrow = mark("external", " ↗");
+        arrow.setAttribute("aria-hidden", "true"); // the button's name stays its label
+        press.append(arrow);
+      }
       press.addEventListener("click", () => {
         const column = press.closest(".column");
         act(column, "press", { message_id: message.id, row: r, column: c });
@@ -235,7 +346,7 @@ function fillSetup() {
   const c = table.config;
   const fields = setup.elements;
   for (const [name, values] of [["language", table.choices.languages], ["variant", table.choices.variants]]) {
-    fields[name].replaceChildren(...values.map((value) => new Option(value, value)));
+    fields[name].replaceChildren(...values.map((value) => new Option(value.name, value.code)));
     fields[name].value = c[name];
   }
   fields.players.value = c.players;
@@ -270,7 +381,7 @@ setup.addEventListener("submit", async (event) => {
     setupError.textContent = "";
     setup.hidden = true;
     setupToggle.setAttribute("aria-expanded", "false");
-    statusLine.textContent = "opening a new table…";
+    statusLine.textContent = word("opening");
   } catch (error) {
     setupError.textContent = error.message;
   }

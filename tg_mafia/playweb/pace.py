@@ -1,0 +1,44 @@
+"""Who at the table is a person, and which stages are theirs: a stage in
+which a person has a move runs at real time (the bot's `own_pace`), so that
+the person can read and tap, however fast the simulated players' run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine import GameState, IllegalAction, apply
+from engine.actions import MafiaChat, Timeout
+from engine.legal import legal_for
+
+
+def has_a_move(state: GameState, player: str) -> bool:
+    """`player` may act in this stage: a button to press, or (a mafioso on a
+    night the family talks) words to write."""
+    if any(not isinstance(action, Timeout) for action in legal_for(state, player)):
+        return True
+    try:
+        apply(state, MafiaChat(player, "…"))
+    except IllegalAction:
+        return False
+    return True
+
+
+class People:
+    """The seats a person plays (the others autoplay). Read from the bot's
+    database thread while the page changes it: the set is replaced, never
+    changed in place."""
+
+    def __init__(self, user_ids: Iterable[int]) -> None:
+        self.ids: frozenset[int] = frozenset(user_ids)
+
+    def set(self, user_id: int, person: bool) -> None:
+        self.ids = self.ids | {user_id} if person else self.ids - {user_id}
+
+    def __contains__(self, user_id: object) -> bool:
+        return user_id in self.ids
+
+    def own_stage(self, state: GameState) -> bool:
+        """A person has a move in this stage."""
+        people = self.ids
+        # Every seat: the dead have moves too (a farewell, a deciding vote).
+        return any(int(seat) in people and has_a_move(state, seat) for seat in state.seats)

@@ -222,3 +222,12 @@ def test_the_same_snapshot_gives_the_same_picture() -> None:
 def test_a_snapshot_that_cannot_be_drawn(table: TableSnapshot, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         render_table(table, translator("en"))
+
+
+def test_every_fate_has_its_colour() -> None:
+    """A sport player removed at the fouls limit, or one who left the group, is drawn
+    too (the end picture of such a game failed to draw)."""
+    from tg_mafia.fate import Fate
+    from tg_mafia.pictures import style
+
+    assert {fate.value for fate in Fate} <= set(style.FATE_COLOURS)

@@ -33,6 +33,8 @@ FATE_COLOURS: dict[str, Colour] = {
     "eliminated": (242, 165, 65),
     "left": MUTED,
     "warnings": (240, 208, 80),
+    "fouls": (240, 208, 80),  # sport's warnings
+    "departed": MUTED,
     "idle": MUTED,
 }
 

@@ -26,6 +26,7 @@ class ShownButtons:
     message_id: int
     game: int | None
     choices: tuple[str, ...] | None
+    entry: int | None = None  # the outbox call that sent it, whose record it takes over
 
 
 def choices(keyboard: Keyboard | None) -> tuple[str, ...]:
@@ -40,6 +41,7 @@ class Delivery:
     entries: list[int]
     living: tuple[int, int, str, int | None] | None = None  # game, chat, key, id (None: gone)
     buttons: ShownButtons | None = None  # the buttons of the message the call made or changed
+    ahead: bool = False  # its buttons were written down before the call (sender.py)
     deadline: tuple[int, str, float] | None = None  # game, timer token, when the stage ends
     forget_permissions: int | None = None  # the game whose saved permissions are restored
 
@@ -71,10 +73,13 @@ class Call:
         """A message sent: living if it has a key; its buttons, if any, recorded."""
         self.living(message_id)
         if self.op.keyboard:
-            self.showing(message_id, choices(self.op.keyboard))
+            entry = self.delivery.entries[0] if self.delivery.entries else None
+            self.showing(message_id, choices(self.op.keyboard), entry)
 
-    def showing(self, message_id: int, shown: tuple[str, ...] | None) -> None:
-        self.delivery.buttons = ShownButtons(self.chat, message_id, self.game, shown)
+    def showing(
+        self, message_id: int, shown: tuple[str, ...] | None, entry: int | None = None
+    ) -> None:
+        self.delivery.buttons = ShownButtons(self.chat, message_id, self.game, shown, entry)
 
 
 async def send(call: Call) -> None:

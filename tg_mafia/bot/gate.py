@@ -16,7 +16,6 @@ from telegram import CallbackQuery
 
 from tg_mafia.bot.callbacks import Button, decode
 from tg_mafia.bot.dbthread import AsyncDb
-from tg_mafia.bot.sender import Sender
 from tg_mafia.storage import ButtonsRecord, Database
 
 
@@ -58,13 +57,13 @@ class CheckedPress:
         return self.chat_id == self.user_id
 
 
-async def admit(query: CallbackQuery, adb: AsyncDb, sender: Sender) -> CheckedPress | Refusal:
+async def admit(query: CallbackQuery, adb: AsyncDb) -> CheckedPress | Refusal:
     """The press checked against the message it is on, or why it is refused."""
     message = query.message
     if message is None or query.data is None:
         return Refusal.NO_MESSAGE
     chat_id, message_id = message.chat.id, message.message_id
-    verdict = await admit_data(adb, sender, chat_id, message_id, query.data, query.from_user.id)
+    verdict = await admit_data(adb, chat_id, message_id, query.data, query.from_user.id)
     if isinstance(verdict, Refusal):
         return verdict
     return CheckedPress(
@@ -73,21 +72,12 @@ async def admit(query: CallbackQuery, adb: AsyncDb, sender: Sender) -> CheckedPr
 
 
 async def admit_data(
-    adb: AsyncDb, sender: Sender, chat_id: int, message_id: int, data: str, user_id: int
+    adb: AsyncDb, chat_id: int, message_id: int, data: str, user_id: int
 ) -> Admitted | Refusal:
     """`data` pressed by `user_id` on the message `message_id` of `chat_id`, checked
     against the buttons that message shows: a button's press, and a press from the
     Mini App (which names the message and one of its choices), go through here alike."""
-    record = await adb.run(_buttons, chat_id, message_id)
-    if record is None:
-        # The message may be this moment's: its call is answered, not yet written down.
-        await sender.landed(chat_id)
-        record = await adb.run(_buttons, chat_id, message_id)
-    named = decode(data)
-    if record is None and named is not None and named.game:
-        # A game under way across the upgrade to revision 0006 (its messages were never
-        # written down): a button of that game counts in its own chats (migration 0006).
-        record = await adb.run(_buttons, chat_id, -named.game)
+    record = await adb.run(_buttons, chat_id, message_id, data)
     return check_data(data, user_id, record, chat_id, message_id)
 
 
@@ -118,6 +108,15 @@ def check_data(
     return Admitted(button, chat_id, message_id, user_id, game_id)
 
 
-def _buttons(db: Database, chat_id: int, message_id: int) -> ButtonsRecord | None:
+def _buttons(db: Database, chat_id: int, message_id: int, data: str) -> ButtonsRecord | None:
+    """The message's record: its own; else, in its chat, a message whose buttons were
+    written down before it went out and whose id never came back (a crash between the
+    two: the copy people see still takes its presses); else, for a game under way across
+    the upgrade to revision 0006 (its messages never written down), the rule before it:
+    a button of that game counts in the game's own chats (migration 0006)."""
     with db.transaction() as tx:
-        return tx.buttons(chat_id, message_id)
+        record = tx.buttons(chat_id, message_id, data)
+        named = decode(data)
+        if record is None and named is not None and named.game:
+            record = tx.buttons(chat_id, -named.game)
+        return record

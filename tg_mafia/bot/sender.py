@@ -33,7 +33,7 @@ from typing import Any
 from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
-from tg_mafia.bot.calls import CALLS, Call, Delivery, ShownButtons
+from tg_mafia.bot.calls import CALLS, Call, Delivery, ShownButtons, choices
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.ops import DEADLINE, RELATIVE_DEADLINE, SPARE, Method, Op
@@ -52,6 +52,7 @@ NETWORK_BACKOFF_MAX = 30.0
 CHARGED = frozenset(
     {Method.SEND, Method.EDIT, Method.CLEAR, Method.PIN, Method.UNPIN, Method.PHOTO}
 ) | {Method.DOCUMENT}
+SENDS = (Method.SEND, Method.PHOTO, Method.DOCUMENT)  # the calls that make a message
 WORKERS = 32  # chats served at once
 POLL = 1.0  # seconds between looks at the outbox when nothing woke the sender
 LANDING = 0.01  # real seconds between looks at a budget full of calls in flight
@@ -92,6 +93,7 @@ class Unit:
     entries: list[int]
     skip: bool = False  # superseded: settle the entries, make no call
     buttons: ShownButtons | None = None  # what a refused call would have left shown
+    ahead: bool = False  # a message's buttons written down before its call
 
 
 @dataclass
@@ -144,8 +146,6 @@ class Sender:
         self._bot_window = Window()
         self._last_edit: dict[tuple[int, str], float] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
-        # Per chat, while a call is in flight until it is written down (gate.py waits).
-        self._landing: dict[int, asyncio.Event] = {}
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -192,18 +192,6 @@ class Sender:
         if chat_id in self.parked:
             self.parked.discard(chat_id)
             self.wake()
-
-    async def landed(self, chat_id: int) -> None:
-        """Until the call in flight to the chat, if any, is written down: a press
-        can come on a message before the sender has recorded its buttons."""
-        event = self._landing.get(chat_id)
-        if event is not None:
-            await event.wait()
-
-    def _landing_done(self, chat_id: int) -> None:
-        event = self._landing.pop(chat_id, None)
-        if event is not None:
-            event.set()
 
     async def drain(self) -> None:
         """Until every call that can be made is made (parked chats wait); at
@@ -260,20 +248,18 @@ class Sender:
                         unit.op, unit.chat_id, unit.game_id, unit.topic
                     )
                 delivered: Delivery | None
-                try:
-                    if unchanged is not None:
-                        delivered = unchanged
-                        delivered.entries = unit.entries
-                    elif not unit.skip:
-                        delivered = await self._deliver(unit)
-                        if delivered is None:
-                            continue  # waited (a 429) or parked: plan again
-                    else:
-                        delivered = Delivery(unit.entries)
-                    self.shown.settled(delivered)
-                    await self.db.run(_settle, delivered, self.clock.now())
-                finally:
-                    self._landing_done(chat_id)
+                if unchanged is not None:
+                    delivered = unchanged
+                    delivered.entries = unit.entries
+                elif not unit.skip:
+                    delivered = await self._deliver(unit)
+                    if delivered is None:
+                        continue  # waited (a 429) or parked: plan again
+                else:
+                    delivered = Delivery(unit.entries)
+                delivered.ahead = unit.ahead
+                self.shown.settled(delivered)
+                await self.db.run(_settle, delivered, self.clock.now())
                 if delivered.deadline is not None and self.on_deadline is not None:
                     self.on_deadline(*delivered.deadline)
                 self._settled(delivered)
@@ -400,7 +386,7 @@ class Sender:
         )
         if op.timer is not None and deadline is not None and unit.game_id is not None:
             call.delivery.deadline = (unit.game_id, str(op.timer["token"]), deadline)
-        self._landing.setdefault(unit.chat_id, asyncio.Event())
+        await self._buttons_ahead(unit, call)
         try:
             await CALLS[op.method](call)
         except BadRequest:
@@ -408,6 +394,21 @@ class Sender:
             raise
         self.shown.record(call)
         return call.delivery
+
+    async def _buttons_ahead(self, unit: Unit, call: Call) -> None:
+        """A message's buttons are written down before its call goes out: a press can
+        come as soon as Telegram shows the message, to any replica, and after a crash
+        the copy that went out still takes its presses (gate.py)."""
+        op, target = unit.op, call.target
+        shown = choices(op.keyboard)
+        if not shown or op.method not in (*SENDS, Method.EDIT):
+            return
+        now = self.clock.now()
+        if op.method is not Method.EDIT or target is None:  # an edit of none is a send
+            await self.db.run(_expect, unit.chat_id, unit.entries[0], unit.game_id, shown, now)
+            unit.ahead = True
+        elif not self.shown.offers(unit.chat_id, target, shown):
+            await self.db.run(_widen, unit.chat_id, target, shown)
 
     async def _living_id(self, unit: Unit) -> int | None:
         if unit.game_id is None or unit.op.key is None:
@@ -578,6 +579,18 @@ def _living_id(db: Database, game_id: int, chat_id: int, key: str) -> int | None
         return tx.living_id(game_id, chat_id, key)
 
 
+def _expect(
+    db: Database, chat: int, entry: int, game: int | None, shown: tuple[str, ...], now: float
+) -> None:
+    with db.transaction() as tx:
+        tx.expect_buttons(chat, entry, game, shown, now)
+
+
+def _widen(db: Database, chat: int, message_id: int, shown: tuple[str, ...]) -> None:
+    with db.transaction() as tx:
+        tx.widen_buttons(chat, message_id, shown)
+
+
 def _settle(db: Database, delivery: Delivery, now: float) -> None:
     with db.transaction() as tx:
         tx.done(delivery.entries)
@@ -594,8 +607,17 @@ def _settle(db: Database, delivery: Delivery, now: float) -> None:
         if delivery.forget_permissions is not None:
             tx.clear_saved_permissions(delivery.forget_permissions)
         buttons = delivery.buttons
+        if buttons is None and delivery.ahead:  # no message came of it: nothing to press
+            tx.drop_unsent_buttons(delivery.entries)
         if buttons is not None:
             if buttons.choices is None:
                 tx.drop_buttons(buttons.chat, buttons.message_id)
             else:
-                tx.set_buttons(buttons.chat, buttons.message_id, buttons.game, buttons.choices, now)
+                tx.set_buttons(
+                    buttons.chat,
+                    buttons.message_id,
+                    buttons.game,
+                    buttons.choices,
+                    now,
+                    buttons.entry,
+                )

@@ -60,6 +60,15 @@ class Shown:
             return None  # filled in as it goes: not known yet
         return Delivery([]) if look == (text, op.keyboard or None) else None
 
+    def offers(self, chat: int, message_id: int, data: tuple[str, ...]) -> bool:
+        """Whether the message showed every one of these buttons after the bot's last
+        call to it (an edit that adds none needs no record written ahead)."""
+        look = self._messages.get((chat, message_id))
+        if look is None or look[1] is None:
+            return False
+        shown = {button.get("data") for row in look[1] for button in row}
+        return set(data) <= shown
+
     # ----- after a call ----------------------------------------------------------------
 
     def record(self, call: Call) -> None:

@@ -99,7 +99,7 @@ class MiniApp:
         if limited is not None:
             return HTTPStatus.TOO_MANY_REQUESTS, too_fast(t, limited.wait)
         service = self.service
-        verdict = await admit_data(service.adb, service.sender, chat, message, data, user.user_id)
+        verdict = await admit_data(service.adb, chat, message, data, user.user_id)
         if isinstance(verdict, Refusal) or verdict.game_id != record.id:
             log.info("mini app: press of user %s refused: %s", user.user_id, verdict)
             return HTTPStatus.CONFLICT, texts.popup(t, "stale")

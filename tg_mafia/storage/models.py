@@ -247,7 +247,11 @@ class ButtonMessage(SQLModel, table=True):
 
     id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
     chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
-    message_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    # None: a message on its way, written before its call goes out (the sender), so that
+    # no press can come before its record; still None after the call, a copy that went
+    # out before a crash and was never written down (`entry_id`: the outbox call).
+    message_id: int | None = Field(default=None, sa_column=Column(BigInteger(), nullable=True))
+    entry_id: int | None = Field(default=None, sa_column=Column(BigInteger(), nullable=True))
     game_id: int | None = Field(default=None, sa_column=Column(ID_TYPE, nullable=True))
     # None: recorded by the upgrade to revision 0006 from a living message, whose
     # buttons were not written down then: any button of its game.

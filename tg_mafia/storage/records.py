@@ -161,7 +161,7 @@ class ButtonsRecord:
     """A message the bot put buttons on (see storage.models.ButtonMessage)."""
 
     chat_id: int
-    message_id: int
+    message_id: int | None  # None: a message on its way, or a copy never written down
     game_id: int | None
     choices: tuple[str, ...] | None  # None: any button of its game (kept from before 0006)
 

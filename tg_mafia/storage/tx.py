@@ -690,27 +690,81 @@ class Tx:
 
     # -- the messages with buttons ------------------------------------------------------------
 
-    def buttons(self, chat_id: int, message_id: int) -> ButtonsRecord | None:
+    def buttons(self, chat_id: int, message_id: int, data: str = "") -> ButtonsRecord | None:
+        """The buttons of a message; failing that, a message of the chat on its way or
+        never written down whose buttons include `data` (see ButtonMessage.message_id)."""
         row = self._button_row(chat_id, message_id)
-        if row is None:
-            return None
-        choices = None if row.choices is None else tuple(row.choices)
-        return ButtonsRecord(row.chat_id, row.message_id, row.game_id, choices)
+        if row is None and data:
+            unknown = self.session.exec(
+                select(ButtonMessage)
+                .where(col(ButtonMessage.chat_id) == chat_id)
+                .where(col(ButtonMessage.message_id).is_(None))
+                .order_by(col(ButtonMessage.id).desc())
+            ).all()
+            row = next((r for r in unknown if r.choices and data in r.choices), None)
+        return _buttons_record(row) if row is not None else None
+
+    def expect_buttons(
+        self, chat_id: int, entry_id: int, game_id: int | None, choices: Sequence[str], now: float
+    ) -> None:
+        """A message with buttons about to be sent by the outbox call `entry_id`."""
+        self.session.add(
+            ButtonMessage(
+                chat_id=chat_id,
+                entry_id=entry_id,
+                game_id=game_id,
+                choices=list(choices),
+                created_at=now,
+            )
+        )
+
+    def widen_buttons(self, chat_id: int, message_id: int, choices: Sequence[str]) -> None:
+        """A message about to be edited: its presses are the old buttons and the new ones
+        until the edit is written down (set_buttons)."""
+        row = self._button_row(chat_id, message_id)
+        if row is not None and row.choices is not None:
+            row.choices = [*row.choices, *(c for c in choices if c not in row.choices)]
+            self.session.add(row)
 
     def set_buttons(
-        self, chat_id: int, message_id: int, game_id: int | None, choices: Sequence[str], now: float
+        self,
+        chat_id: int,
+        message_id: int,
+        game_id: int | None,
+        choices: Sequence[str],
+        now: float,
+        entry_id: int | None = None,
     ) -> None:
-        """The buttons a message shows now (none: it takes no press any more)."""
+        """The buttons a message shows now (none: it takes no press any more); the
+        message an outbox call `entry_id` sent takes over the record written before it."""
         row = self._button_row(chat_id, message_id)
+        if row is None and entry_id is not None:
+            row = self.session.exec(
+                select(ButtonMessage)
+                .where(col(ButtonMessage.chat_id) == chat_id)
+                .where(col(ButtonMessage.entry_id) == entry_id)
+                .where(col(ButtonMessage.message_id).is_(None))
+                .order_by(col(ButtonMessage.id).desc())
+            ).first()
         if row is None and not choices:
             return  # a message that never had buttons of ours
         if row is None:
-            row = ButtonMessage(chat_id=chat_id, message_id=message_id, created_at=now)
+            row = ButtonMessage(chat_id=chat_id, created_at=now)
+        row.message_id = message_id
         row.game_id = game_id if game_id is not None else row.game_id
         row.choices = list(choices)
         self.session.add(row)
         if row.game_id is not None:
             self._notify(f"page:{row.game_id}")  # the Mini App's pages offer these choices
+
+    def drop_unsent_buttons(self, entry_ids: Sequence[int]) -> None:
+        """The records written ahead for calls settled without a message (refused)."""
+        if entry_ids:
+            self.session.exec(
+                delete(ButtonMessage)
+                .where(col(ButtonMessage.entry_id).in_(list(entry_ids)))
+                .where(col(ButtonMessage.message_id).is_(None))
+            )
 
     def drop_buttons(self, chat_id: int, message_id: int) -> None:
         row = self._button_row(chat_id, message_id)
@@ -732,7 +786,7 @@ class Tx:
         return [
             ButtonsRecord(row.chat_id, row.message_id, row.game_id, tuple(row.choices))
             for row in rows
-            if row.choices
+            if row.choices and row.message_id is not None and row.message_id > 0
         ]
 
     def _button_row(self, chat_id: int, message_id: int) -> ButtonMessage | None:
@@ -813,3 +867,8 @@ class Tx:
             select(func.count(), func.min(OutboxEntry.created_at)).select_from(OutboxEntry)
         ).one()
         return int(count), (float(oldest) if oldest is not None else None)
+
+
+def _buttons_record(row: ButtonMessage) -> ButtonsRecord:
+    choices = None if row.choices is None else tuple(row.choices)
+    return ButtonsRecord(row.chat_id, row.message_id, row.game_id, choices)

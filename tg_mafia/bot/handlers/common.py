@@ -133,7 +133,7 @@ def through_gate(handler: PressHandler) -> Handler:
             context.bot_data["metrics"].limited_inputs.labels("press").inc()
             await answer_query(query, too_fast(t, limited.wait))
             return
-        verdict = await admit(query, service.adb, service.sender)
+        verdict = await admit(query, service.adb)
         if isinstance(verdict, Refusal):
             context.bot_data["metrics"].refused_presses.labels(verdict.value).inc()
             log.info("press of user %s refused: %s", query.from_user.id, verdict.value)

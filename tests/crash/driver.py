@@ -209,7 +209,7 @@ class CrashRun:
         self.http: HttpTransport | None = None
         self.bot: BotProcess | None = None
         self.client = httpx.AsyncClient(timeout=STEP_TIMEOUT)
-        self.presses: list[Press] = []  # the current step's
+        self.step_presses: list[Press] = []  # the current step's
 
     # ----- set-up -----------------------------------------------------------------------
 
@@ -321,13 +321,13 @@ class CrashRun:
             raise PressRefused
         assert found[0] is not None
         message_id, label = found[0]
-        self.presses.append(user.press(chat_id, label, message_id=message_id))
+        self.step_presses.append(user.press(chat_id, label, message_id=message_id))
 
     def refused(self) -> bool:
         """A press of this step answered as out of date: the copy of a message that
         went out just before a kill, never written down; the bot sends it again, and
         the step is tried anew on the newest copy, as a person would."""
-        return any(p.answered and p.answer.get("text") in STALE for p in self.presses)
+        return any(p.answered and p.answer.get("text") in STALE for p in self.step_presses)
 
     # ----- playing --------------------------------------------------------------------------
 
@@ -447,7 +447,7 @@ class CrashRun:
         action = table.reference[done]
         state = GameState.from_dict(record.state or {})
         size = self.log_size(table.game_id)
-        self.presses = []
+        self.step_presses = []
         try:
             if not await self.perform(table, record, state, action, generation):
                 return False  # a timer not armed yet: read the game again and retry

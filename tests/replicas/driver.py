@@ -229,7 +229,11 @@ class ReplicaRun(CrashRun):
         self.tmp = tmp
         self.speed = speed
         self.rng = rng
-        self.sb = Sandbox(speed=speed, limits=Limits(callback_answer_timeout=15.0 * speed))
+        # The balancer stands for the health-checking proxy in front of the replicas
+        # (deploy/Caddyfile): an update a dead replica failed is soon tried again on a
+        # live one, not after Telegram's growing wait.
+        limits = Limits(callback_answer_timeout=15.0 * speed, webhook_retry_cap=1.0)
+        self.sb = Sandbox(speed=speed, limits=limits)
         self.database_url = database_url
         self.db = open_database(database_url)  # creates the tables before any replica starts
         self.count = count
@@ -240,6 +244,9 @@ class ReplicaRun(CrashRun):
         self.client = httpx.AsyncClient(timeout=STEP_TIMEOUT)
         self.kill_tasks: list[asyncio.Task[None]] = []  # kept: a failed restart fails the test
         self.presses: dict[int, list[Press]] = {}  # by game: the current step's presses
+        # The crash test's: a press answered out of date. None may be here (each
+        # message's buttons are written down before it goes out): one fails the step.
+        self.step_presses: list[Press] = []
 
     def add_table(
         self, variant: str, players: int, policy_seed: int, index: int = 0

@@ -234,7 +234,12 @@ class SandboxBase:
         await self.stop_webhook()
         config = WebhookConfig(url, secret_token, max_connections)
         self.webhook = WebhookDeliverer(
-            config, self.updates, self.clock, self.wire, self._carry_out
+            config,
+            self.updates,
+            self.clock,
+            self.wire,
+            self._carry_out,
+            retry_cap=self.limits.webhook_retry_cap,
         )
         self.webhook.start()
 

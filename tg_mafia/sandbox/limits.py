@@ -38,6 +38,10 @@ class Limits:
     global_messages: int = 30  # per bot, per sliding window
     global_window: float = 1.0
     callback_answer_timeout: float = 15.0
+    # The longest wait before a failed webhook delivery is tried again (Telegram's own
+    # grows with each failure; a test behind a balancer that skips a dead replica, as a
+    # health-checking proxy does, may cap it).
+    webhook_retry_cap: float = 60.0
     enabled: bool = True  # the flood limits above; the upload sizes below always apply
     photo_bytes: int = 10 * 1024 * 1024  # sendPhoto
     document_bytes: int = 50 * 1024 * 1024  # sendDocument (the Bot API's upload limit)

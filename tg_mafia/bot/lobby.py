@@ -160,7 +160,7 @@ class Lobbies:
         forum: bool = False,
     ) -> str | None:
         """/newgame: None when the lobby is open, else a reason to show."""
-        rights, admin = await self._bot_rights(chat_id)
+        rights, admin = await self.bot_rights(chat_id)
         rights["forum"] = forum
         blind = not admin and not self._reads_all()
         outcome = await self.db.run(
@@ -257,7 +257,7 @@ class Lobbies:
             return None
         return now + self.clock.real(self.config.lobby_seconds)
 
-    async def _bot_rights(self, chat_id: int) -> tuple[dict[str, bool], bool]:
+    async def bot_rights(self, chat_id: int) -> tuple[dict[str, bool], bool]:
         """The bot's rights in the chat, and whether it is an administrator there."""
         try:
             member = await self.bot.get_chat_member(chat_id, self.bot.id)

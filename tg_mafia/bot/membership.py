@@ -22,6 +22,7 @@ from collections.abc import Callable
 from html import escape
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from telegram import Bot
 from telegram.error import TelegramError
 
@@ -144,15 +145,26 @@ class Membership:
     # ----- the upgrade to a supergroup ---------------------------------------------------
 
     async def migrated(self, old: int, new: int) -> None:
-        """On the migration's service message or the first call refused with the new
-        id, whichever comes first (the second finds nothing left to move)."""
-        moved = await self.db.run(
-            _migrate, old, new, self.lobbies.message, self.clock.speed, self.clock.now()
-        )
-        if moved:
-            log.info("chat %s became %s: %d game(s) moved", old, new, len(moved))
+        """On the migration's service message in either chat or the first call refused
+        with the new id, whichever comes first (the others find nothing left to move).
+        They come at once and are handled side by side, here or on another replica:
+        one moves, the others wait for it or find its move written down."""
+        async with self.runner.locks.hold(("migrate", old)):
+            try:
+                moved = await self.db.run(
+                    _migrate, old, new, self.lobbies.message, self.clock.speed, self.clock.now()
+                )
+            except IntegrityError:  # another replica wrote the same move first
+                moved = []
+        if not moved:
+            return
+        log.info("chat %s became %s: %d game(s) moved", old, new, len(moved))
         for record in moved:
             self.written(record, 1)
+        # The bot's rights in the new chat come in an update of their own, which may
+        # have been handled before the games got there: asked again now.
+        rights, _ = await self.lobbies.bot_rights(new)
+        await self.rights_changed(new, rights)
 
 
 # ----- the database side (worker thread) ------------------------------------------------------

@@ -17,7 +17,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 
 from tests.miniapp.conftest import Table, served_table
 from tests.miniapp.test_page import PHONE, events_of, open_page
-from tests.play.test_browser import CHROMIUM, FLAGS, browser_or_skip
+from tests.play.test_browser import launched
 from tg_mafia.bot import texts
 from tg_mafia.i18n import translator
 from tg_mafia.miniapp.hub import read_game
@@ -29,19 +29,8 @@ T = translator("en")
 
 @pytest.fixture
 async def browser(tmp_path: Path) -> AsyncIterator[Any]:
-    async_playwright = browser_or_skip()
-    async with async_playwright() as pw:
-        context = await pw.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=FLAGS,
-            viewport=PHONE,
-        )
-        try:
-            yield context
-        finally:
-            await context.close()
+    async with launched(tmp_path, PHONE) as context:
+        yield context
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ to the test's temporary folder."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -108,8 +109,9 @@ def test_without_chromium_it_skips_but_fails_in_ci(
         browser_or_skip()
 
 
-@pytest.fixture
-async def browser(tmp_path: Path) -> AsyncIterator[Any]:
+@contextlib.asynccontextmanager
+async def launched(tmp_path: Path, viewport: dict[str, int]) -> AsyncIterator[Any]:
+    """Debian's chromium, headless, with a profile of its own: every browser test's."""
     async_playwright = browser_or_skip()
     async with async_playwright() as pw:
         context = await pw.chromium.launch_persistent_context(
@@ -117,12 +119,18 @@ async def browser(tmp_path: Path) -> AsyncIterator[Any]:
             executable_path=str(CHROMIUM),
             headless=True,
             args=FLAGS,
-            viewport={"width": 1500, "height": 900},
+            viewport=viewport,
         )
         try:
             yield context
         finally:
             await context.close()
+
+
+@pytest.fixture
+async def browser(tmp_path: Path) -> AsyncIterator[Any]:
+    async with launched(tmp_path, {"width": 1500, "height": 900}) as context:
+        yield context
 
 
 @pytest.fixture

@@ -22,12 +22,16 @@ nothing else:
 - Each update is time-stamped (time.monotonic, the same clock in every process on
   Linux) when its getUpdates returned it (by webhook: when its handling began), when
   its handler began and ended, when the
-  game write it caused committed (in the database thread, right after the commit),
-  and, for a press, when its answer was called; so are the getUpdates calls and the
-  garbage collections.
+  game write it caused committed (in the database thread, right after the commit)
+  and how many calls that write put in the outbox,
+  and, for a press, when its answer was called; so are the getUpdates calls, each
+  stage timer's firing (when it was due, when it fired, and its write as an update's),
+  and the garbage collections.
 - A control server on 127.0.0.1, never part of the bot:
-      GET /log       {"fetched" | "received" | "handled" | "written" | "answering":
-                     {key: t}}, keys "q<callback query id>" or "m<chat>:<message id>";
+      GET /log       {"fetched" | "received" | "handled" | "written" | "answering" |
+                     "timer_due" | "timer_fired": {key: t}, "enqueued": {key: calls}},
+                     keys "q<callback query id>", "m<chat>:<message id>" or
+                     "t<game id>:<n>" (a timer's firing);
                      "poll_called" | "poll_returned" | "poll_next": {poll number: t};
                      "gc_pauses": {start: seconds}; all emptied by each read
       GET /metrics   the bot's own /metrics text
@@ -139,14 +143,19 @@ class BotProcess:
 
 
 class FasterTimers:
-    """The game timers, `factor` times sooner than their deadlines (the games' clock)."""
+    """The game timers, `factor` times sooner than their deadlines (the games' clock);
+    each stage timer's firing time-stamped (`Stamps.timer`)."""
 
-    def __init__(self, inner: Any, factor: float) -> None:
+    def __init__(self, inner: Any, factor: float, stamps: Stamps | None = None) -> None:
         self.inner = inner
         self.factor = factor
+        self.stamps = stamps
 
     def arm(self, name: str, delay: float, fire: Callable[[], Awaitable[None]]) -> None:
-        self.inner.arm(name, delay / self.factor, fire)
+        delay /= self.factor
+        if self.stamps is not None and not name.endswith("-countdown"):
+            fire = self.stamps.timer(name, time.monotonic() + delay, fire)
+        self.inner.arm(name, delay, fire)
 
     def cancel(self, name: str) -> None:
         self.inner.cancel(name)
@@ -185,8 +194,8 @@ class Pauses:
 # getUpdates that brought updates, by its number: when it was called, when it returned,
 # and when the one after it was called.
 STAMP_KINDS = (
-    "fetched", "received", "handled", "written", "answering",
-    "poll_called", "poll_returned", "poll_next",
+    "fetched", "received", "handled", "written", "enqueued", "answering",
+    "poll_called", "poll_returned", "poll_next", "timer_due", "timer_fired",
 )  # fmt: skip
 
 
@@ -202,6 +211,7 @@ class Stamps:
         self.log: dict[str, dict[str, float]] = {kind: {} for kind in STAMP_KINDS}
         self.pauses = Pauses()
         self.committed: dict[tuple[int, int], float] = {}  # (game, version): in the db thread
+        self._timers = itertools.count()
 
     def install(self, app: Any) -> None:
         from tg_mafia.bot.runner import Runner
@@ -282,11 +292,30 @@ class Stamps:
                 done = stamps.committed.pop((outcome.record.id, outcome.record.version), None)
                 key = stamps.current.get()
                 if key is not None and done is not None:
-                    stamps.log["written"][key] = done  # a timer's write has no update
+                    stamps.log["written"][key] = done
+                    stamps.log["enqueued"][key] = outcome.calls
             return outcome
 
         Runner._act = _act  # type: ignore[method-assign]
         Runner.act = act  # type: ignore[method-assign]
+
+    def timer(
+        self, name: str, due: float, fire: Callable[[], Awaitable[None]]
+    ) -> Callable[[], Awaitable[None]]:
+        """`fire`, stamped as "t<game>:<n>": when it was due and when it fired, and, by
+        the act it makes, its write (a timer the game had left writes nothing)."""
+        key = f"t{name.removeprefix('game-')}:{next(self._timers)}"
+
+        async def fired() -> None:
+            self.log["timer_due"][key] = due
+            self.log["timer_fired"][key] = time.monotonic()
+            token = self.current.set(key)
+            try:
+                await fire()
+            finally:
+                self.current.reset(token)
+
+        return fired
 
     def take(self) -> dict[str, dict[str, float]]:
         taken, self.log = self.log, {kind: {} for kind in STAMP_KINDS}
@@ -356,7 +385,7 @@ async def serve(
     HTTPServer(WebApplication([(r"/log", Log), (r"/metrics", Metrics)])).add_sockets([sock])
     await app.initialize()
     assert app.job_queue is not None
-    await start_service(app, FasterTimers(JobQueueScheduler(app.job_queue), timer_speed))
+    await start_service(app, FasterTimers(JobQueueScheduler(app.job_queue), timer_speed, stamps))
     service = time.monotonic()
     if webhook:
         await listen(app)

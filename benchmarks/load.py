@@ -10,6 +10,42 @@ long polling, or with --webhook by webhook: the sandbox then delivers them as
 Telegram does (up to 100 at once, each chat's one at a time, a leg to the bot and
 the answer's leg back), and carries out the popup the answer may name.
 
+Two load models. The real one (the default) is an evening of games as people play
+them; the uniform one (--rate or --offered) offers random updates at a set rate, to
+push the bot's handling.
+
+THE REAL MODEL (benchmarks/real_play.py says how each table plays, and where each of
+its figures comes from):
+
+- --games groups, each with the variant's standard table of players (ten, moscow
+  eleven: real_play.STANDARD_SIZE; --players to change it), an admin and --spectators
+  (2) members who only watch; the variants in turn (--variant, default all five), in
+  English, with the variants' stored defaults for every timer (engine/options.py, as
+  RULES.md lists them: a night 60 s, classic's day 300 s, party's 180 s and its ballot
+  60 s, a speech 60 s, moscow's introduction 15 s, a last word 30 s, a count 6 s).
+- The start curve: the games open over the first --starts-over seconds of the window
+  (default three quarters of it) on a ramp, ever more of them (a rate rising in a
+  straight line from zero, as an evening fills), each with its admin's /newgame; the
+  lobby fills and starts as real_play says. Nothing is set up beforehand: the lobbies,
+  joins and deals are part of the load.
+- The real pace: the bot's timers run at their real length (no --timer-speed: the
+  model is about what players wait for, and a faster clock would crowd a table's
+  moves and messages into less of Telegram's time than they take); the tables act
+  only on what reached their chats, so a late message delays them as it would people.
+- The window lasts --seconds (210), then every table stops.
+
+Measured over the window (the run's figures): games opened, admitted (a lobby stored)
+and started; the one token's Bot API calls a second (every call but getUpdates and the
+webhook's set-up; of them the charged ones Telegram counts against the 30 a second: in
+the window, in its last minute, and the busiest second); from a press (the update
+queued) to its popup's answer; from a press that moved its game (its write put calls in
+the outbox) to the next message (a send or an edit) in the chat of its button, and of
+those in the group to the group's next message; from a stage timer that moved its game
+(when it was due) to the group's next message; the 429 answers (there must be none);
+the outbox at the end, and how long its oldest call has waited.
+
+THE UNIFORM MODEL:
+
 1. Set-up (not measured): GAMES groups of PLAYERS; in each the admin sends
    /newgame, the players join by the deep link, the admin presses Start once the
    lobby is in the group; then, unless --no-drain, until the outbox is empty
@@ -56,9 +92,11 @@ the bot and any wait in the bot count):
 - memory per game: the bot process's RSS growth from its idle start, per game;
 - 429 answers, and the outbox backlog at the end.
 
-    .venv/bin/python benchmarks/load.py [--games 100] [--players 7] [--seconds 60]
-        [--rate 0.3 | --offered 300] [--rtt 50] [--jitter 0.2] [--timer-speed 10] [--no-drain]
-        [--game-rate 3] [--fast-setup] [--stagger 0] [--webhook] [--json PATH]
+    .venv/bin/python benchmarks/load.py [--games 200] [--seconds 210] [--webhook]
+        [--variant V] [--players N] [--spectators 2] [--starts-over S] [--json PATH]
+    .venv/bin/python benchmarks/load.py --rate 0.3 | --offered 300 [--games 100]
+        [--players 7] [--seconds 60] [--rtt 50] [--jitter 0.2] [--timer-speed 10]
+        [--no-drain] [--game-rate 3] [--fast-setup] [--stagger 0] [--webhook] [--json PATH]
 """
 
 from __future__ import annotations
@@ -72,7 +110,6 @@ import json
 import logging
 import os
 import random
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -87,7 +124,13 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import machine, results  # noqa: E402
 from benchmarks.bot_process import BotProcess, Pauses  # noqa: E402
-from engine import GameState  # noqa: E402
+from benchmarks.real_play import (  # noqa: E402
+    STANDARD_SIZE,
+    Inputs,
+    Observer,
+    Reader,
+    RealTable,
+)
 from engine.actions import Nominate, Timeout  # noqa: E402
 from engine.simulation import CHATTER_LINES, lively_action  # noqa: E402
 from tg_mafia.bot import heap  # noqa: E402
@@ -96,6 +139,7 @@ from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix  # noqa:
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness  # noqa: E402
 from tg_mafia.sandbox import HttpTransport, Limits, Network, Sandbox, SimUser  # noqa: E402
 from tg_mafia.sandbox.errors import SimulationError  # noqa: E402
+from tg_mafia.sandbox.limits import CHARGED_METHODS  # noqa: E402
 from tg_mafia.sandbox.records import most_within  # noqa: E402
 from tg_mafia.sandbox.webhook import WebhookDeliverer  # noqa: E402
 from tg_mafia.storage import Database, GameStatus, open_database  # noqa: E402
@@ -150,31 +194,11 @@ def make_tables(sb: Sandbox, db: Database, games: int, players: int) -> list[Tab
             f"g{index}", members=[*users, admin], owner=admin, bot_rights=BOT_RIGHTS
         )
         db.save_settings(group.id, variant="classic", language="en")
-        h = Harness(sb, None, db, group, users, admin)
+        # No application here: the bot runs in its own process (AutoPlayers sets its
+        # input limiter on this stand-in, and the real one is left as `tg-mafia run` has it).
+        h = Harness(sb, SimpleNamespace(bot_data={}), db, group, users, admin)
         tables.append(Table(h, AutoPlayers(h, None, index), random.Random(index)))  # type: ignore[arg-type]
     return tables
-
-
-class Reader:
-    """Plain reads of the bot's database file, off the bot's path (WAL readers)."""
-
-    def __init__(self, path: Path) -> None:
-        self.raw = sqlite3.connect(path, isolation_level=None)
-
-    def games(self) -> dict[int, tuple[int, str, str]]:
-        """By chat: (game id, status, players JSON) of its newest game."""
-        rows = self.raw.execute("SELECT chat_id, id, status, players FROM game ORDER BY id")
-        return {chat: (game, status, players) for chat, game, status, players in rows}
-
-    def outbox(self) -> int:
-        return int(self.raw.execute("SELECT count(*) FROM outbox").fetchone()[0])
-
-    def running_state(self, game_id: int) -> GameState | None:
-        """The engine's state of a running game (None once it is over)."""
-        row = self.raw.execute("SELECT status, state FROM game WHERE id = ?", (game_id,)).fetchone()
-        if row is None or row[0] != GameStatus.RUNNING.value:
-            return None
-        return GameState.from_dict(json.loads(row[1] or "{}"))
 
 
 async def until(check: Any, what: str, timeout: float) -> None:
@@ -649,8 +673,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["count_429"] = sb.log.count_429()
             result["sandbox_bugs"] = len(sb.bugs)
             if args.verbose:
-                from tg_mafia.sandbox.limits import CHARGED_METHODS
-
                 charged = [r for r in sb.log.records if r.ok and r.method in CHARGED_METHODS]
                 for record in sb.log.records:
                     if record.error_code == 429:
@@ -679,6 +701,241 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+# ----- the real model ---------------------------------------------------------------------
+
+GRACE = 5.0  # s after the window: the last presses are answered
+NOT_CALLS = frozenset({"getUpdates", "setWebhook", "deleteWebhook", "getMe", "getWebhookInfo"})
+
+
+def make_real_tables(
+    sb: Sandbox,
+    db: Database,
+    args: argparse.Namespace,
+    reader: Reader,
+    observer: Observer,
+    inputs: Inputs,
+) -> list[RealTable]:
+    """One group a game: its players (the variant's standard table unless --players),
+    its admin and its spectators; the variants in turn."""
+    variants = args.variant or list(STANDARD_SIZE)
+    tables = []
+    for index in range(args.games):
+        variant = variants[index % len(variants)]
+        users = sb.add_users(args.players or STANDARD_SIZE[variant], prefix=f"G{index}P")
+        admin = sb.add_user(f"Admin{index}")
+        spectators = [sb.add_user(f"G{index}W{n}") for n in range(args.spectators)]
+        group = sb.add_group(
+            f"g{index}", members=[*users, admin, *spectators], owner=admin, bot_rights=BOT_RIGHTS
+        )
+        db.save_settings(group.id, variant=variant, language="en")
+        h = Harness(sb, None, db, group, users, admin)
+        seed = args.seed * 100_003 + index
+        tables.append(RealTable(h, spectators, reader.snapshot, observer, inputs, seed))
+    return tables
+
+
+def start_curve(games: int, over: float, seed: int) -> list[float]:
+    """Each game's /newgame, in seconds from the window's opening: the evening's ramp,
+    starts ever more frequent (a rate rising in a straight line from 0), the last at
+    `over` (the moment u of a uniform draw, at over·√u)."""
+    rng = random.Random(seed)
+    return sorted(over * rng.random() ** 0.5 for _ in range(games))
+
+
+@dataclass
+class Evening:
+    """What the real model's window saw, beside the tables' inputs."""
+
+    began: float = 0.0  # monotonic
+    ended: float = 0.0
+    sandbox_began: float = 0.0
+    sandbox_ended: float = 0.0
+    log_from: int = 0  # the sandbox's call log at the opening
+    outbox_peak: int = 0
+    outbox_at_end: int = 0
+    oldest_at_end_s: float = 0.0
+    stamps: dict[str, dict[str, float]] = field(default_factory=dict)
+
+
+async def evening(
+    tables: list[RealTable],
+    sb: Sandbox,
+    reader: Reader,
+    bot: BotProcess,
+    args: argparse.Namespace,
+) -> Evening:
+    """The window: each table opens its game at its moment of the start curve and
+    plays until the window closes."""
+    seen = Evening(log_from=len(sb.log.records))
+    opens = start_curve(len(tables), args.starts_over, args.seed)
+
+    async def table_at(table: RealTable, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await table.play()
+
+    async def take() -> None:
+        for kind, got in (await bot.stages()).items():
+            seen.stamps.setdefault(kind, {}).update(got)
+
+    async def watch() -> None:
+        while True:
+            await asyncio.sleep(5)
+            await take()
+            seen.outbox_peak = max(seen.outbox_peak, reader.outbox())
+
+    seen.began, seen.sandbox_began = time.monotonic(), sb.clock.now()
+    playing = [asyncio.ensure_future(table_at(t, at)) for t, at in zip(tables, opens, strict=True)]
+    watcher = asyncio.ensure_future(watch())
+    print(f"# the window opens: bot pid {bot.process and bot.process.pid}", file=sys.stderr)
+    done, _ = await asyncio.wait(playing, timeout=args.seconds, return_when=asyncio.FIRST_EXCEPTION)
+    seen.ended, seen.sandbox_ended = time.monotonic(), sb.clock.now()
+    seen.outbox_at_end = reader.outbox()
+    oldest = reader.oldest_call()
+    seen.oldest_at_end_s = 0.0 if oldest is None else max(0.0, seen.sandbox_ended - oldest)
+    seen.outbox_peak = max(seen.outbox_peak, seen.outbox_at_end)
+    for task in [*playing, watcher]:
+        task.cancel()
+    failed = [t for t in done if not t.cancelled() and t.exception() is not None]
+    await asyncio.gather(*playing, watcher, return_exceptions=True)
+    if failed:
+        raise RuntimeError("a table failed") from failed[0].exception()
+    await asyncio.sleep(GRACE)
+    await take()
+    return seen
+
+
+def ms_figures(name: str, values: list[float]) -> dict[str, Any]:
+    """`name`'s n, p50 and p99 in ms (None without values)."""
+    ms = 1000.0
+    return {
+        f"{name}_n": len(values),
+        f"{name}_p50_ms": statistics.median(values) * ms if values else None,
+        f"{name}_p99_ms": percentile(values, 0.99) * ms if values else None,
+        f"{name}_max_ms": max(values) * ms if values else None,
+    }
+
+
+def summarise_evening(
+    sb: Sandbox,
+    reader: Reader,
+    inputs: Inputs,
+    observer: Observer,
+    seen: Evening,
+) -> dict[str, Any]:
+    """The real model's figures (see the module's text)."""
+    window = seen.ended - seen.began
+    statuses = [status for _, status, _ in reader.games().values()]
+    pressed = [p for p in inputs.pressed if p.at <= seen.ended]
+    answers, unanswered = [], 0
+    for press in pressed:
+        query = sb.callback_queries[press.query]
+        if query.answered_at is None:
+            unanswered += 1
+        else:
+            answers.append(query.answered_at - query.created)
+    enqueued = seen.stamps.get("enqueued", {})
+    moved = [p for p in pressed if enqueued.get(f"q{p.query}", 0) > 0]
+    after_press = [observer.next_message(p.chat, p.at) for p in moved]
+    by_kind: dict[str, list[float]] = {}
+    for press, wait in zip(moved, after_press, strict=True):
+        if wait is not None:
+            by_kind.setdefault(press.kind, []).append(wait)
+    group_presses = [p for p in moved if p.chat == p.group]
+    after_group_press = [observer.next_message(p.chat, p.at) for p in group_presses]
+    chats = dict(reader.raw.execute("SELECT id, chat_id FROM game"))
+    due, fired = seen.stamps.get("timer_due", {}), seen.stamps.get("timer_fired", {})
+    timers = [k for k in enqueued if k.startswith("t") and enqueued[k] > 0 and k in due]
+    timers = [k for k in timers if due[k] <= seen.ended]
+    after_timer = [observer.next_message(chats[int(k[1:].split(":")[0])], due[k]) for k in timers]
+    late = [fired[k] - due[k] for k in timers if k in fired]
+    calls = [
+        r
+        for r in sb.log.records[seen.log_from :]
+        if r.ok and r.method not in NOT_CALLS and r.time <= seen.sandbox_ended
+    ]
+    charged = [r.time for r in calls if r.method in CHARGED_METHODS]
+    last_minute = [t for t in charged if t > seen.sandbox_ended - 60]
+    return {
+        "model": "real",
+        "window_s": window,
+        "newgames": inputs.newgames,
+        "games_admitted": len(statuses),
+        "games_started": sum(s != GameStatus.LOBBY.value for s in statuses),
+        "games_ended": sum(s == GameStatus.ENDED.value for s in statuses),
+        "presses": len(pressed),
+        "time_presses": sum(1 for p in pressed if p.kind == Kind.TIME.value),
+        "lines": inputs.lines,
+        "lines_out_of_turn": inputs.out_of_turn,
+        "joins": inputs.joins,
+        "presses_given_up": inputs.gave_up,
+        "calls_per_s": len(calls) / window,
+        "charged_per_s": len(charged) / window,
+        "charged_per_s_last_60s": len(last_minute) / min(60.0, window),
+        "charged_peak_1s": most_within(charged, 1.0),
+        "unanswered": unanswered,
+        **ms_figures("answer", answers),
+        **ms_figures("press_next", [w for w in after_press if w is not None]),
+        "press_no_message": sum(1 for w in after_press if w is None),
+        # By the button's kind (tg_mafia.bot.callbacks.Kind): n, p50 and p99 in ms.
+        "press_next_by_kind": {
+            kind: [len(w), round(statistics.median(w) * 1000), round(percentile(w, 0.99) * 1000)]
+            for kind, w in sorted(by_kind.items())
+        },
+        **ms_figures("group_press_next", [w for w in after_group_press if w is not None]),
+        **ms_figures("timer_next", [w for w in after_timer if w is not None]),
+        "timer_no_message": sum(1 for w in after_timer if w is None),
+        "timer_late_p99_ms": percentile(late, 0.99) * 1000 if late else None,
+        "count_429": sb.log.count_429(),
+        "outbox_peak": seen.outbox_peak,
+        "outbox_at_end": seen.outbox_at_end,
+        "outbox_oldest_s": seen.oldest_at_end_s,
+    }
+
+
+async def run_real(args: argparse.Namespace) -> dict[str, Any]:
+    """The real model: an evening of games (see the module's text)."""
+    network = Network(rtt=args.rtt / 1000, jitter=args.jitter, seed=args.seed)
+    sb = Sandbox(network=network, limits=Limits())
+    http = HttpTransport(sb)
+    await http.start()
+    result: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
+        path = Path(tmp) / "bot.db"
+        db = open_database(f"sqlite:///{path}")
+        reader, observer, inputs = Reader(path), Observer(sb), Inputs()
+        tables = make_real_tables(sb, db, args, reader, observer, inputs)
+        bot = BotProcess(http.base_url, sb.token, f"sqlite:///{path}", 1.0, webhook=args.webhook)
+        stderr = Path(tmp) / "bot.stderr"
+        try:
+            await bot.start(stderr)
+            await asyncio.sleep(2)  # idle: the baseline
+            idle_rss = bot.rss_mb()
+            await bot.stages()  # the start's stamps are not measured
+            heap.settle()
+            cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
+            seen = await evening(tables, sb, reader, bot, args)
+            measured = seen.ended - seen.began + GRACE
+            result.update(summarise_evening(sb, reader, inputs, observer, seen))
+            result["bot_cpu_share"] = (bot.cpu_seconds() - cpu_before) / measured
+            result["benchmark_cpu_share"] = (time.process_time() - own_cpu_before) / measured
+            result["rss_idle_mb"] = idle_rss
+            result["rss_end_mb"] = bot.rss_mb()
+            result["sandbox_bugs"] = len(sb.bugs)
+            result["table_failures"] = inputs.failures
+            result["errors_logged"] = errors_logged(stderr)
+            if args.verbose:
+                print(stderr.read_text()[-5000:])
+                print("\n".join(sb.bugs))
+        finally:
+            await bot.stop()
+            reader.raw.close()
+            db.close()
+    await asyncio.sleep(2 * args.rtt / 1000 + 0.5)  # the killed bot's calls end
+    await sb.stop_webhook()
+    await http.stop()
+    return result
+
+
 def errors_logged(stderr: Path) -> int:
     """The ERROR lines the bot process wrote to its stderr."""
     return sum(1 for line in stderr.read_text().splitlines() if line.startswith("ERROR"))
@@ -693,55 +950,96 @@ def report(began: datetime.datetime, result: dict[str, Any], places: int, width:
         print(f"{key:>{width}}: {shown}")
 
 
+UNIFORM_ONLY = ("timer_speed", "fast_setup", "no_drain", "stagger", "game_rate")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--players", type=int, default=7)
-    parser.add_argument("--seconds", type=float, default=60.0, help="the measured window")
-    parser.add_argument("--rate", type=float, default=0.3, help="updates a second per game")
     parser.add_argument(
+        "--model",
+        choices=("real", "uniform"),
+        default=None,
+        help="real: an evening of games at their real pace (the default); uniform: random "
+        "updates at a set rate (the default with --rate or --offered)",
+    )
+    parser.add_argument("--games", type=int, default=None, help="100 (real: 200)")
+    parser.add_argument(
+        "--players", type=int, default=None, help="a table (uniform: 7; real: the variant's)"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=None, help="the measured window (uniform: 60; real: 210)"
+    )
+    parser.add_argument("--webhook", action="store_true", help="updates by webhook (see the text)")
+    parser.add_argument("--rtt", type=float, default=50.0, help="round trip, ms")
+    parser.add_argument("--jitter", type=float, default=0.2, help="fraction of each leg")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tmp", default=None, help="where the database file goes")
+    parser.add_argument("--verbose", action="store_true", help="show the 429s and the bot's log")
+    real = parser.add_argument_group("the real model")
+    real.add_argument(
+        "--starts-over",
+        type=float,
+        default=None,
+        help="seconds over which the games open, on a ramp (default: 3/4 of the window)",
+    )
+    real.add_argument("--variant", choices=sorted(STANDARD_SIZE), action="append")
+    real.add_argument("--spectators", type=int, default=2, help="a table's, pressing ⏱")
+    uniform = parser.add_argument_group("the uniform model")
+    uniform.add_argument("--rate", type=float, default=None, help="updates a second per game")
+    uniform.add_argument(
         "--offered",
         type=float,
         default=None,
         help="updates a second in all, whatever the games' stages (instead of --rate)",
     )
-    parser.add_argument(
+    uniform.add_argument(
         "--game-rate",
         type=float,
-        default=3.0,
-        help="with --offered: the most updates a second one game is given (0: no bound)",
+        default=None,
+        help="with --offered: the most updates a second one game is given (default 3; 0: no bound)",
     )
-    parser.add_argument("--rtt", type=float, default=50.0, help="round trip, ms")
-    parser.add_argument("--jitter", type=float, default=0.2, help="fraction of each leg")
-    parser.add_argument("--timer-speed", type=float, default=10.0)
-    parser.add_argument("--no-drain", action="store_true", help="measure with the set-up's backlog")
-    parser.add_argument(
+    uniform.add_argument("--timer-speed", type=float, default=None, help="default 10")
+    uniform.add_argument(
+        "--no-drain", action="store_true", help="measure with the set-up's backlog"
+    )
+    uniform.add_argument(
         "--fast-setup",
         action="store_true",
         help="set up with every limit lifted, then restart the bot with them (see the text)",
     )
-    parser.add_argument(
-        "--webhook",
-        action="store_true",
-        help="updates by webhook (each delivery a leg to the bot, its answer a leg back)",
-    )
-    parser.add_argument(
+    uniform.add_argument(
         "--stagger",
         type=float,
-        default=0.0,
-        help="seconds over which the games' starts are spread (0: all at once)",
+        default=None,
+        help="seconds over which the games' starts are spread (default 0: all at once)",
     )
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--tmp", default=None, help="where the database file goes")
-    parser.add_argument("--verbose", action="store_true", help="show the 429s and the bot's log")
     results.add_argument(parser)
     args = parser.parse_args()
+    model = args.model or ("uniform" if args.rate or args.offered else "real")
+    if model == "real":
+        given = [f"--{n.replace('_', '-')}" for n in UNIFORM_ONLY if getattr(args, n)]
+        if args.rate or args.offered or given:
+            parser.error(f"the real model takes no {' '.join(given) or '--rate/--offered'}")
+        args.games = args.games or 200
+        args.seconds = args.seconds or 210.0
+        if args.starts_over is None:
+            args.starts_over = 0.75 * args.seconds
+    else:
+        if args.variant or args.starts_over is not None:
+            parser.error("--variant and --starts-over are the real model's")
+        args.games = args.games or 100
+        args.players = args.players or 7
+        args.seconds = args.seconds or 60.0
+        args.rate = 0.3 if args.rate is None else args.rate
+        args.game_rate = 3.0 if args.game_rate is None else args.game_rate
+        args.timer_speed = 10.0 if args.timer_speed is None else args.timer_speed
+        args.stagger = args.stagger or 0.0
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # the sandbox's own errors
     logging.getLogger("tornado.access").setLevel(logging.ERROR)  # every 4xx would be a line
     began = datetime.datetime.now(datetime.UTC)
     started = results.Run.begin("load")
-    result = asyncio.run(run(args))
-    report(began, result, places=1, width=20)
+    result = asyncio.run(run_real(args) if model == "real" else run(args))
+    report(began, result, places=1, width=26)
     started.write(args.json, [result])
 
 

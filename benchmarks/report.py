@@ -53,6 +53,12 @@ def pair(first: str, second: str, places: int = 0, unit: str = "") -> Cell:
     return lambda row: f"{left(row)} / {right(row)}{unit}"
 
 
+def triple(first: str, second: str, third: str) -> Cell:
+    """Three counts as `a / b / c`."""
+    cells = [number(key) for key in (first, second, third)]
+    return lambda row: " / ".join(cell(row) for cell in cells)
+
+
 def text(key: str) -> Cell:
     return lambda row: str(row.get(key, "–"))
 
@@ -164,15 +170,74 @@ SECTIONS = (
     Section(
         "load",
         "Load at network latency",
-        "the latency and throughput of many games on one bot process built as "
-        "`tg-mafia run` builds it, the sandbox over "
-        "HTTP with a simulated 50 ms round trip and Telegram's limits enforced. After an "
-        "unmeasured set-up, updates arrive open-loop for 60 s: each a press of a button that "
-        "reached its chat or a player's line, from the engine's random policy "
-        "(`benchmarks/load.py` says how the load is paced). Measured from the moment the "
-        "sandbox queued an update: the popup's answer, the game's write, updates handled a "
-        "second; the slowest 1% of presses broken down by where their time went.",
+        "many games on one bot process built as `tg-mafia run` builds it, the sandbox over "
+        "HTTP with a simulated 50 ms round trip and Telegram's limits enforced "
+        "(`benchmarks/load.py` says how each load is paced). The real model (first table): "
+        "an evening of games opened on a ramp and played at their real pace by "
+        "`benchmarks/real_play.py`'s tables (one speaker at a time, votes as bursts, night "
+        "moves in the first half of the night, spectators pressing ⏱), every figure over "
+        "the window: the Bot API calls a second of the one token, the popup's answer, a "
+        "press's or a stage timer's next message in its chat, the outbox at the end. The "
+        "uniform model (second table): after an unmeasured set-up, updates open-loop for "
+        "60 s, each a press or a line from the engine's random policy; the popup's answer, "
+        "the game's write, updates handled a second, the slowest 1% of presses broken down "
+        "by where their time went.",
         [
+            Table(
+                [
+                    (
+                        "games opened / admitted / started",
+                        triple("newgames", "games_admitted", "games_started"),
+                    ),
+                    (
+                        "presses (of them ⏱) / lines",
+                        lambda r: (
+                            f"{number('presses')(r)} ({number('time_presses')(r)})"
+                            f" / {number('lines')(r)}"
+                        ),
+                    ),
+                    (
+                        "**Bot API calls / s** (charged)",
+                        lambda r: (
+                            f"{number('calls_per_s', 1)(r)} ({number('charged_per_s', 1)(r)})"
+                        ),
+                    ),
+                    (
+                        "charged calls / s: last minute, busiest second",
+                        pair("charged_per_s_last_60s", "charged_peak_1s", 1),
+                    ),
+                    (
+                        "**callback answer p50 / p99**",
+                        pair("answer_p50_ms", "answer_p99_ms", 0, " ms"),
+                    ),
+                    (
+                        "**press → next message** in its chat: p50 / p99",
+                        pair("press_next_p50_ms", "press_next_p99_ms", 0, " ms"),
+                    ),
+                    (
+                        "of presses in the group: p50 / p99",
+                        pair("group_press_next_p50_ms", "group_press_next_p99_ms", 0, " ms"),
+                    ),
+                    (
+                        "**timer → next stage's message** p50 / p99",
+                        pair("timer_next_p50_ms", "timer_next_p99_ms", 0, " ms"),
+                    ),
+                    (
+                        "presses / timers with no message by the end",
+                        pair("press_no_message", "timer_no_message"),
+                    ),
+                    ("**429s**", number("count_429")),
+                    (
+                        "**outbox at the end; its oldest call**",
+                        lambda r: (
+                            f"{number('outbox_at_end')(r)}; {number('outbox_oldest_s', 0, ' s')(r)}"
+                        ),
+                    ),
+                    ("bot CPU (share of a core)", number("bot_cpu_share", 2)),
+                ],
+                where=lambda row: row.get("model") == "real",
+                transposed=True,
+            ),
             Table(
                 [
                     ("updates offered / s", number("offered_per_s", 1)),
@@ -217,17 +282,62 @@ SECTIONS = (
                     ),
                     ("outbox at the end", number("outbox_at_end")),
                 ],
+                where=lambda row: row.get("model") != "real",
                 transposed=True,
-            )
+            ),
         ],
         [
-            "The goal, a callback answered within 150 ms at p99 at 300 updates a second or "
+            "The real model's first run opens 200 games in under three minutes, far faster "
+            "than any real evening: the lobbies' joins and the deals alone ask more than the "
+            "token's 30 calls a second, so the outbox grows and the games' own messages wait "
+            "behind them; a run of 1,000 games at an evening's pace takes an hour or more.",
+            "The uniform model's goal, a callback answered within 150 ms at p99 at 300 "
+            "updates a second or "
             "more, is met by webhook and missed by long polling: a press waits in Telegram "
             "for the bot's next `getUpdates` (about 31 ms at the median), where a webhook "
             "delivers it at once and carries the popup back in its answer.",
             "The outbox grows either way: 1,000 games at this pace decide more calls than "
             "the token's 30 messages a second carry ([Token capacity](#token-capacity)); the "
             "popups are free of that limit, the game's own messages wait in order, no 429.",
+        ],
+    ),
+    Section(
+        "calls_per_game",
+        "Calls per game",
+        "the Bot API calls one whole game costs, by variant at its standard table (ten "
+        "players, moscow eleven), played on the sandbox by `benchmarks/real_play.py`'s "
+        "tables at the variant's real pace on the virtual clock, the bot's own timers "
+        "ending the stages; from /newgame to the bot at rest after the end, getUpdates "
+        "left out; the median game of the seeds. Refused: calls Telegram answered with an "
+        "error. Edits replaced: edits of a message that the next edit of it replaced within "
+        "2 s; sends together: sends into a chat within 1 s of the one before there, no "
+        "player's input between (announcements one message could carry). Other: mostly "
+        "`editMessageReplyMarkup` (a keyboard taken off) and `getChatMember` (a join's "
+        "check).",
+        [
+            Table(
+                [
+                    ("variant", text("variant")),
+                    ("players", number("players")),
+                    ("minutes", number("minutes")),
+                    ("**calls**", number("calls")),
+                    ("sendMessage", number("sendMessage")),
+                    ("editMessageText", number("editMessageText")),
+                    ("answerCallbackQuery", number("answerCallbackQuery")),
+                    ("deleteMessage", number("deleteMessage")),
+                    ("pin / unpin", pair("pinChatMessage", "unpinChatMessage")),
+                    ("setChatPermissions", number("setChatPermissions")),
+                    ("restrictChatMember", number("restrictChatMember")),
+                    ("other", number("other")),
+                    ("refused", number("refused")),
+                    ("edits replaced", number("superseded_edits")),
+                    ("sends together", number("sends_together")),
+                ]
+            )
+        ],
+        [
+            "These are the calls before the sender merges announcements and drops what "
+            "changes nothing; a run after that work goes beside this one.",
         ],
     ),
     Section(
@@ -442,15 +552,17 @@ def describe_runs(runs: Sequence[dict[str, Any]]) -> list[str]:
 
 
 def render_table(table: Table, runs: Sequence[dict[str, Any]]) -> list[str]:
+    """The table of the runs with rows it shows, each run by its number in the list."""
     several = len(runs) > 1
+    numbered = [(n, run) for n, run in enumerate(runs, 1) if any(map(table.where, run["rows"]))]
     if table.transposed:
-        header = ["", *(f"run {n}" if several else "" for n in range(1, len(runs) + 1))]
-        picked = [next(r for r in run["rows"] if table.where(r)) for run in runs]
+        header = ["", *(f"run {n}" if several else "" for n, _ in numbered)]
+        picked = [next(r for r in run["rows"] if table.where(r)) for _, run in numbered]
         body = [[name, *(cell(row) for row in picked)] for name, cell in table.columns]
         return markdown_table(header, body)
     header = [*(["run"] if several else []), *(name for name, _ in table.columns)]
     body = []
-    for number_, run in enumerate(runs, 1):
+    for number_, run in numbered:
         for row in filter(table.where, run["rows"]):
             cells = [cell(row) for _, cell in table.columns]
             body.append([*([str(number_)] if several else []), *cells])
@@ -471,7 +583,8 @@ def render(runs_by_benchmark: dict[str, list[dict[str, Any]]]) -> str:
             continue
         lines += [*describe_runs(runs), ""]
         for table in section.tables:
-            lines += [*render_table(table, runs), ""]
+            if any(table.where(row) for run in runs for row in run["rows"]):
+                lines += [*render_table(table, runs), ""]
         for paragraph in section.reading:
             lines += [wrap(paragraph), ""]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -28,7 +28,7 @@ PAGES = sorted(
 # A word of 7 to 40 hexadecimal digits with a letter and a digit: how a commit is named.
 HASH = re.compile(r"(?<![\w/.-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![\w/-])")
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
-HELPERS = {"bot_process", "machine", "results", "report"}
+HELPERS = {"bot_process", "machine", "real_play", "results", "report"}
 BENCHMARKS = sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py") if p.stem not in HELPERS)
 
 
@@ -37,7 +37,7 @@ def test_the_benchmarks_page_is_what_the_script_renders() -> None:
     assert (ROOT / "docs" / "benchmarks.md").read_text() == rendered, (
         "run .venv/bin/python benchmarks/report.py"
     )
-    assert rendered.count("\n") <= 250
+    assert rendered.count("\n") <= 300
 
 
 def test_every_benchmark_has_a_section_and_a_current_result() -> None:

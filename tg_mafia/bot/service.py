@@ -64,6 +64,7 @@ class ServiceConfig:
     app_url: str | None = None  # its page (https://<webhook host>/app); None: no button
     replica: Replica = field(default_factory=lambda: Replica(default_replica_id(), "polling"))
     drain_seconds: float = 1800.0  # how long a drain lets running games finish
+    closed_topic_seconds: int = 1800  # how long a game waits for its closed topic
     retention_days: int = 90  # finished games' action logs pruned after this; 0: never
 
 

@@ -11,6 +11,8 @@ from typing import Any, ClassVar
 from engine.variants import NightMove
 
 HOST = "host"  # the actor name of a human host
+# The actor name of what the chat the game is played in does to it (a suspension).
+CHAT = "chat"
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +164,22 @@ class Depart(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Suspend(Action):
+    """The game cannot be played where it is (its forum topic was closed, and
+    the bot may not reopen it): it stands still until `Unsuspend`, or ends at
+    the suspension's limit (engine/suspension.py): `limit` seconds, after
+    which the shell's timer fires, as it times every stage."""
+
+    verb: ClassVar[str] = "suspend"
+    limit: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unsuspend(Action):
+    verb: ClassVar[str] = "unsuspend"
+
+
+@dataclass(frozen=True, slots=True)
 class Timeout(Action):
     """The running timer fired. `timer` is the timer's id (state.timer_id)
     when known, so a late timer for a stage the game has left is refused."""
@@ -191,6 +209,8 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     HostSkip,
     HostConfirm,
     Depart,
+    Suspend,
+    Unsuspend,
     Timeout,
 )
 

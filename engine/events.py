@@ -469,6 +469,21 @@ class TimerChanged(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Suspended(Event):
+    """The game stands still (engine/suspension.py), `limit` seconds at most."""
+
+    kind: ClassVar[str] = "suspended"
+    limit: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unsuspended(Event):
+    """The game goes on from where it stood."""
+
+    kind: ClassVar[str] = "unsuspended"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ConfirmRequested(Event):
     kind: ClassVar[str] = "confirm_requested"
     winner: Side
@@ -485,10 +500,11 @@ class Drawn(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameEnded(Event):
     kind: ClassVar[str] = "game_ended"
-    winner: Side | None  # Side.DRAW: nobody won; None: abandoned, nobody won or lost
+    winner: Side | None  # Side.DRAW: nobody won; None: unscored, nobody won or lost
     roles: RoleList
     winners: Seats
-    reason: str = "decided"  # decided (a side won, or sport's draw), abandoned
+    # decided (a side won, or sport's draw), abandoned, suspended (its limit ran out)
+    reason: str = "decided"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from engine import abandon, host, idle, posts
+from engine import abandon, host, idle, posts, suspension
 from engine.actions import HOST, Action, Depart, Say, Timeout
 from engine.context import Ctx, Entry
 from engine.errors import IllegalAction, SetupError
@@ -19,6 +19,7 @@ from engine.state import GameState
 from engine.variants import find_variant
 
 HOST_MOVES: Mapping[type[Action], Move] = {move.action: move for move in host.MOVES}
+SUSPENSION_MOVES: Mapping[type[Action], Move] = {move.action: move for move in suspension.MOVES}
 
 
 def deal(
@@ -93,6 +94,11 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
     if isinstance(action, Timeout):
         timeout(ctx, action)
         return
+    outside = SUSPENSION_MOVES.get(type(action))
+    if outside is not None:
+        outside.play(ctx, action)
+        return
+    suspension.refuse_while_suspended(ctx, action)
     if action.actor in state.roles and not isinstance(action, Depart):
         # A player plays (a refused action leaves no trace: this copy is dropped).
         idle.note_action(ctx, action.actor)
@@ -119,9 +125,14 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
 
 def timeout(ctx: Ctx, action: Timeout) -> None:
     state = ctx.state
+    stale = action.timer is not None and action.timer != state.timer_id
+    if state.suspended and not state.is_over and not stale:
+        # The stage's timer stands still: this is the suspension's own limit.
+        suspension.limit_reached(ctx)
+        return
     if state.timer_seconds is None:
         raise IllegalAction("no_timer", "no timer is running")
-    if action.timer is not None and action.timer != state.timer_id:
+    if stale:
         raise IllegalAction("stale_timer", "that timer belongs to a stage the game has left")
     if state.paused:
         # A paused timer does not run out: this is the pause's own limit.

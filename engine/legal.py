@@ -17,6 +17,8 @@ from engine.state import GameState
 
 def legal_actions(state: GameState, include_host: bool = True) -> list[Action]:
     ctx = Ctx(state)
+    if state.suspended and not state.is_over:
+        return [Timeout("clock", state.timer_id)]  # only the suspension's limit
     actions: list[Action] = []
     if state.timer_seconds is not None and not state.paused:
         actions.append(Timeout("clock", state.timer_id))

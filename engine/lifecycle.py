@@ -115,8 +115,14 @@ def abandon(ctx: Ctx) -> None:
     """Nobody played for a whole day and a whole night: the game ends with
     no winner, and no player has a result."""
     ctx.state.abandoned = True
+    end_unscored(ctx, "abandoned")
+
+
+def end_unscored(ctx: Ctx, reason: str) -> None:
+    """The game ends with no winner and no result for anyone, `reason` said
+    (GameEnded.reason); every role is shown, as at any end."""
     roles = _close(ctx, None)
-    ctx.emit(GameEnded(audience=PUBLIC, winner=None, roles=roles, winners=(), reason="abandoned"))
+    ctx.emit(GameEnded(audience=PUBLIC, winner=None, roles=roles, winners=(), reason=reason))
 
 
 def end_game(ctx: Ctx, side: Side) -> None:

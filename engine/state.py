@@ -85,7 +85,10 @@ class GameState:
     # step, or a host's extension), so a late timer is recognised and refused.
     timer_id: int = 0
     timer_seconds: int | None = None
-    paused: bool = False
+    paused: bool = False  # by a human host
+    # Suspended from outside (engine/suspension.py): nothing moves until it is lifted.
+    # Still set once the game has ended at the suspension's limit: it ended unscored.
+    suspended: bool = False
     dead: dict[str, Cause] = field(default_factory=dict)
     # Night: "actor:move" -> target (None: an explicit skip).
     choices: dict[str, str | None] = field(default_factory=dict)
@@ -180,6 +183,11 @@ class GameState:
     def is_over(self) -> bool:
         return self.stage in (Stage.CONFIRM, Stage.ENDED)
 
+    @property
+    def unscored(self) -> bool:
+        """Ended with no result to count: abandoned, or at a suspension's limit."""
+        return self.phase is Phase.ENDED and (self.abandoned or self.suspended)
+
     # ----- snapshot --------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
@@ -214,6 +222,7 @@ class GameState:
         state.step = data.get("step", data["timer_id"])  # saved before steps: timers counted them
         state.timer_id, state.timer_seconds = data["timer_id"], data["timer_seconds"]
         state.paused = data["paused"]
+        state.suspended = data.get("suspended", False)  # saved before suspensions: none
         state.dead = {p: Cause(c) for p, c in data["dead"].items()}
         state.choices = dict(data["choices"])
         state.plan = tuple(data["plan"])

@@ -23,7 +23,8 @@ class PublicView:
     step: int  # changes whenever the game enters a stage, floor or count
     timer_id: int
     timer_seconds: int | None
-    paused: bool
+    paused: bool  # the timer stands still: a host's pause, or a suspension
+    suspended: bool  # nothing moves until the suspension is lifted (engine/suspension.py)
     seats: tuple[str, ...]
     alive: tuple[str, ...]
     dead: tuple[str, ...]
@@ -96,7 +97,8 @@ def public_view(state: GameState) -> PublicView:
         step=state.step,
         timer_id=state.timer_id,
         timer_seconds=state.timer_seconds,
-        paused=state.paused,
+        paused=state.paused or state.suspended,
+        suspended=state.suspended,
         seats=state.seats,
         alive=state.alive,
         dead=tuple(state.dead),

@@ -29,6 +29,10 @@ DEFAULT_DATABASE_URL: Final = "sqlite:///tg_mafia.db"
 DEFAULT_WEBHOOK_LISTEN: Final = "127.0.0.1:8080"
 # How long a drain (SIGTERM, the owner's /drain) lets running games finish before exiting.
 DEFAULT_DRAIN_SECONDS: Final = 1800
+# How long a game waits for its forum topic, closed by someone else, to be reopened (when
+# the bot may not reopen it) before it ends, unscored.
+DEFAULT_CLOSED_TOPIC_SECONDS: Final = 1800
+MAX_CLOSED_TOPIC_SECONDS: Final = 7 * 86400
 # How long a finished game's action log is kept (its protocol can be asked for until then);
 # 0 keeps it for ever. The game's result stays for /stats either way.
 DEFAULT_RETENTION_DAYS: Final = 90
@@ -48,6 +52,7 @@ ENV_VARS: Final = {
     "replica_id": "REPLICA_ID",
     "owner_id": "OWNER_ID",
     "drain_seconds": "DRAIN_SECONDS",
+    "closed_topic_seconds": "CLOSED_TOPIC_SECONDS",
     "retention_days": "RETENTION_DAYS",
     "miniapp_name": "MINIAPP_NAME",
     "miniapp_max_age": "MINIAPP_MAX_AGE",
@@ -106,6 +111,7 @@ class Settings:
     replica_id: str = "local"  # load_settings' default: "<hostname>-<pid>"
     owner_id: int | None = None  # the operator's Telegram user id: /status and /drain
     drain_seconds: int = DEFAULT_DRAIN_SECONDS
+    closed_topic_seconds: int = DEFAULT_CLOSED_TOPIC_SECONDS
     retention_days: int = DEFAULT_RETENTION_DAYS
     # The table's Mini App (served with the webhook, at <webhook origin>/app): its
     # short name given to BotFather (None: no "Table" links), and how old its signed
@@ -196,6 +202,14 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
             f"{name_of('drain_seconds')} must be a number of seconds from 0 to 604800, "
             f"not {drain!r}"
         )
+    closed = pick("closed_topic_seconds")
+    if closed is not None and not (
+        closed.isdigit() and 60 <= int(closed) <= MAX_CLOSED_TOPIC_SECONDS
+    ):
+        raise ConfigError(
+            f"{name_of('closed_topic_seconds')} must be a number of seconds from 60 to "
+            f"{MAX_CLOSED_TOPIC_SECONDS}, not {closed!r}"
+        )
     retention_days = parse_retention_days(name_of("retention_days"), pick("retention_days"))
     miniapp = pick("miniapp_name")
     if miniapp is not None and not MINIAPP_NAME_PATTERN.fullmatch(miniapp):
@@ -222,6 +236,7 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
         replica_id=replica,
         owner_id=int(owner) if owner is not None else None,
         drain_seconds=int(drain) if drain is not None else DEFAULT_DRAIN_SECONDS,
+        closed_topic_seconds=(int(closed) if closed is not None else DEFAULT_CLOSED_TOPIC_SECONDS),
         retention_days=retention_days,
         miniapp_name=miniapp,
         miniapp_max_age=int(max_age) if max_age is not None else DEFAULT_MINIAPP_MAX_AGE,

@@ -96,6 +96,8 @@ BAD_VALUES = [
     ("owner_id", "@me"),
     ("drain_seconds", "-5"),
     ("drain_seconds", "1e3"),
+    ("closed_topic_seconds", "59"),
+    ("closed_topic_seconds", "half an hour"),
     ("miniapp_name", "no"),
     ("miniapp_name", "with-dash"),
     ("miniapp_max_age", "5"),
@@ -217,6 +219,14 @@ def test_operating_settings() -> None:
         123456789,
         0,
     )
+
+
+def test_a_closed_topic_waits_half_an_hour_unless_told() -> None:
+    assert load_settings({}, {"TELEGRAM_BOT_TOKEN": TOKEN}).closed_topic_seconds == 1800
+    env = {"TELEGRAM_BOT_TOKEN": TOKEN, "CLOSED_TOPIC_SECONDS": "600"}
+    assert load_settings({}, env).closed_topic_seconds == 600
+    flags = {"closed_topic_seconds": "3600"}
+    assert load_settings(flags, env).closed_topic_seconds == 3600
 
 
 def test_every_setting_is_a_flag_of_run() -> None:

@@ -42,6 +42,7 @@ class BotOptions:
     replica_id: str = "local"  # this process's name on its metrics
     owner_id: int | None = None  # the operator: /status and /drain in private
     drain_seconds: float = 1800.0  # how long a drain lets running games finish
+    closed_topic_seconds: int = 1800  # how long a game waits for its closed topic (runner.py)
     retention_days: int = 90  # finished games anonymised after this (docs/privacy.md); 0: never
     mode: str = "polling"  # or webhook: several replicas may share a database (leader.py)
     webhook_secret: str | None = None  # as set by the operator; None when made up at start
@@ -137,6 +138,7 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
             miniapp_name=options.miniapp_name,
             app_url=options.app_url,
             drain_seconds=options.drain_seconds,
+            closed_topic_seconds=options.closed_topic_seconds,
             retention_days=options.retention_days,
             replica=Replica(options.replica_id, options.mode, options.webhook_secret),
         ),

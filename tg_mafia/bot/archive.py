@@ -47,9 +47,23 @@ def protocol_of_game(db: Database, game_id: int, user_id: int, now: float) -> st
     chat (None), or why not (the text to answer with)."""
     with db.transaction() as tx:
         record = tx.game(game_id)
-        if record is None or record.status is not GameStatus.ENDED:
+        if record is None or not has_protocol(record):
             return refusal(translator(record.language if record else "en"))
         return enqueue_protocol(tx, record, Delivery(user_id), now)
+
+
+def has_protocol(record: GameRecord) -> bool:
+    """Played to its end: won or drawn, or ended unscored at the limit of a suspension
+    (its topic stayed closed), which was played all the same. Not an abandoned game, nor
+    one stopped from outside (/cancel, a deleted topic)."""
+    if record.status is GameStatus.ENDED:
+        return True
+    state = record.state or {}
+    return (
+        record.status is GameStatus.ABORTED
+        and state.get("phase") == "ended"
+        and bool(state.get("suspended"))
+    )
 
 
 def refusal(t: Translator) -> str:

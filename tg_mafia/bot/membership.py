@@ -10,7 +10,9 @@
 - the group becomes a supergroup (a new chat id): the games, their calls,
   settings and results move to the new id, and the game goes on there;
 - a game's forum topic is closed by an admin: the bot reopens it if it may,
-  else says so in General; the topic deleted: the game ends, said in General;
+  else the game is suspended (said once in General) until the topic is reopened,
+  or the bot given the right to reopen it, or else it ends unscored at the
+  suspension's limit; the topic deleted: the game ends, said in General;
 - a player blocked the bot: the group is told, their calls wait.
 
 Every change is written with the calls it causes, in one transaction."""
@@ -27,7 +29,7 @@ from telegram import Bot
 from telegram.error import TelegramError
 
 from engine import Phase
-from engine.actions import Depart
+from engine.actions import CHAT, Depart, Suspend, Unsuspend
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.bot.gameview import state_of, table_of
@@ -42,6 +44,9 @@ log = logging.getLogger(__name__)
 
 Written = Callable[[GameRecord, int], None]
 RESTRICT = "can_restrict_members"
+TOPICS = "can_manage_topics"
+# What a suspension or its lifting may meet that only means it has nothing to do.
+SUSPENSION_NOOPS = frozenset({"suspended", "not_suspended", "game_over", "no_game", "duplicate"})
 
 
 class Membership:
@@ -53,6 +58,7 @@ class Membership:
         runner: Runner,
         lobbies: Lobbies,
         written: Written,
+        closed_topic_seconds: int = 1800,
     ) -> None:
         self.bot = bot
         self.db = db
@@ -60,6 +66,8 @@ class Membership:
         self.runner = runner
         self.lobbies = lobbies
         self.written = written
+        # How long a game whose topic was closed waits for it (the suspension's limit).
+        self.closed_topic_seconds = closed_topic_seconds
 
     # ----- players ---------------------------------------------------------------------
 
@@ -112,6 +120,8 @@ class Membership:
             updated = await self.db.run(_follow_rights, record.id, rights, saved, self.clock.now())
             if updated is not None:
                 self.written(updated, 1)
+                if rights.get(TOPICS):
+                    await self._reopen_for_suspended(updated)
 
     async def _permissions(self, chat_id: int) -> dict[str, Any] | None:
         try:
@@ -124,14 +134,48 @@ class Membership:
 
     async def topic_closed(self, chat_id: int, topic: int) -> None:
         """An admin closed a game's topic (the bot's own closing at night is not told to
-        it): reopened when the bot may manage topics, else General hears it once."""
+        it): reopened when the bot may manage topics. Else a running game is suspended
+        (engine/suspension.py: General hears it once, its timers stand still) until the
+        topic is reopened, and a lobby says so in General."""
         record = await self.db.run(Database.active_game, chat_id, topic)
         if record is None:
             return
-        if record.status is GameStatus.RUNNING and state_of(record).phase is Phase.NIGHT:
+        running = record.status is GameStatus.RUNNING
+        if running and not record.bot_rights.get(TOPICS):
+            # At night too: the morning could not reopen it.
+            await self._suspension(record, Suspend(CHAT, self.closed_topic_seconds))
+            return
+        if running and state_of(record).phase is Phase.NIGHT:
             return  # closed at night anyway: the morning reopens it
         await self.db.run(_topic_closed, record, self.clock.now())
         self.written(record, 1)
+
+    async def topic_reopened(self, chat_id: int, topic: int) -> None:
+        """Someone reopened a game's topic (the bot's own reopening is not told to it):
+        a game suspended for its closing goes on, with the time its stage had left."""
+        record = await self.db.run(Database.active_game, chat_id, topic)
+        if record is not None and record.status is GameStatus.RUNNING:
+            await self._suspension(record, Unsuspend(CHAT))
+
+    async def _reopen_for_suspended(self, record: GameRecord) -> None:
+        """The bot may manage topics now: the topic of a game suspended for its closing is
+        reopened by the bot (which Telegram does not tell it), and the game goes on."""
+        if record.status is not GameStatus.RUNNING or not record.topic:
+            return
+        if not state_of(record).suspended:
+            return
+        await self.db.run(_reopen_topic, record, self.clock.now())  # before the game's word
+        self.written(record, 1)
+        # Not as the update's move: one update of the bot's rights may lift several games.
+        await self._suspension(record, Unsuspend(CHAT), by_update=False)
+
+    async def _suspension(
+        self, record: GameRecord, action: Suspend | Unsuspend, by_update: bool = True
+    ) -> None:
+        update = CURRENT_UPDATE.get() if by_update else None
+        outcome = await self.runner.act(record.id, action, update_id=update)
+        if outcome.error not in (None, *SUSPENSION_NOOPS):
+            log.warning("game %s: %s refused: %s", record.id, action.verb, outcome.error)
 
     async def topic_deleted(self, chat_id: int, topic: int) -> None:
         """A game's topic was deleted (Telegram tells the bot nothing: a call into it
@@ -170,13 +214,19 @@ class Membership:
 # ----- the database side (worker thread) ------------------------------------------------------
 
 
-def _topic_closed(db: Database, record: GameRecord, now: float) -> None:
+def _reopen_topic(db: Database, record: GameRecord, now: float) -> None:
+    op = Op(Method.TOPIC, extra={"open": True}).to_json()
+    op["topic"] = record.topic
     with db.transaction() as tx:
-        if record.bot_rights.get("can_manage_topics"):
-            op = Op(Method.TOPIC, extra={"open": True}).to_json()
-            op["topic"] = record.topic
-            tx.enqueue(record.chat_id, op, now=now, game_id=record.id, priority=Priority.GAME)
-            return
+        tx.enqueue(record.chat_id, op, now=now, game_id=record.id, priority=Priority.GAME)
+
+
+def _topic_closed(db: Database, record: GameRecord, now: float) -> None:
+    """Reopened when the bot may; else (a lobby) General hears it."""
+    if record.bot_rights.get(TOPICS):
+        _reopen_topic(db, record, now)
+        return
+    with db.transaction() as tx:
         t = translator(record.language)
         text = t.gettext(
             "⚠️ The topic of the game in «{title}» was closed, and I may not reopen it: "

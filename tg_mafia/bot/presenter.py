@@ -313,6 +313,16 @@ def timer_changed(scene: Scene, event: ev.TimerChanged) -> None:
     scene.say(texts.timer_note(scene.t, event.change, event.seconds))
 
 
+def suspended(scene: Scene, event: ev.Suspended) -> None:
+    # Said in General: the runner moves a suspended game's messages there (in_general).
+    text = texts.topic_closed_pause(scene.t, scene.game.title, event.limit)
+    scene.group(Op(Method.SEND, text=text))
+
+
+def unsuspended(scene: Scene, event: ev.Unsuspended) -> None:
+    scene.group(Op(Method.SEND, text=texts.topic_reopened(scene.t)))
+
+
 def confirm_requested(scene: Scene, event: ev.ConfirmRequested) -> None:
     if scene.game.host_id is None:
         return
@@ -339,9 +349,15 @@ def game_ended(scene: Scene, event: ev.GameEnded) -> None:
             sport_texts.best_move_made(scene.t, scene.table, state.best_mover, state.best_move),
         )
     protocol = callback(texts.button(scene.t, "protocol"), scene.any_step(Kind.PROTOCOL))
-    text = texts.end_screen(scene.t, scene.table, event.winner, event.roles, set(state.dead), notes)
-    if event.winner is None:  # abandoned: stored as not played, with no picture or protocol
+    text = texts.end_screen(
+        scene.t, scene.table, event.winner, event.roles, set(state.dead), notes, event.reason
+    )
+    if event.winner is None and event.reason != "suspended":
+        # abandoned: stored as not played, with no picture or protocol
         scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again)))
+    elif event.winner is None:
+        # At a suspension's limit: unscored, with no winner to draw, but played: its protocol.
+        scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again, protocol)))
     else:
         scene.group(endgame.table_request(state.language))  # the table as a picture
         scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again, protocol)))
@@ -398,6 +414,8 @@ RENDERERS: Mapping[type[Event], Renderer] = MappingProxyType(
         ev.BallotCounted: ballot_counted,
         ev.BallotCast: ballot_cast,
         ev.TimerChanged: timer_changed,
+        ev.Suspended: suspended,
+        ev.Unsuspended: unsuspended,
         ev.ConfirmRequested: confirm_requested,
         ev.GameEnded: game_ended,
         ev.PlayerResult: player_result,

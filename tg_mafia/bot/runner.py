@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import Action, GameState, IllegalAction, Phase, apply, new_game
-from engine.actions import HostExtend, HostPause, MafiaChat, Say
+from engine.actions import HostExtend, HostPause, MafiaChat, Say, Suspend, Unsuspend
 from engine.replay import stand_in
 from tg_mafia.bot import endgame, presenter, screens
 from tg_mafia.bot.clock import BotClock
@@ -22,6 +22,7 @@ from tg_mafia.bot.gameview import game_view, state_of
 from tg_mafia.bot.locks import KeyedLocks
 from tg_mafia.bot.ops import SPARE, Method, Op
 from tg_mafia.bot.scene import Outgoing, Scene
+from tg_mafia.bot.sender import SENDS
 from tg_mafia.storage import Database, GameRecord, GameStatus, PlayerOutcome, Tx
 
 # A stage whose message has not reached the chat yet waits for it: its
@@ -53,8 +54,9 @@ class Outcome:
 
 def results(record: GameRecord, state: GameState) -> tuple[str | None, list[PlayerOutcome]] | None:
     """The winning side (None: a draw, nobody won) and each player's result;
-    None while the game runs, and for an abandoned game (it is not counted)."""
-    if state.phase is not Phase.ENDED or state.abandoned:
+    None while the game runs, and for an unscored game (abandoned, or ended at
+    a suspension's limit: it is not counted)."""
+    if state.phase is not Phase.ENDED or state.unscored:
         return None
     names = {str(p.user_id): p.name for p in record.players}
     outcomes = [
@@ -182,6 +184,8 @@ class Runner:
                 before,
                 post_message_id,
             )
+            if after.suspended:
+                outgoing = in_general(record, outgoing)
             deadline, paused_left = self._deadline(record, before, after, action, now, outgoing)
             final = results(record, after)
             written = tx.record_action(
@@ -195,7 +199,7 @@ class Runner:
                 final=final,
                 update_id=update_id,
             )
-            if after.abandoned:  # ended as not played: no result, as an administrator's /cancel
+            if after.unscored:  # ended as not played: no result, as an administrator's /cancel
                 written = tx.abort_game(written.id, expected_version=written.version)
             if after.phase is Phase.ENDED:
                 outgoing = [*outgoing, *_unpin_table(tx, record)]
@@ -232,6 +236,25 @@ class Runner:
     ) -> tuple[float | None, float | None]:
         """The stage's deadline after `action`, and the seconds left on a paused timer."""
         clock, old = self.clock.stage(after), record.stage_deadline
+        if isinstance(action, Suspend):
+            # The time left is kept (a host's pause kept it already); the suspension's
+            # limit is the deadline meanwhile. Both are stored: a restart keeps them.
+            if before.paused:
+                left = record.paused_left
+            elif old is not None and before.timer_seconds is not None:
+                # At most the stage's time: a deadline still waiting for its message's
+                # delivery (DELIVERY_GRACE) has not started counting.
+                left = min(self.clock.stage(before).left(old), float(before.timer_seconds))
+            else:
+                left = None
+            return now + clock.real(action.limit), left
+        if isinstance(action, Unsuspend):
+            if after.paused:  # the host's pause goes on, and its limit runs again
+                return pause_deadline(self.clock, after, now), record.paused_left
+            left = record.paused_left if record.paused_left is not None else after.timer_seconds
+            return (now + clock.real(left) if left is not None else None), None
+        if after.suspended:  # the suspension's limit ran out: the game is over
+            return None, None
         if isinstance(action, HostPause):
             # The pause's own limit is the deadline meanwhile (stored: it survives a restart).
             left = self.clock.stage(before).left(old) if old is not None else after.timer_seconds
@@ -284,7 +307,7 @@ class Runner:
                 return Outcome("stale_timer", record)  # a duplicate firing: once a stage
             scene = Scene(game_view(record, clock.speed, self.app_url), state, before=state)
             op = screens.countdown(scene, seconds)
-            if op is None or state.paused:
+            if op is None or state.paused or state.suspended:
                 return Outcome("no_countdown", record, state)
             tx.set_living(game_id, 0, COUNTDOWN_KEY, int(timer_id))
             # Late once fewer than `seconds` - SPARE_SLACK are left.
@@ -387,7 +410,7 @@ def stage_deadline(
     """A new stage's deadline; when one of its messages carries its timer,
     the deadline waits for that message (DELIVERY_GRACE at most), which sets
     it when it reaches the chat."""
-    if state.timer_seconds is None or state.paused:
+    if state.timer_seconds is None or state.paused or state.suspended:
         return None
     clock = clock.stage(state)
     deadline = now + clock.real(state.timer_seconds)
@@ -395,6 +418,17 @@ def stage_deadline(
     if any(o.op.timer is not None and o.op.timer.get("token") == token for o in outgoing):
         deadline += clock.real(DELIVERY_GRACE)
     return deadline
+
+
+def in_general(record: GameRecord, outgoing: Sequence[Outgoing]) -> list[Outgoing]:
+    """A suspended game's topic is closed to the bot: what it says in the group goes to
+    the forum's General topic instead (edits of its messages in the topic still work)."""
+    return [
+        replace(item, topic=0)
+        if record.topic and item.topic == record.topic and item.op.method in SENDS
+        else item
+        for item in outgoing
+    ]
 
 
 def enqueue(tx: Tx, record: GameRecord, outgoing: Sequence[Outgoing], now: float) -> int:

@@ -108,7 +108,7 @@ class Scene:
     def timer(self) -> dict[str, object] | None:
         """The running stage's timer, started by the message that carries it."""
         state = self.state
-        if state.timer_seconds is None or state.paused:
+        if state.timer_seconds is None or state.paused or state.suspended:
             return None
         return {
             "game": self.game.game_id,

@@ -64,6 +64,7 @@ class ServiceConfig:
     app_url: str | None = None  # its page (https://<webhook host>/app); None: no button
     replica: Replica = field(default_factory=lambda: Replica(default_replica_id(), "polling"))
     drain_seconds: float = 1800.0  # how long a drain lets running games finish
+    closed_topic_seconds: int = 1800  # how long a game waits for its closed topic
     retention_days: int = 90  # finished games' action logs pruned after this; 0: never
 
 
@@ -96,7 +97,15 @@ class GameService:
             self._written,
         )
         self.members = MemberCheck(bot, clock.now)  # who belongs to a group, asked of Telegram
-        self.membership = Membership(bot, self.adb, clock, self.runner, self.lobbies, self._written)
+        self.membership = Membership(
+            bot,
+            self.adb,
+            clock,
+            self.runner,
+            self.lobbies,
+            self._written,
+            config.closed_topic_seconds,
+        )
         self.unreachable: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()  # work started by a callback, kept alive
         self.draining = Draining(clock, config.drain_seconds)
@@ -294,6 +303,8 @@ class GameService:
 
     def _time_left(self, record: GameRecord, state: GameState) -> str:
         t = translator(record.language)
+        if state.suspended:
+            return texts.popup(t, "suspended")
         if state.paused or record.stage_deadline is None:
             return texts.time_left(t, 0, paused=state.paused)
         left = self.clock.stage(state).left(record.stage_deadline)
@@ -425,6 +436,8 @@ class GameService:
         outcome = await self.act(record.id, MafiaChat(str(user_id), text))
         if outcome.error is None:
             return None
+        if outcome.error == "suspended":
+            return texts.popup(t, "suspended")
         return t.gettext("The family talks only at night, while the mafia are awake.")
 
     async def cancel(self, chat_id: int, topic: int) -> str:

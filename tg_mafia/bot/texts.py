@@ -771,6 +771,25 @@ def timer_note(t: Translator, outcome: str, seconds: int) -> str:
     return t.gettext("⏱ The host added {length}.").format(length=duration(t, seconds))
 
 
+def topic_closed_pause(t: Translator, title: str, limit: int) -> str:
+    """In the forum's General topic: the game's topic was closed by someone else,
+    and the bot may not reopen it."""
+    # TRANSLATORS: {length} is a length of time: "30 minutes".
+    return t.gettext(
+        "⏸ The topic of the game in «{title}» was closed, and I may not reopen it: "
+        "the game is paused until an administrator reopens the topic (or gives me the "
+        "right to manage topics). If it stays closed for {length}, the game ends, unscored."
+    ).format(title=escape(title), length=duration(t, limit))
+
+
+def topic_reopened(t: Translator) -> str:
+    """In the game's topic, reopened: the paused game goes on."""
+    return t.gettext(
+        "▶️ The topic is open again: the game goes on from where it stopped, "
+        "with the time that was left."
+    )
+
+
 # ----- the end --------------------------------------------------------------------------
 
 
@@ -790,9 +809,11 @@ def end_screen(
     roles: tuple[tuple[str, Role], ...],
     dead: set[str],
     notes: tuple[str, ...] = (),
+    reason: str = "decided",
 ) -> str:
-    """The winner (None: the game was abandoned), every role by side, and
-    `notes` (sport's best move) before the goodbye."""
+    """The winner (None: the game ended unscored, for `reason`: abandoned or
+    suspended), every role by side, and `notes` (sport's best move) before the
+    goodbye."""
     groups: dict[Side, list[str]] = {Side.MAFIA: [], Side.TOWN: [], Side.MANIAC: []}
     for player, role in roles:
         mark = " ☠" if player in dead else ""
@@ -802,7 +823,10 @@ def end_screen(
         Side.TOWN: t.gettext("Town:"),
         Side.MANIAC: t.gettext("Maniac:"),
     }
-    lines = [winner_line(t, side) if side is not None else abandoned_line(t)]
+    if side is not None:
+        lines = [winner_line(t, side)]
+    else:
+        lines = [suspended_line(t) if reason == "suspended" else abandoned_line(t)]
     for group in (Side.MAFIA, Side.TOWN, Side.MANIAC):
         if groups[group]:
             lines.append(f"<b>{titles[group]}</b> " + t.join(groups[group]))
@@ -814,6 +838,14 @@ def end_screen(
 def abandoned_line(t: Translator) -> str:
     return t.gettext(
         "🕸 <b>Nobody played for a whole day and night: the game is abandoned.</b> "
+        "Nobody wins, and it does not count in the statistics."
+    )
+
+
+def suspended_line(t: Translator) -> str:
+    """The game ended at the limit of its pause: its topic stayed closed."""
+    return t.gettext(
+        "🔒 <b>The game's topic stayed closed too long: the game is over.</b> "
         "Nobody wins, and it does not count in the statistics."
     )
 
@@ -935,6 +967,8 @@ def popups(t: Translator) -> dict[str, str]:
         "same_heal": t.gettext("You healed that player last night."),
         "self_target": t.gettext("You cannot choose yourself."),
         "stale_timer": t.gettext("This button is out of date."),
+        "suspended": t.gettext("The game is paused until its topic is reopened."),
+        "not_suspended": t.gettext("The game is not paused."),
         "voted_already": t.gettext("You have voted already."),
         "vote_cancelled": t.gettext("Today's vote is cancelled: no nominations."),
         # The shell's.

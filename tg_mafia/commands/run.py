@@ -122,6 +122,12 @@ def register(subparsers: Any) -> None:
         "(env DRAIN_SECONDS; default 1800)",
     )
     add(
+        "--closed-topic-seconds",
+        help="how long a game waits for its forum topic, closed by an administrator, to be "
+        "reopened when the bot may not reopen it, before it ends unscored "
+        "(env CLOSED_TOPIC_SECONDS; default 1800)",
+    )
+    add(
         "--retention-days",
         help="how many days a finished game keeps its players' personal data (its action "
         "log, names, user ids), then anonymised; 0 keeps it for ever (env RETENTION_DAYS; "
@@ -237,6 +243,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         replica_id=settings.replica_id,
         owner_id=settings.owner_id,
         drain_seconds=settings.drain_seconds,
+        closed_topic_seconds=settings.closed_topic_seconds,
         retention_days=settings.retention_days,
         mode="polling" if settings.webhook is None else "webhook",
         webhook_secret=_shared_secret(settings),

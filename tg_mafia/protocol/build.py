@@ -108,6 +108,7 @@ def build_protocol(record: GameRecord, actions: Sequence[ActionRecord]) -> Proto
         ended=notes.rounds[-1].moment if notes.rounds else None,
         seed=record.seed,
         log=tuple(log),
+        reason=notes.reason,
     )
 
 
@@ -167,6 +168,7 @@ class _Notes:
         self.rounds: list[Round] = []
         self.fates: dict[str, tuple[Fate, Moment]] = {}
         self.live: dict[str, str] = {}  # classic's open vote: voter -> target
+        self.reason = "decided"  # how the game ended
 
     def take(
         self, at: datetime | None, before: GameState, after: GameState, events: list[Event]
@@ -354,6 +356,9 @@ class _Notes:
     def timer_changed(self, event: ev.TimerChanged) -> None:
         self.current().timer.append(TimerNote(event.change, event.seconds))
 
+    def game_ended(self, event: ev.GameEnded) -> None:
+        self.reason = event.reason
+
 
 Handler = Callable[[_Notes, Any], None]
 HANDLERS: Mapping[type[Event], Handler] = MappingProxyType(
@@ -383,5 +388,6 @@ HANDLERS: Mapping[type[Event], Handler] = MappingProxyType(
         ev.BestMoveMade: _Notes.best_move_made,
         ev.BestMoveLapsed: _Notes.best_move_lapsed,
         ev.TimerChanged: _Notes.timer_changed,
+        ev.GameEnded: _Notes.game_ended,
     }
 )

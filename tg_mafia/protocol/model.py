@@ -169,6 +169,9 @@ class Protocol:
     ended: Moment | None  # the night or day the game ended in
     seed: int = 0  # the deal's: with `log`, the game again (engine.replay)
     log: tuple[LogEntry, ...] = ()
+    # How it ended (engine.events.GameEnded.reason): decided, or suspended (its topic
+    # stayed closed past the suspension's limit: no winner, unscored).
+    reason: str = "decided"
 
     def seat_of(self, player: str) -> int:
         return next(s.seat for s in self.seats if s.player == player)

@@ -133,6 +133,8 @@ def protocol_json(protocol: Protocol) -> dict[str, Any]:
             "winner": protocol.winner.value if protocol.winner else None,
             "winners": [s.seat for s in protocol.seats if s.won],
             "ended": _moment(protocol.ended),
+            # Only when no side decided it (a decided game's document is as before).
+            **({"reason": protocol.reason} if protocol.reason != "decided" else {}),
         },
         "seats": [
             {

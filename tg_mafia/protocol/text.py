@@ -29,6 +29,8 @@ def protocol_text(protocol: Protocol, t: Translator) -> list[str]:
 
 
 def result_line(t: Translator, protocol: Protocol) -> str:
+    if protocol.reason == "suspended":
+        return texts.suspended_line(t)
     if protocol.winner is None:
         return f"🤝 <b>{escape(winner_title(t, None))}</b>"
     return texts.winner_line(t, protocol.winner)

@@ -61,6 +61,9 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, game.on_migrated))
     app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED, game.on_topic_closed))
     app.add_handler(
+        MessageHandler(filters.StatusUpdate.FORUM_TOPIC_REOPENED, game.on_topic_reopened)
+    )
+    app.add_handler(
         MessageHandler(
             groups
             & (filters.UpdateType.MESSAGE | filters.UpdateType.EDITED_MESSAGE)

@@ -283,6 +283,15 @@ async def on_topic_closed(update: Update, context: Context) -> None:
         )
 
 
+async def on_topic_reopened(update: Update, context: Context) -> None:
+    """Someone reopened a forum topic (perhaps a game's, suspended while it was closed)."""
+    message = update.effective_message
+    if message is not None and message.message_thread_id:
+        await service_of(context).membership.topic_reopened(
+            message.chat.id, message.message_thread_id
+        )
+
+
 async def on_private_text(update: Update, context: Context) -> None:
     message, user = update.message, update.effective_user
     if message is None or user is None or not message.text:

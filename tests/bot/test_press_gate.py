@@ -9,6 +9,7 @@ import asyncio
 import string
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
@@ -19,7 +20,8 @@ from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers, prefix
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
 from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.gate import Refusal, check
+from tg_mafia.bot.dbthread import AsyncDb
+from tg_mafia.bot.gate import Refusal, admit, check
 from tg_mafia.bot.limiter import InputLimiter
 from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.playtest.autoplay import find_buttons
@@ -456,3 +458,40 @@ async def test_the_join_link_still_joins_after_eight_commands(tmp_path: Path) ->
         await h.settle()
         record = h.db.active_game(h.group.id)
         assert record is not None and record.seat_of(late.id) is not None
+
+
+# ----- an update delivered again ---------------------------------------------------------------
+
+
+async def test_a_press_delivered_again_after_it_counted_is_answered_silently(
+    tmp_path: Path,
+) -> None:
+    """Telegram delivers a webhook update again when the bot died before answering it,
+    though its press may have made its move: by then the message shows other buttons.
+    That press counted, so it is not told "out of date" (gate.Refusal.REPEATED); the same
+    press in any other update still is."""
+    scheduler = ManualScheduler()
+    async with running_bot(tmp_path, 7, scheduler=scheduler) as h:
+        game_id = await ended_game(h, scheduler)
+        with h.db.engine.connect() as connection:
+            made = connection.execute(
+                sa.text("SELECT max(update_id) FROM game_action WHERE game_id = :g"),
+                {"g": game_id},
+            ).scalar_one()
+        assert made is not None
+
+        class Query:  # a press on a message whose buttons are gone
+            data = f"vt:{game_id}:1:1"
+            from_user = type("User", (), {"id": h.users[0].id})()
+            message = type(
+                "Message", (), {"chat": type("Chat", (), {"id": h.group.id})(), "message_id": 1}
+            )()
+
+        adb = AsyncDb(h.db)
+        try:
+            query: Any = Query()
+            assert await admit(query, adb, made) is Refusal.REPEATED
+            assert await admit(query, adb, made + 1000) is Refusal.UNKNOWN_MESSAGE
+            assert await admit(query, adb, None) is Refusal.UNKNOWN_MESSAGE
+        finally:
+            adb.close()

@@ -24,6 +24,9 @@ class Refusal(StrEnum):
     UNKNOWN_MESSAGE = "unknown_message"  # no buttons of ours recorded on it
     NOT_OFFERED = "not_offered"  # data that is not one of the message's buttons
     OTHER_GAME = "other_game"  # a button naming another game than the message's
+    # The same update delivered again (its first handling made the move, then the bot
+    # died before Telegram heard back): the message moved on since, and the press counted.
+    REPEATED = "repeated"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +60,9 @@ class CheckedPress:
         return self.chat_id == self.user_id
 
 
-async def admit(query: CallbackQuery, adb: AsyncDb) -> CheckedPress | Refusal:
+async def admit(
+    query: CallbackQuery, adb: AsyncDb, update_id: int | None = None
+) -> CheckedPress | Refusal:
     """The press checked against the message it is on, or why it is refused."""
     message = query.message
     if message is None or query.data is None:
@@ -65,6 +70,8 @@ async def admit(query: CallbackQuery, adb: AsyncDb) -> CheckedPress | Refusal:
     chat_id, message_id = message.chat.id, message.message_id
     verdict = await admit_data(adb, chat_id, message_id, query.data, query.from_user.id)
     if isinstance(verdict, Refusal):
+        if update_id is not None and await adb.run(_made_by_update, update_id):
+            return Refusal.REPEATED
         return verdict
     return CheckedPress(
         query, verdict.button, chat_id, message_id, verdict.user_id, verdict.game_id
@@ -114,9 +121,12 @@ def _buttons(db: Database, chat_id: int, message_id: int, data: str) -> ButtonsR
     two: the copy people see still takes its presses); else, for a game under way across
     the upgrade to revision 0006 (its messages never written down), the rule before it:
     a button of that game counts in the game's own chats (migration 0006)."""
+    named = decode(data)
+    legacy = -named.game if named is not None and named.game else None
     with db.transaction() as tx:
-        record = tx.buttons(chat_id, message_id, data)
-        named = decode(data)
-        if record is None and named is not None and named.game:
-            record = tx.buttons(chat_id, -named.game)
-        return record
+        return tx.buttons(chat_id, message_id, data, legacy)
+
+
+def _made_by_update(db: Database, update_id: int) -> bool:
+    with db.transaction() as tx:
+        return tx.made_by_update(update_id)

@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from sqlalchemy import Connection, delete, func, update
+from sqlalchemy import Connection, delete, func, or_, update
 from sqlmodel import Session, col, select
 
 from tg_mafia.storage import erasure
@@ -690,18 +690,35 @@ class Tx:
 
     # -- the messages with buttons ------------------------------------------------------------
 
-    def buttons(self, chat_id: int, message_id: int, data: str = "") -> ButtonsRecord | None:
+    def buttons(
+        self, chat_id: int, message_id: int, data: str = "", legacy: int | None = None
+    ) -> ButtonsRecord | None:
         """The buttons of a message; failing that, a message of the chat on its way or
-        never written down whose buttons include `data` (see ButtonMessage.message_id)."""
-        row = self._button_row(chat_id, message_id)
+        never written down whose buttons include `data` (see ButtonMessage.message_id);
+        failing that, the record `legacy` stands for (migration 0006's per-game rows).
+
+        One statement, so one snapshot: read in two, a record taken over by its message
+        id between them (the sender settling on another replica) is missed by both."""
+        ids = [message_id] if legacy is None else [message_id, legacy]
+        rows = self.session.exec(
+            select(ButtonMessage)
+            .where(col(ButtonMessage.chat_id) == chat_id)
+            .where(
+                or_(
+                    col(ButtonMessage.message_id).in_(ids),
+                    col(ButtonMessage.message_id).is_(None),
+                )
+            )
+            .order_by(col(ButtonMessage.id).desc())
+        ).all()
+        by_id = {row.message_id: row for row in reversed(rows)}  # the oldest of an id
+        row = by_id.get(message_id)
         if row is None and data:
-            unknown = self.session.exec(
-                select(ButtonMessage)
-                .where(col(ButtonMessage.chat_id) == chat_id)
-                .where(col(ButtonMessage.message_id).is_(None))
-                .order_by(col(ButtonMessage.id).desc())
-            ).all()
-            row = next((r for r in unknown if r.choices and data in r.choices), None)
+            row = next(
+                (r for r in rows if r.message_id is None and data in (r.choices or ())), None
+            )
+        if row is None and legacy is not None:
+            row = by_id.get(legacy)
         return _buttons_record(row) if row is not None else None
 
     def expect_buttons(

@@ -133,11 +133,12 @@ def through_gate(handler: PressHandler) -> Handler:
             context.bot_data["metrics"].limited_inputs.labels("press").inc()
             await answer_query(query, too_fast(t, limited.wait))
             return
-        verdict = await admit(query, service.adb)
+        verdict = await admit(query, service.adb, update.update_id)
         if isinstance(verdict, Refusal):
             context.bot_data["metrics"].refused_presses.labels(verdict.value).inc()
             log.info("press of user %s refused: %s", query.from_user.id, verdict.value)
-            await answer_query(query, texts.popup(t, "stale"))
+            repeated = verdict is Refusal.REPEATED  # it counted: no "out of date" for it
+            await answer_query(query, None if repeated else texts.popup(t, "stale"))
             return
         await handler(verdict, context)
 

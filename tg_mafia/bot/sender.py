@@ -166,8 +166,10 @@ class Sender:
     def start(self, *, taking_over: bool = False) -> None:
         """`taking_over`: another process may have sent a moment ago (replicas: the
         leader before this one); its spending is unknown here, so each budget's
-        first window starts with what it may have used (`Budget.inherited`)."""
+        first window starts with what it may have used (`Budget.inherited`), and what
+        the chats show is unknown too (its edits may have changed any message)."""
         if taking_over:
+            self.shown = Shown()
             self._started = self.clock.now()
             self._windows.clear()
             self._bot_window = self._fresh(BOT_BUDGET)

@@ -15,7 +15,7 @@ import contextlib
 import json
 from collections import Counter
 
-from tg_mafia.sandbox import SECRET_HEADER, post_json
+from tg_mafia.sandbox.webhook import SECRET_HEADER, post
 
 
 class Balancer:
@@ -48,9 +48,12 @@ class Balancer:
             path = head[0].split(" ")[1]
             headers = dict(line.split(": ", 1) for line in head[1:] if ": " in line)
             body = await reader.readexactly(int(headers.get("Content-Length", "0")))
-            status, content = await self._forward(path, json.loads(body), headers)
+            status, kind, content = await self._forward(path, json.loads(body), headers)
+            # As a proxy does, the answer's Content-Type goes back with it: Telegram carries
+            # out a call named in a webhook's answer (a press's popup) only from JSON.
+            typed = f"Content-Type: {kind}\r\n" if kind else ""
             writer.write(
-                f"HTTP/1.1 {status} -\r\nContent-Length: {len(content)}\r\n"
+                f"HTTP/1.1 {status} -\r\nContent-Length: {len(content)}\r\n{typed}"
                 "Connection: close\r\n\r\n".encode()
                 + content
             )
@@ -64,14 +67,14 @@ class Balancer:
 
     async def _forward(
         self, path: str, update: object, headers: dict[str, str]
-    ) -> tuple[int, bytes]:
+    ) -> tuple[int, str, bytes]:
         secret = {SECRET_HEADER: headers[SECRET_HEADER]} if SECRET_HEADER in headers else {}
         for _ in self.ports:
             index = self.turn
             self.turn = (self.turn + 1) % len(self.ports)
             self.last = index
             try:
-                status, content = await post_json(
+                status, answer_headers, content = await post(
                     f"http://127.0.0.1:{self.ports[index]}{path}", update, secret
                 )
             except ConnectionRefusedError:
@@ -81,6 +84,6 @@ class Balancer:
                 break
             if 200 <= status < 300:
                 self.delivered[index] += 1
-            return status, content
+            return status, answer_headers.get("content-type", ""), content
         self.failed += 1
-        return 502, b""
+        return 502, "", b""

@@ -244,9 +244,7 @@ class ReplicaRun(CrashRun):
         self.client = httpx.AsyncClient(timeout=STEP_TIMEOUT)
         self.kill_tasks: list[asyncio.Task[None]] = []  # kept: a failed restart fails the test
         self.presses: dict[int, list[Press]] = {}  # by game: the current step's presses
-        # The crash test's: a press answered out of date. None may be here (each
-        # message's buttons are written down before it goes out): one fails the step.
-        self.step_presses: list[Press] = []
+        self.step_presses: list[Press] = []  # the crash test's; see refused()
 
     def add_table(
         self, variant: str, players: int, policy_seed: int, index: int = 0
@@ -310,6 +308,16 @@ class ReplicaRun(CrashRun):
         query = next(reversed(self.sb.callback_queries.values()))
         assert query.user_id == user.id
         self.presses.setdefault(game_id, []).append(Press(self.sb, query.id))
+
+    def refused(self) -> bool:
+        """Never a reason to press again here. The crash test presses a step anew when
+        its press was answered out of date (a copy of a message never written down);
+        with every message's buttons written down before it goes out, an "out of date"
+        here answers an update delivered again after a replica died having handled it
+        (a Start, whose effect is no game move; a move's own repeat is answered
+        silently, gate.Refusal.REPEATED). Whether the press counted is what `_applied`
+        checks: a press refused wrongly leaves its move out of the log."""
+        return False
 
     # ----- playing ------------------------------------------------------------------------
 

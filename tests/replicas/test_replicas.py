@@ -32,11 +32,6 @@ AT_ONCE = 10  # tables played at the same time; the next ones once they are done
 VARIANTS = ("classic", "party", "moscow", "club")
 
 
-# Known failure, not hidden: since presses are bound to the messages the bot recorded
-# (bot/gate.py), a few presses made while replicas are killed are refused or never
-# answered, and the driver, which never presses twice, sees a move lost. The cause is not
-# found yet; the gate's own tests, the crash test and the rest of the replicas' pass.
-@pytest.mark.xfail(reason="presses refused across replica kills since the press gate")
 async def test_games_survive_replica_kills(tmp_path: Path, postgres_url: str) -> None:
     rng = random.Random(16)
     async with ReplicaRun(tmp_path, SPEED, rng, postgres_url) as run:

@@ -282,7 +282,7 @@ def turn(table: Table, reader: Reader, window: Window) -> bool:
             window.presses += 1
             return True
     # Nothing to press yet: a living player talks in the group.
-    speaker: SimUser = players.user(table.rng.choice(sorted(state.alive)))
+    speaker: SimUser = players.user(table.rng.choice(sorted(state.table.alive)))
     try:
         message = speaker.send(h.group, table.rng.choice(CHATTER_LINES))
     except SimulationError:  # the night has closed the chat

@@ -78,7 +78,7 @@ def make_games(db: Database, games: int, pages: int) -> list[tuple[int, list[int
             lobby.version,
             state.to_dict(),
             stage_deadline=time.time() + 3600,
-            timer_token=str(state.timer_id),
+            timer_token=str(state.clock.timer_id),
         )
         made.append((record.id, ids))
     return made
@@ -209,7 +209,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _pass(record: Any, state: Any) -> Any:
-    return Pass(state.speaker) if state.speaker else "no_speaker"
+    return Pass(state.day.speaker) if state.day.speaker else "no_speaker"
 
 
 async def _ignore(update: Any) -> None:

@@ -330,11 +330,11 @@ class RealTable:
         async with asyncio.TaskGroup() as tg:
             if state.stage is Stage.NIGHT:
                 await self.night(state, left)
-            elif state.stage in FLOOR_STAGES and state.speaker is not None:
+            elif state.stage in FLOOR_STAGES and state.day.speaker is not None:
                 await self.floor(tg, state, left)
             elif state.stage in (Stage.VOTE, Stage.LIFT):
                 self.hands(tg, state)
-            elif state.stage is Stage.DECIDE and state.decider is not None:
+            elif state.stage is Stage.DECIDE and state.vote.decider is not None:
                 await asyncio.sleep(self.rng.uniform(1.0, NIGHT_SHARE * left))
                 await self.act(state.step, Decide)
             elif state.stage in (Stage.DISCUSSION, Stage.BALLOT):
@@ -342,7 +342,10 @@ class RealTable:
 
     async def night(self, state: GameState, left: float) -> None:
         ctx = Ctx(state)
-        asked = sum(len(ctx.variant.night_moves(state.roles[p], state.night)) for p in state.alive)
+        asked = sum(
+            len(ctx.variant.night_moves(state.table.roles[p], state.night.number))
+            for p in state.table.alive
+        )
         moments = sorted(self.rng.uniform(1.0, NIGHT_SHARE * left) for _ in range(asked))
         began = loop_time()
         for moment in moments:
@@ -350,9 +353,9 @@ class RealTable:
             await self.act(state.step, NightChoice)
 
     async def floor(self, tg: asyncio.TaskGroup, state: GameState, left: float) -> None:
-        speaker = state.speaker
+        speaker = state.day.speaker
         assert speaker is not None
-        silent = state.floor_mode is FloorMode.SILENT
+        silent = state.day.floor_mode is FloorMode.SILENT
         # The holder watches the clock: no line once the time is up or the floor passed.
         talk = tg.create_task(self.talk(lambda: speaker, state, silent=silent))
         tg.create_task(self.stop_at(talk, left))
@@ -376,7 +379,7 @@ class RealTable:
         users = self.players.users
         while True:
             holder = speaker()
-            others = [p for p in state.alive if p != holder]
+            others = [p for p in state.table.alive if p != holder]
             poster, out = holder, False
             if others and self.rng.random() < OUT_OF_TURN:
                 poster, out = self.rng.choice(others), True
@@ -392,12 +395,12 @@ class RealTable:
     async def discussion(self, tg: asyncio.TaskGroup, state: GameState, left: float) -> None:
         """One speaker at a time; classic's live vote at a moment of the day, party's
         ballot as it opens."""
-        holder = [self.rng.choice(state.alive)]
+        holder = [self.rng.choice(state.table.alive)]
 
         async def turns() -> None:
             while True:
                 await asyncio.sleep(self.rng.uniform(*TURN))
-                holder[0] = self.rng.choice(state.alive)
+                holder[0] = self.rng.choice(state.table.alive)
 
         tg.create_task(turns())
         tg.create_task(self.talk(lambda: holder[0], state, silent=False))
@@ -405,9 +408,9 @@ class RealTable:
             return  # party's discussion: its ballot is a stage of its own
         if state.stage is Stage.DISCUSSION:
             await asyncio.sleep(self.rng.uniform(*CLASSIC_VOTE_AT) * left)
-        suspect = self.rng.choice(state.alive)
-        for voter in state.alive:
-            choices = [p for p in state.alive if p != voter]
+        suspect = self.rng.choice(state.table.alive)
+        for voter in state.table.alive:
+            choices = [p for p in state.table.alive if p != voter]
             target = suspect if suspect != voter and self.rng.random() < SUSPECT else None
             vote = Vote(voter, target or self.rng.choice(choices))
             tg.create_task(self.later(state.step, vote))
@@ -415,13 +418,15 @@ class RealTable:
     def hands(self, tg: asyncio.TaskGroup, state: GameState) -> None:
         ctx = Ctx(state)
         if state.stage is Stage.LIFT:
-            voters = [p for p in state.alive if self.rng.random() < LIFT_HANDS]
+            voters = [p for p in state.table.alive if self.rng.random() < LIFT_HANDS]
         else:
-            counts_left = max(1, len(state.candidates) - state.count_index)
+            counts_left = max(1, len(state.vote.candidates) - state.vote.count_index)
             voters = [
                 p
-                for p in state.alive
-                if may_vote(ctx, p) and p not in state.hands and self.rng.random() < 1 / counts_left
+                for p in state.table.alive
+                if may_vote(ctx, p)
+                and p not in state.vote.hands
+                and self.rng.random() < 1 / counts_left
             ]
         for voter in voters:
             tg.create_task(self.later(state.step, Hand(voter)))
@@ -533,7 +538,7 @@ class RealTable:
         """Seconds the stage has left: its timer, or less by its stored deadline (a
         deadline still waits for its message's delivery, which sets it, while the bot
         has not yet heard that the message arrived)."""
-        whole = float(state.timer_seconds or 30)
+        whole = float(state.clock.timer_seconds or 30)
         if snap.deadline is None:
             return whole
         return max(1.0, min(whole, snap.deadline - self.h.sb.clock.now()))

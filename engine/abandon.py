@@ -19,20 +19,20 @@ WHOLE_TABLE_ROUND = frozenset({Phase.DAY.value, Phase.NIGHT.value})
 def table_idle(ctx: Ctx) -> bool:
     """No player has acted since before the phase before this one began: the
     whole table is idle (and no one player is singled out for it)."""
-    return ctx.state.calm_phases >= 2
+    return ctx.state.activity.calm_phases >= 2
 
 
 def note_action(ctx: Ctx) -> None:
     state = ctx.state
-    state.calm_phases = 0
-    state.quiet = frozenset()
+    state.activity.calm_phases = 0
+    state.activity.quiet = frozenset()
 
 
 def _asked_somebody(ctx: Ctx) -> bool:
     """The night that has just ended had a move for somebody."""
     state = ctx.state
-    at_night = (*state.alive, *state.announced)  # the living, and those killed at dawn
-    return any(ctx.variant.night_moves(state.roles[p], state.night) for p in at_night)
+    at_night = (*state.table.alive, *state.night.announced)  # the living, and those killed at dawn
+    return any(ctx.variant.night_moves(state.table.roles[p], state.night.number) for p in at_night)
 
 
 def phase_begins(ended: Phase, start: Callable[[Ctx], None]) -> Callable[[Ctx], None]:
@@ -42,11 +42,11 @@ def phase_begins(ended: Phase, start: Callable[[Ctx], None]) -> Callable[[Ctx], 
 
     def begin(ctx: Ctx) -> None:
         state = ctx.state
-        state.calm_phases += 1
+        state.activity.calm_phases += 1
         whole = table_idle(ctx)  # the phase that has just ended passed whole
         if whole and (ended is Phase.DAY or _asked_somebody(ctx)):
-            state.quiet = state.quiet | {ended.value}
-        if state.quiet >= WHOLE_TABLE_ROUND:
+            state.activity.quiet = state.activity.quiet | {ended.value}
+        if state.activity.quiet >= WHOLE_TABLE_ROUND:
             abandon(ctx)
         else:
             start(ctx)

@@ -181,7 +181,7 @@ class Unsuspend(Action):
 
 @dataclass(frozen=True, slots=True)
 class Timeout(Action):
-    """The running timer fired. `timer` is the timer's id (state.timer_id)
+    """The running timer fired. `timer` is the timer's id (state.clock.timer_id)
     when known, so a late timer for a stage the game has left is refused."""
 
     verb: ClassVar[str] = "timeout"

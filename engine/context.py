@@ -76,7 +76,7 @@ class Ctx:
         state = self.state
         state.stage = stage
         state.step += 1
-        state.timer_id += 1
-        state.timer_seconds = seconds
-        state.paused = False
-        state.present = frozenset()
+        state.clock.timer_id += 1
+        state.clock.timer_seconds = seconds
+        state.clock.paused = False
+        state.activity.present = frozenset()

@@ -23,15 +23,15 @@ def start_day(ctx: Ctx) -> None:
     sport the night's victim first holds the farewell floor."""
     state = ctx.state
     state.phase = Phase.DAY
-    state.nominees = ()
-    state.candidates = ()
-    state.ballots = {}
+    state.day.nominees = ()
+    state.vote.candidates = ()
+    state.vote.ballots = {}
     if ctx.variant.day_mode is not DayMode.SPEECHES:
         openvote.start_discussion(ctx)
         return
-    state.speaking_order = ()  # set when the speeches begin
-    state.floor_index = -1
-    if state.farewells:
+    state.day.speaking_order = ()  # set when the speeches begin
+    state.day.floor_index = -1
+    if state.day.farewells:
         ctx.go(Entry.FAREWELL)
     else:
         begin_speeches(ctx)
@@ -39,9 +39,11 @@ def start_day(ctx: Ctx) -> None:
 
 def begin_speeches(ctx: Ctx) -> None:
     state = ctx.state
-    state.speaking_order = speaking_order(ctx)
-    state.opener = state.speaking_order[0]  # sport's rotation starts after this seat tomorrow
-    state.floor_index = -1
+    state.day.speaking_order = speaking_order(ctx)
+    state.day.opener = state.day.speaking_order[
+        0
+    ]  # sport's rotation starts after this seat tomorrow
+    state.day.floor_index = -1
     next_floor(ctx)
 
 
@@ -51,22 +53,22 @@ def speaking_order(ctx: Ctx) -> tuple[str, ...]:
     day 1 at seat 1, each later day at the first seat after yesterday's
     opener whose player is alive now."""
     state = ctx.state
-    seats = state.seats
+    seats = state.table.seats
     if ctx.variant.rotation is Rotation.AFTER_OPENER:
-        start = 0 if state.opener is None else seats.index(state.opener) + 1
+        start = 0 if state.day.opener is None else seats.index(state.day.opener) + 1
         after = [seats[i % len(seats)] for i in range(start, start + len(seats))]
-        first = seats.index(next(p for p in after if state.is_alive(p)))
+        first = seats.index(next(p for p in after if state.table.is_alive(p)))
     else:
-        first = (state.day - 1) % len(seats)
+        first = (state.day.number - 1) % len(seats)
     return seats[first:] + seats[:first]
 
 
 def is_intro_day(ctx: Ctx) -> bool:
-    return ctx.variant.starts_with_day and ctx.state.day == 1
+    return ctx.variant.starts_with_day and ctx.state.day.number == 1
 
 
 def may_speak(ctx: Ctx, player: str) -> bool:
-    return ctx.state.is_alive(player) and not ctx.state.is_blocked(player)
+    return ctx.state.table.is_alive(player) and not ctx.state.is_blocked(player)
 
 
 def next_speaker(ctx: Ctx) -> str | None:
@@ -75,7 +77,7 @@ def next_speaker(ctx: Ctx) -> str | None:
     state = ctx.state
     if state.stage not in (Stage.INTRO, Stage.SPEECH):
         return None
-    for player in state.speaking_order[state.floor_index + 1 :]:
+    for player in state.day.speaking_order[state.day.floor_index + 1 :]:
         if may_speak(ctx, player):
             return player
     return None
@@ -85,23 +87,23 @@ def next_floor(ctx: Ctx) -> None:
     """Give the floor to the next seat whose player may speak, or, when the
     table has been round, move on to the vote (or the night)."""
     state = ctx.state
-    order = state.speaking_order
-    index = state.floor_index + 1
+    order = state.day.speaking_order
+    index = state.day.floor_index + 1
     while index < len(order) and not may_speak(ctx, order[index]):
         index += 1
     if index >= len(order):
-        state.speaker = None
-        state.floor_index = len(order)
+        state.day.speaker = None
+        state.day.floor_index = len(order)
         ctx.go(Entry.END_DAY if is_intro_day(ctx) else Entry.VOTING)
         return
-    state.floor_index = index
+    state.day.floor_index = index
     player = order[index]
     if is_intro_day(ctx):
         give_floor(ctx, player, Stage.INTRO, ctx.option_int("intro_seconds"))
-    elif player in state.silenced:
+    elif player in state.day.silenced:
         # sport's third foul: this speech is silent, once (short at a small table).
-        state.silenced = tuple(p for p in state.silenced if p != player)
-        small = len(state.alive) <= SHORT_SPEECH_TABLE
+        state.day.silenced = tuple(p for p in state.day.silenced if p != player)
+        small = len(state.table.alive) <= SHORT_SPEECH_TABLE
         mode = FloorMode.SHORT if small else FloorMode.SILENT
         give_floor(ctx, player, Stage.SPEECH, ctx.option_int("last_word_seconds"), mode)
     else:
@@ -113,9 +115,9 @@ def take_floor(
 ) -> None:
     """The floor is `player`'s from now (the event that says so is the caller's)."""
     state = ctx.state
-    state.speaker = player
-    state.floor_mode = mode
-    state.nominated_this_floor = False
+    state.day.speaker = player
+    state.day.floor_mode = mode
+    state.day.nominated_this_floor = False
     ctx.enter(stage, seconds)
 
 
@@ -130,7 +132,7 @@ def give_floor(
             player=player,
             stage=stage.value,
             seconds=seconds,
-            day=state.day,
+            day=state.day.number,
             mode=mode.value,
         )
     )
@@ -139,11 +141,11 @@ def give_floor(
 def end_day(ctx: Ctx) -> None:
     """The day's voting is over: the block ends, and night falls."""
     state = ctx.state
-    state.blocked = ()
-    state.speaker = None
-    state.floor_mode = FloorMode.NORMAL
-    state.decider = None
-    state.last_words = ()
+    state.night.blocked = ()
+    state.day.speaker = None
+    state.day.floor_mode = FloorMode.NORMAL
+    state.vote.decider = None
+    state.vote.last_words = ()
     ctx.go(Entry.NIGHT)
 
 
@@ -152,7 +154,7 @@ def end_day(ctx: Ctx) -> None:
 
 def check_pass(ctx: Ctx, action: Pass) -> None:
     state = ctx.state
-    if state.stage not in FLOOR_STAGES or state.speaker != action.actor:
+    if state.stage not in FLOOR_STAGES or state.day.speaker != action.actor:
         raise IllegalAction("not_your_floor", f"{action.actor} does not hold the floor")
 
 
@@ -161,42 +163,42 @@ def pass_floor(ctx: Ctx, action: Pass) -> None:
 
 
 def pass_candidates(ctx: Ctx) -> Iterable[Action]:
-    speaker = ctx.state.speaker
+    speaker = ctx.state.day.speaker
     return (Pass(speaker),) if speaker is not None else ()
 
 
 def check_nominate(ctx: Ctx, action: Nominate) -> None:
     state = ctx.state
-    if state.stage is not Stage.SPEECH or state.speaker != action.actor:
+    if state.stage is not Stage.SPEECH or state.day.speaker != action.actor:
         raise IllegalAction("not_your_floor", "only the speaker nominates, during a speech")
-    if state.vote_cancelled:
+    if state.vote.cancelled:
         raise IllegalAction("vote_cancelled", "a removal by fouls cancelled today's vote")
-    if state.nominated_this_floor:
+    if state.day.nominated_this_floor:
         raise IllegalAction("already_nominated", "one nomination per speech")
     if action.target == action.actor:
         raise IllegalAction("self_target", "a speaker may not nominate themselves")
-    if not state.is_alive(action.target):
+    if not state.table.is_alive(action.target):
         raise IllegalAction("bad_target", f"{action.target} is not a living player")
-    if action.target in state.nominees:
+    if action.target in state.day.nominees:
         raise IllegalAction("already_nominee", f"{action.target} is nominated already")
 
 
 def nominate(ctx: Ctx, action: Nominate) -> None:
     state = ctx.state
-    state.nominees = (*state.nominees, action.target)
-    state.nominated_this_floor = True
+    state.day.nominees = (*state.day.nominees, action.target)
+    state.day.nominated_this_floor = True
     ctx.emit(
         Nominated(
-            audience=PUBLIC, player=action.actor, target=action.target, nominees=state.nominees
+            audience=PUBLIC, player=action.actor, target=action.target, nominees=state.day.nominees
         )
     )
 
 
 def nominate_candidates(ctx: Ctx) -> Iterable[Action]:
-    speaker = ctx.state.speaker
+    speaker = ctx.state.day.speaker
     if speaker is None:
         return ()
-    return (Nominate(speaker, target) for target in ctx.state.alive)
+    return (Nominate(speaker, target) for target in ctx.state.table.alive)
 
 
 PASS = Move(Pass, check_pass, pass_floor, pass_candidates)

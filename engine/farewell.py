@@ -34,20 +34,20 @@ def at_dawn(ctx: Ctx, victims: tuple[str, ...]) -> None:
     state = ctx.state
     if not ctx.variant.has_farewells:
         return
-    state.farewells = victims
+    state.day.farewells = victims
     first_shot_night = 2 if ctx.variant.quiet_first_night else 1
-    if not ctx.variant.has_best_move or state.night != first_shot_night or not victims:
+    if not ctx.variant.has_best_move or state.night.number != first_shot_night or not victims:
         return
-    # state.eliminated still holds those out since the last dawn: day 1's.
-    voted_out = sum(1 for p in state.eliminated if state.dead[p] is Cause.VOTE)
+    # state.day.eliminated still holds those out since the last dawn: day 1's.
+    voted_out = sum(1 for p in state.day.eliminated if state.table.dead[p] is Cause.VOTE)
     if voted_out < BEST_MOVE_LOST_AFTER:
-        state.best_mover = victims[0]
+        state.day.best_mover = victims[0]
 
 
 def close_day(ctx: Ctx) -> None:
     """The day's voting is over: the farewells of those it eliminated, then night."""
     voting_over(ctx.state)
-    if ctx.state.farewells:
+    if ctx.state.day.farewells:
         next_farewell(ctx)
     else:
         day.end_day(ctx)
@@ -56,8 +56,8 @@ def close_day(ctx: Ctx) -> None:
 def end_farewell(ctx: Ctx) -> None:
     """The holder is done (pass, thanks, timeout, host skip)."""
     state = ctx.state
-    holder = state.speaker
-    if holder is not None and holder == state.best_mover and not state.best_move:
+    holder = state.day.speaker
+    if holder is not None and holder == state.day.best_mover and not state.day.best_move:
         ctx.emit(BestMoveLapsed(audience=private(holder), player=holder))
     next_farewell(ctx)
 
@@ -66,25 +66,28 @@ def next_farewell(ctx: Ctx) -> None:
     """The next farewell; after the last, the morning's speeches begin, or
     after the vote night falls."""
     state = ctx.state
-    if not state.farewells:
-        if state.speaking_order:  # set when the speeches began: this is the evening
+    if not state.day.farewells:
+        if state.day.speaking_order:  # set when the speeches began: this is the evening
             day.end_day(ctx)
         else:
             day.begin_speeches(ctx)
         return
-    holder, state.farewells = state.farewells[0], state.farewells[1:]
+    holder, state.day.farewells = state.day.farewells[0], state.day.farewells[1:]
     seconds = ctx.option_int("speech_seconds")
     day.take_floor(ctx, holder, Stage.FAREWELL, seconds)
     best = may_make_best_move(ctx, holder)
     ctx.emit(
         FarewellGiven(
-            audience=PUBLIC, player=holder, seconds=seconds, day=state.day, best_move=best
+            audience=PUBLIC, player=holder, seconds=seconds, day=state.day.number, best_move=best
         )
     )
     if best:
         ctx.emit(
             BestMoveAsked(
-                audience=private(holder), player=holder, choices=state.alive, most=BEST_MOVE_MOST
+                audience=private(holder),
+                player=holder,
+                choices=state.table.alive,
+                most=BEST_MOVE_MOST,
             )
         )
 
@@ -93,9 +96,9 @@ def may_make_best_move(ctx: Ctx, player: str) -> bool:
     state = ctx.state
     return (
         state.stage is Stage.FAREWELL
-        and state.speaker == player
-        and state.best_mover == player
-        and not state.best_move
+        and state.day.speaker == player
+        and state.day.best_mover == player
+        and not state.day.best_move
     )
 
 
@@ -104,11 +107,11 @@ def may_make_best_move(ctx: Ctx, player: str) -> bool:
 
 def check_best(ctx: Ctx, action: Best) -> None:
     state = ctx.state
-    if action.actor != state.best_mover:
+    if action.actor != state.day.best_mover:
         raise IllegalAction("no_best_move", f"{action.actor} has no best move")
-    if state.stage is not Stage.FAREWELL or state.speaker != action.actor:
+    if state.stage is not Stage.FAREWELL or state.day.speaker != action.actor:
         raise IllegalAction("not_your_floor", "the best move is made during one's farewell")
-    if state.best_move:
+    if state.day.best_move:
         raise IllegalAction("best_move_made", "the best move is made once")
     targets = action.targets
     if not 1 <= len(targets) <= BEST_MOVE_MOST:
@@ -118,12 +121,12 @@ def check_best(ctx: Ctx, action: Best) -> None:
     for target in targets:
         if target == action.actor:
             raise IllegalAction("self_target", "the best move names other players")
-        if not state.is_alive(target):
+        if not state.table.is_alive(target):
             raise IllegalAction("bad_target", f"{target} is not a living player")
 
 
 def best_move(ctx: Ctx, action: Best) -> None:
-    ctx.state.best_move = action.targets
+    ctx.state.day.best_move = action.targets
     ctx.emit(BestMoveMade(audience=PUBLIC, player=action.actor, targets=action.targets))
 
 
@@ -131,11 +134,11 @@ def best_candidates(ctx: Ctx) -> Iterable[Action]:
     """Every set of one to three living players, in seat order (the order
     the shell sends them in; the rules take any order)."""
     state = ctx.state
-    holder = state.best_mover
+    holder = state.day.best_mover
     if holder is None or not may_make_best_move(ctx, holder):
         return
     for size in range(1, BEST_MOVE_MOST + 1):
-        for targets in combinations(state.alive, size):
+        for targets in combinations(state.table.alive, size):
             yield Best(holder, targets)
 
 

@@ -17,14 +17,14 @@ RUNNING_VOTE_STAGES = frozenset({Stage.VOTE, Stage.LAST_WORD, Stage.LIFT})
 
 def foul(ctx: Ctx, player: str, reason: str) -> None:
     state = ctx.state
-    count = state.warnings.get(player, 0) + 1
-    state.warnings[player] = count
+    count = state.table.warnings.get(player, 0) + 1
+    state.table.warnings[player] = count
     limit = ctx.option_int("warnings_limit")
     removed = bool(limit) and count >= limit
     # A limit of 1 to 3 removes before (or at) the third: then nothing silences.
     silences = count == SILENCING_FOUL and (limit == 0 or limit > SILENCING_FOUL)
     if silences:
-        state.silenced = (*state.silenced, player)
+        state.day.silenced = (*state.day.silenced, player)
     effect = "removed" if removed else "silenced" if silences else ""
     ctx.emit(
         Fouled(
@@ -40,23 +40,23 @@ def remove(ctx: Ctx, player: str, cause: Cause = Cause.FOULS) -> None:
     the vote), and a vote is cancelled."""
     state = ctx.state
     stage = state.stage
-    was_speaker = state.speaker == player
+    was_speaker = state.day.speaker == player
     eliminate(ctx, player, cause)
-    state.silenced = tuple(p for p in state.silenced if p != player)
+    state.day.silenced = tuple(p for p in state.day.silenced if p != player)
     if check_win(ctx, at_dawn=False):
         return
     when = cancelled_vote(ctx)
     ctx.emit(VoteCancelled(audience=PUBLIC, player=player, when=when))
     if when == "now":
         # Nobody is eliminated, and night falls.
-        state.candidates = ()
-        state.last_words = ()
-        state.hands = frozenset()
+        state.vote.candidates = ()
+        state.vote.last_words = ()
+        state.vote.hands = frozenset()
         ctx.go(Entry.END_DAY)
         return
-    state.vote_cancelled = True
+    state.vote.cancelled = True
     if when == "today":
-        state.nominees = ()
+        state.day.nominees = ()
     if stage in FLOOR_STAGES and was_speaker:
         ctx.go(Entry.END_FLOOR)
     elif stage is Stage.NIGHT and night.all_chosen(ctx):
@@ -70,7 +70,7 @@ def cancelled_vote(ctx: Ctx) -> str:
     if state.stage in RUNNING_VOTE_STAGES:
         return "now"
     # An evening farewell comes after the speeches (and the vote).
-    evening = state.stage is Stage.FAREWELL and bool(state.speaking_order)
+    evening = state.stage is Stage.FAREWELL and bool(state.day.speaking_order)
     if state.phase is Phase.DAY and not evening:
         return "today"
     return "next_day"

@@ -15,7 +15,7 @@ from engine.flow import ENTRIES, STAGES
 from engine.moves import Move
 from engine.options import resolve_options
 from engine.roles import Role
-from engine.state import GameState
+from engine.state import GameState, Table
 from engine.variants import find_variant
 
 HOST_MOVES: Mapping[type[Action], Move] = {move.action: move for move in host.MOVES}
@@ -65,16 +65,15 @@ def new_game(
         options=resolved,
         language=language,
         seed=seed,
-        seats=tuple(players),
-        roles=dealt,
+        table=Table(seats=tuple(players), roles=dealt),
     )
     ctx = Ctx(state, variant, ENTRIES)
-    ctx.emit(GameStarted(audience=PUBLIC, players=state.seats))
-    for player in state.seats:
+    ctx.emit(GameStarted(audience=PUBLIC, players=state.table.seats))
+    for player in state.table.seats:
         ctx.emit(RoleDealt(audience=private(player), player=player, role=dealt[player]))
-    ctx.emit(AllRoles(audience=HOST_ONLY, roles=tuple((p, dealt[p]) for p in state.seats)))
+    ctx.emit(AllRoles(audience=HOST_ONLY, roles=tuple((p, dealt[p]) for p in state.table.seats)))
     if variant.starts_with_day:
-        state.day = 1
+        state.day.number = 1
         ctx.go(Entry.DAY)
     else:
         ctx.go(Entry.NIGHT)
@@ -99,7 +98,7 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
         outside.play(ctx, action)
         return
     suspension.refuse_while_suspended(ctx, action)
-    if action.actor in state.roles and not isinstance(action, Depart):
+    if action.actor in state.table.roles and not isinstance(action, Depart):
         # A player plays (a refused action leaves no trace: this copy is dropped).
         idle.note_action(ctx, action.actor)
         abandon.note_action(ctx)
@@ -113,7 +112,7 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
     if host_move is not None:
         host_move.play(ctx, action)
         return
-    if action.actor not in state.roles:
+    if action.actor not in state.table.roles:
         raise IllegalAction("not_a_player", f"{action.actor} is not in this game")
     if state.is_over:
         raise IllegalAction("game_over", "the game is over")
@@ -125,16 +124,16 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
 
 def timeout(ctx: Ctx, action: Timeout) -> None:
     state = ctx.state
-    stale = action.timer is not None and action.timer != state.timer_id
-    if state.suspended and not state.is_over and not stale:
+    stale = action.timer is not None and action.timer != state.clock.timer_id
+    if state.clock.suspended and not state.is_over and not stale:
         # The stage's timer stands still: this is the suspension's own limit.
         suspension.limit_reached(ctx)
         return
-    if state.timer_seconds is None:
+    if state.clock.timer_seconds is None:
         raise IllegalAction("no_timer", "no timer is running")
     if stale:
         raise IllegalAction("stale_timer", "that timer belongs to a stage the game has left")
-    if state.paused:
+    if state.clock.paused:
         # A paused timer does not run out: this is the pause's own limit.
         host.pause_timeout(ctx)
         return

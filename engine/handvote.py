@@ -34,20 +34,20 @@ def open_voting(ctx: Ctx) -> None:
     """After the speeches: the nominees who are still alive stand (unless
     a removal by fouls cancelled this vote: sport)."""
     state = ctx.state
-    if state.vote_cancelled:
-        state.vote_cancelled = False
+    if state.vote.cancelled:
+        state.vote.cancelled = False
         ctx.emit(NoVote(audience=PUBLIC, reason="cancelled"))
         ctx.go(Entry.END_DAY)
         return
-    nominees = tuple(p for p in state.nominees if state.is_alive(p))
+    nominees = tuple(p for p in state.day.nominees if state.table.is_alive(p))
     start_round(ctx, nominees, VoteRound.FIRST)
 
 
 def start_round(ctx: Ctx, candidates: tuple[str, ...], kind: VoteRound) -> None:
     state = ctx.state
-    candidates = tuple(p for p in candidates if state.is_alive(p))
-    state.candidates = candidates
-    state.vote_round = kind
+    candidates = tuple(p for p in candidates if state.table.is_alive(p))
+    state.vote.candidates = candidates
+    state.vote.round = kind
     if not candidates:
         ctx.emit(NoVote(audience=PUBLIC, reason="no_nominee"))
         ctx.go(Entry.END_DAY)
@@ -55,32 +55,32 @@ def start_round(ctx: Ctx, candidates: tuple[str, ...], kind: VoteRound) -> None:
     if len(candidates) == 1:
         # Decision: the first day with speeches needs two nominees for a
         # vote; later, a single candidate goes without one.
-        if kind is VoteRound.FIRST and state.day == ctx.variant.first_speech_day:
+        if kind is VoteRound.FIRST and state.day.number == ctx.variant.first_speech_day:
             ctx.emit(NoVote(audience=PUBLIC, reason="single_first_day", target=candidates[0]))
             ctx.go(Entry.END_DAY)
             return
         ctx.emit(NoVote(audience=PUBLIC, reason="single", target=candidates[0]))
         _eliminate_and_close(ctx, candidates[0], Cause.VOTE)
         return
-    state.count_index = 0
-    state.voted = {}
-    state.hands = frozenset()
-    state.speaker = None
+    state.vote.count_index = 0
+    state.vote.voted = {}
+    state.vote.hands = frozenset()
+    state.day.speaker = None
     ctx.emit(VoteStarted(audience=PUBLIC, candidates=candidates, round=kind.value))
     _start_count(ctx)
 
 
 def _start_count(ctx: Ctx) -> None:
     state = ctx.state
-    state.hands = frozenset()
+    state.vote.hands = frozenset()
     seconds = ctx.option_int("vote_count_seconds")
     ctx.enter(Stage.VOTE, seconds)
     ctx.emit(
         CountStarted(
             audience=PUBLIC,
-            candidate=state.candidates[state.count_index],
-            number=state.count_index + 1,
-            of=len(state.candidates),
+            candidate=state.vote.candidates[state.vote.count_index],
+            number=state.vote.count_index + 1,
+            of=len(state.vote.candidates),
             seconds=seconds,
             counts=finished_counts(state),
         )
@@ -89,15 +89,20 @@ def _start_count(ctx: Ctx) -> None:
 
 def finished_counts(state: GameState) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The counts of this round so far, with who raised a hand in each."""
+    seats, vote = state.table.seats, state.vote
     return tuple(
-        (c, tuple(v for v in state.seats if state.voted.get(v) == c))
-        for c in state.candidates[: state.count_index]
+        (c, tuple(v for v in seats if vote.voted.get(v) == c))
+        for c in vote.candidates[: vote.count_index]
     )
 
 
 def may_vote(ctx: Ctx, player: str) -> bool:
     state = ctx.state
-    return state.is_alive(player) and not state.is_blocked(player) and player not in state.voted
+    return (
+        state.table.is_alive(player)
+        and not state.is_blocked(player)
+        and player not in state.vote.voted
+    )
 
 
 # ----- hands ---------------------------------------------------------------------------
@@ -105,30 +110,30 @@ def may_vote(ctx: Ctx, player: str) -> bool:
 
 def check_hand(ctx: Ctx, action: Hand) -> None:
     state = ctx.state
-    if not state.is_alive(action.actor) or state.is_blocked(action.actor):
+    if not state.table.is_alive(action.actor) or state.is_blocked(action.actor):
         raise IllegalAction("may_not_vote", f"{action.actor} may not vote today")
-    if action.actor in state.voted:
+    if action.actor in state.vote.voted:
         raise IllegalAction("voted_already", f"{action.actor} has voted already")
-    if action.actor in state.hands:
+    if action.actor in state.vote.hands:
         raise IllegalAction("hand_up", "the hand is up already")
 
 
 def raise_hand(ctx: Ctx, action: Hand) -> None:
     state = ctx.state
-    state.hands = state.hands | {action.actor}
-    candidate = state.candidates[state.count_index]
+    state.vote.hands = state.vote.hands | {action.actor}
+    candidate = state.vote.candidates[state.vote.count_index]
     ctx.emit(HandChanged(audience=PUBLIC, player=action.actor, up=True, candidate=candidate))
 
 
 def check_lower(ctx: Ctx, action: Lower) -> None:
-    if action.actor not in ctx.state.hands:
+    if action.actor not in ctx.state.vote.hands:
         raise IllegalAction("hand_down", "the hand is not up")
 
 
 def lower_hand(ctx: Ctx, action: Lower) -> None:
     state = ctx.state
-    state.hands = state.hands - {action.actor}
-    candidate = state.candidates[state.count_index]
+    state.vote.hands = state.vote.hands - {action.actor}
+    candidate = state.vote.candidates[state.vote.count_index]
     ctx.emit(HandChanged(audience=PUBLIC, player=action.actor, up=False, candidate=candidate))
 
 
@@ -136,7 +141,11 @@ def check_leave(ctx: Ctx, action: Leave) -> None:
     state = ctx.state
     if not ctx.variant.has_leave_table:
         raise IllegalAction("no_leaving", "this variant has no leaving the table")
-    if len(state.candidates) != 2 or state.count_index != 0 or action.actor not in state.candidates:
+    if (
+        len(state.vote.candidates) != 2
+        or state.vote.count_index != 0
+        or action.actor not in state.vote.candidates
+    ):
         raise IllegalAction("not_now", "only a candidate of a two-way vote, during the first count")
 
 
@@ -144,8 +153,8 @@ def leave_table(ctx: Ctx, action: Leave) -> None:
     """002 "leaving beautifully": in a two-candidate vote, during the first
     count, either candidate may leave; the other is eliminated too."""
     state = ctx.state
-    other = next(p for p in state.candidates if p != action.actor)
-    state.blocked = ()
+    other = next(p for p in state.vote.candidates if p != action.actor)
+    state.night.blocked = ()
     eliminate(ctx, action.actor, Cause.LEFT)
     eliminate(ctx, other, Cause.VOTE)
     if not check_win(ctx, at_dawn=False):
@@ -153,15 +162,15 @@ def leave_table(ctx: Ctx, action: Leave) -> None:
 
 
 def _hand_candidates(ctx: Ctx) -> Iterable[Action]:
-    return (Hand(p) for p in ctx.state.alive)
+    return (Hand(p) for p in ctx.state.table.alive)
 
 
 def _lower_candidates(ctx: Ctx) -> Iterable[Action]:
-    return (Lower(p) for p in ctx.state.alive)
+    return (Lower(p) for p in ctx.state.table.alive)
 
 
 def _leave_candidates(ctx: Ctx) -> Iterable[Action]:
-    return (Leave(p) for p in ctx.state.candidates)
+    return (Leave(p) for p in ctx.state.vote.candidates)
 
 
 # ----- the end of a count, and ties ---------------------------------------------------
@@ -169,31 +178,32 @@ def _leave_candidates(ctx: Ctx) -> Iterable[Action]:
 
 def end_count(ctx: Ctx) -> None:
     state = ctx.state
-    candidate = state.candidates[state.count_index]
-    raised = tuple(p for p in state.seats if p in state.hands)
+    candidate = state.vote.candidates[state.vote.count_index]
+    hands = state.vote.hands
+    raised = tuple(p for p in state.table.seats if p in hands)
     for voter in raised:
-        state.voted[voter] = candidate
-    state.hands = frozenset()
-    state.count_index += 1
+        state.vote.voted[voter] = candidate
+    state.vote.hands = frozenset()
+    state.vote.count_index += 1
     ctx.emit(
         CountEnded(
             audience=PUBLIC,
             candidate=candidate,
             voters=raised,
-            number=state.count_index,
-            of=len(state.candidates),
+            number=state.vote.count_index,
+            of=len(state.vote.candidates),
             counts=finished_counts(state),
         )
     )
-    if state.count_index < len(state.candidates):
+    if state.vote.count_index < len(state.vote.candidates):
         _start_count(ctx)
         return
     # 002: abstaining is forbidden; the silent go to the last candidate.
-    silent = tuple(p for p in state.alive if may_vote(ctx, p))
+    silent = tuple(p for p in state.table.alive if may_vote(ctx, p))
     for voter in silent:
-        state.voted[voter] = candidate
-    counts = Counter(state.voted.values())
-    state.votes = {p: counts[p] for p in state.candidates if counts[p]}
+        state.vote.voted[voter] = candidate
+    counts = Counter(state.vote.voted.values())
+    state.vote.votes = {p: counts[p] for p in state.vote.candidates if counts[p]}
     _resolve(ctx, silent)
 
 
@@ -203,7 +213,7 @@ def _resolve(ctx: Ctx, silent: tuple[str, ...]) -> None:
     candidate has a last word and the vote is repeated, then the deciding
     vote."""
     state = ctx.state
-    tally = tuple((p, state.votes.get(p, 0)) for p in state.candidates)
+    tally = tuple((p, state.vote.votes.get(p, 0)) for p in state.vote.candidates)
     top = max(c for _, c in tally)
     leaders = tuple(p for p, c in tally if c == top)
 
@@ -226,25 +236,25 @@ def _resolve(ctx: Ctx, silent: tuple[str, ...]) -> None:
         outcome = lift.after_tie(ctx, leaders)
         result(outcome)
         if outcome == "respeeches":
-            state.candidates = leaders
-            state.last_words = leaders
+            state.vote.candidates = leaders
+            state.vote.last_words = leaders
             next_last_word(ctx)
         elif outcome == "lift":
             lift.start_lift(ctx, leaders)
         else:
             ctx.go(Entry.END_DAY)
-    elif len(state.candidates) > 2:
+    elif len(state.vote.candidates) > 2:
         # Decision: a new vote among more than two that ties between exactly
         # two goes on as a vote between those two; tied among more, nobody.
-        if state.vote_round is VoteRound.FIRST or len(leaders) == 2:
+        if state.vote.round is VoteRound.FIRST or len(leaders) == 2:
             result("revote")
             start_round(ctx, leaders, VoteRound.REVOTE)
         else:
             result("nobody")
             ctx.go(Entry.END_DAY)
-    elif state.vote_round is not VoteRound.REPEAT:
+    elif state.vote.round is not VoteRound.REPEAT:
         result("last_words")
-        state.last_words = leaders
+        state.vote.last_words = leaders
         next_last_word(ctx)
     else:
         result("decide")
@@ -257,12 +267,12 @@ def next_last_word(ctx: Ctx) -> None:
     has none (club)."""
     state = ctx.state
     respeech = ctx.variant.tie_mode is TieMode.LIFT
-    queue = tuple(p for p in state.last_words if may_speak(ctx, p))
+    queue = tuple(p for p in state.vote.last_words if may_speak(ctx, p))
     if not queue:
-        state.last_words = ()
-        start_round(ctx, state.candidates, VoteRound.TIED if respeech else VoteRound.REPEAT)
+        state.vote.last_words = ()
+        start_round(ctx, state.vote.candidates, VoteRound.TIED if respeech else VoteRound.REPEAT)
         return
-    state.last_words = queue[1:]
+    state.vote.last_words = queue[1:]
     mode = FloorMode.RESPEECH if respeech else FloorMode.NORMAL
     give_floor(ctx, queue[0], Stage.LAST_WORD, ctx.option_int("last_word_seconds"), mode)
 
@@ -270,7 +280,7 @@ def next_last_word(ctx: Ctx) -> None:
 def decider_for(ctx: Ctx) -> str | None:
     """002: the town player killed in the night before this day; of two, the
     one killed last (the maniac's victim). A blocked one may not decide."""
-    victims = ctx.state.night_victims
+    victims = ctx.state.night.victims
     if not victims or ctx.state.is_blocked(victims[-1]):
         return None
     return victims[-1]
@@ -283,9 +293,9 @@ def _ask_decider(ctx: Ctx, leaders: tuple[str, ...]) -> None:
         ctx.emit(NoVote(audience=PUBLIC, reason="no_decider", candidates=leaders))
         ctx.go(Entry.END_DAY)
         return
-    state.candidates = leaders
-    state.decider = decider
-    state.speaker = decider
+    state.vote.candidates = leaders
+    state.vote.decider = decider
+    state.day.speaker = decider
     seconds = ctx.option_int("last_word_seconds")
     ctx.enter(Stage.DECIDE, seconds)
     ctx.emit(DeciderNamed(audience=PUBLIC, decider=decider, candidates=leaders, seconds=seconds))
@@ -296,9 +306,9 @@ def _ask_decider(ctx: Ctx, leaders: tuple[str, ...]) -> None:
 
 def check_decide(ctx: Ctx, action: Decide) -> None:
     state = ctx.state
-    if action.actor != state.decider:
+    if action.actor != state.vote.decider:
         raise IllegalAction("not_decider", f"{action.actor} does not cast the deciding vote")
-    if action.target not in state.candidates:
+    if action.target not in state.vote.candidates:
         raise IllegalAction("bad_target", f"{action.target} is not one of the two")
 
 
@@ -310,20 +320,20 @@ def decide(ctx: Ctx, action: Decide) -> None:
 
 
 def _decide_candidates(ctx: Ctx) -> Iterable[Action]:
-    decider = ctx.state.decider
+    decider = ctx.state.vote.decider
     if decider is None:
         return ()
-    return (Decide(decider, c) for c in ctx.state.seats)
+    return (Decide(decider, c) for c in ctx.state.table.seats)
 
 
 def decide_timeout(ctx: Ctx) -> None:
-    ctx.emit(NoVote(audience=PUBLIC, reason="no_decision", candidates=ctx.state.candidates))
+    ctx.emit(NoVote(audience=PUBLIC, reason="no_decision", candidates=ctx.state.vote.candidates))
     ctx.go(Entry.END_DAY)
 
 
 def _eliminate_and_close(ctx: Ctx, player: str, cause: Cause) -> None:
     # The block ends with the day's voting, before the win is checked.
-    ctx.state.blocked = ()
+    ctx.state.night.blocked = ()
     eliminate(ctx, player, cause)
     if not check_win(ctx, at_dawn=False):
         ctx.go(Entry.END_DAY)
@@ -333,13 +343,13 @@ def candidate_removed(ctx: Ctx, player: str) -> None:
     """A candidate went out by warnings: that round starts again among the
     candidates left (RULES.md)."""
     state = ctx.state
-    remaining = tuple(p for p in state.candidates if p != player)
+    remaining = tuple(p for p in state.vote.candidates if p != player)
     if state.stage is Stage.LAST_WORD:
-        state.candidates = remaining
-        if state.speaker == player:
+        state.vote.candidates = remaining
+        if state.day.speaker == player:
             next_last_word(ctx)
         return
-    start_round(ctx, remaining, state.vote_round)
+    start_round(ctx, remaining, state.vote.round)
 
 
 HAND = Move(Hand, check_hand, raise_hand, _hand_candidates)

@@ -38,30 +38,30 @@ def _check_running(ctx: Ctx, action: Action) -> None:
 
 def _check_timer(ctx: Ctx, action: Action) -> None:
     _check_running(ctx, action)
-    if ctx.state.timer_seconds is None:
+    if ctx.state.clock.timer_seconds is None:
         raise IllegalAction("no_timer", "no timer is running")
 
 
 def check_confirm(ctx: Ctx, action: HostConfirm) -> None:
     _check_host(ctx, action)
-    if ctx.state.stage is not Stage.CONFIRM or ctx.state.pending_winner is None:
+    if ctx.state.stage is not Stage.CONFIRM or ctx.state.outcome.pending_winner is None:
         raise IllegalAction("nothing_to_confirm", "no side has won yet")
 
 
 def confirm(ctx: Ctx, action: HostConfirm) -> None:
-    assert ctx.state.pending_winner is not None
-    end_game(ctx, ctx.state.pending_winner)
+    assert ctx.state.outcome.pending_winner is not None
+    end_game(ctx, ctx.state.outcome.pending_winner)
 
 
 def confirm_timeout(ctx: Ctx) -> None:
     """The host stayed silent for confirm_seconds: the win stands."""
-    assert ctx.state.pending_winner is not None
-    end_game(ctx, ctx.state.pending_winner)
+    assert ctx.state.outcome.pending_winner is not None
+    end_game(ctx, ctx.state.outcome.pending_winner)
 
 
 def pause_timeout(ctx: Ctx) -> None:
     """The pause's limit (pause_limit) ran out: the timer runs on from where it stopped."""
-    ctx.state.paused = False
+    ctx.state.clock.paused = False
     ctx.emit(TimerChanged(audience=PUBLIC, change="unpaused"))
 
 
@@ -69,7 +69,7 @@ def check_warn(ctx: Ctx, action: HostWarn) -> None:
     _check_running(ctx, action)
     if not ctx.variant.has_warnings:
         raise IllegalAction("no_warnings", "this variant has no warnings")
-    if not ctx.state.is_alive(action.target):
+    if not ctx.state.table.is_alive(action.target):
         raise IllegalAction("bad_target", f"{action.target} is not a living player")
 
 
@@ -79,34 +79,34 @@ def host_warn(ctx: Ctx, action: HostWarn) -> None:
 
 def check_pause(ctx: Ctx, action: HostPause) -> None:
     _check_timer(ctx, action)
-    if ctx.state.paused:
+    if ctx.state.clock.paused:
         raise IllegalAction("paused", "the timer is paused already")
 
 
 def pause(ctx: Ctx, action: HostPause) -> None:
     # The pause's limit is a timer of its own: a late firing of the stage's is stale.
-    ctx.state.timer_id += 1
-    ctx.state.paused = True
+    ctx.state.clock.timer_id += 1
+    ctx.state.clock.paused = True
     ctx.emit(TimerChanged(audience=PUBLIC, change="paused"))
 
 
 def check_resume(ctx: Ctx, action: HostResume) -> None:
     _check_running(ctx, action)
-    if not ctx.state.paused:
+    if not ctx.state.clock.paused:
         raise IllegalAction("not_paused", "the timer is running")
 
 
 def resume(ctx: Ctx, action: HostResume) -> None:
-    ctx.state.paused = False
+    ctx.state.clock.paused = False
     ctx.emit(TimerChanged(audience=PUBLIC, change="resumed"))
 
 
 def extend(ctx: Ctx, action: HostExtend) -> None:
     # A new timer id (the same step): the shell moves the deadline by this much.
     state = ctx.state
-    assert state.timer_seconds is not None
-    state.timer_id += 1
-    state.timer_seconds += EXTEND_SECONDS
+    assert state.clock.timer_seconds is not None
+    state.clock.timer_id += 1
+    state.clock.timer_seconds += EXTEND_SECONDS
     ctx.emit(TimerChanged(audience=PUBLIC, change="extended", seconds=EXTEND_SECONDS))
 
 
@@ -121,7 +121,7 @@ def skip(ctx: Ctx, action: HostSkip) -> None:
 
 
 def _warn_candidates(ctx: Ctx) -> Iterable[Action]:
-    return (HostWarn(HOST, p) for p in ctx.state.seats)
+    return (HostWarn(HOST, p) for p in ctx.state.table.seats)
 
 
 def _pause_candidates(ctx: Ctx) -> Iterable[Action]:

@@ -22,7 +22,7 @@ def limit(ctx: Ctx) -> int:
 def on_own_turn(ctx: Ctx, player: str) -> bool:
     state = ctx.state
     if state.stage in FLOOR_STAGES:
-        return state.speaker == player
+        return state.day.speaker == player
     return bool(night.actor_moves(ctx, player))
 
 
@@ -32,17 +32,17 @@ def note_action(ctx: Ctx, player: str) -> None:
     state = ctx.state
     if state.is_over or not on_own_turn(ctx, player):
         return
-    state.present = state.present | {player}
-    if player in state.idle:
-        state.idle = {p: n for p, n in state.idle.items() if p != player}
+    state.activity.present = state.activity.present | {player}
+    if player in state.activity.idle:
+        state.activity.idle = {p: n for p, n in state.activity.idle.items() if p != player}
 
 
 def floor_timeout(ctx: Ctx) -> None:
     """The floor's timer: an idle holder first, then the floor passes (unless
     putting the holder out already moved the game on)."""
     state = ctx.state
-    step, holder = state.step, state.speaker
-    if holder is not None and state.is_alive(holder) and holder not in state.present:
+    step, holder = state.step, state.day.speaker
+    if holder is not None and state.table.is_alive(holder) and holder not in state.activity.present:
         lapse(ctx, holder)
     if state.step == step and not state.is_over:
         ctx.go(Entry.END_FLOOR)
@@ -53,7 +53,11 @@ def night_timeout(ctx: Ctx) -> None:
     ones out leave before dawn, so the shot needs only the living."""
     state = ctx.state
     step = state.step
-    asked = [p for p in state.alive if night.actor_moves(ctx, p) and p not in state.present]
+    asked = [
+        p
+        for p in state.table.alive
+        if night.actor_moves(ctx, p) and p not in state.activity.present
+    ]
     for player in asked:
         if state.is_over:
             return
@@ -69,8 +73,8 @@ def lapse(ctx: Ctx, player: str) -> None:
     if not most or abandon.table_idle(ctx):
         return
     state = ctx.state
-    count = state.idle.get(player, 0) + 1
-    state.idle = {**state.idle, player: count}
+    count = state.activity.idle.get(player, 0) + 1
+    state.activity.idle = {**state.activity.idle, player: count}
     if count < most:
         ctx.emit(IdleReminded(audience=private(player), player=player, count=count, limit=most))
     elif ctx.variant.has_fouls:

@@ -17,11 +17,11 @@ from engine.state import GameState
 
 def legal_actions(state: GameState, include_host: bool = True) -> list[Action]:
     ctx = Ctx(state)
-    if state.suspended and not state.is_over:
-        return [Timeout("clock", state.timer_id)]  # only the suspension's limit
+    if state.clock.suspended and not state.is_over:
+        return [Timeout("clock", state.clock.timer_id)]  # only the suspension's limit
     actions: list[Action] = []
-    if state.timer_seconds is not None and not state.paused:
-        actions.append(Timeout("clock", state.timer_id))
+    if state.clock.timer_seconds is not None and not state.clock.paused:
+        actions.append(Timeout("clock", state.clock.timer_id))
     if not state.is_over:
         for move in STAGES[state.stage].moves:
             actions.extend(move.legal(ctx))

@@ -26,19 +26,21 @@ def mark_dead(ctx: Ctx, player: str, cause: Cause) -> Role | None:
     """The player is out; returns the role shown in the group, if any."""
     state = ctx.state
     # `dead` and `revealed` are shared with earlier states: replaced, never changed.
-    state.dead = {**state.dead, player: cause}
-    state.last_departure = departure_time(state.phase is Phase.NIGHT, state.night, state.day)
+    state.table.dead = {**state.table.dead, player: cause}
+    state.outcome.last_departure = departure_time(
+        state.phase is Phase.NIGHT, state.night.number, state.day.number
+    )
     if cause is not Cause.KILLED:
-        state.eliminated = (*state.eliminated, player)
-    state.hands = state.hands - {player}
-    state.ballots.pop(player, None)
+        state.day.eliminated = (*state.day.eliminated, player)
+    state.vote.hands = state.vote.hands - {player}
+    state.vote.ballots.pop(player, None)
     # Votes for a player who is out no longer count (classic, party).
-    state.ballots = {v: t for v, t in state.ballots.items() if t != player}
+    state.vote.ballots = {v: t for v, t in state.vote.ballots.items() if t != player}
     # No role is shown for a player out by warnings or fouls, or gone from the group;
     # one out for idleness shows it as an eliminated player does.
     if reveals_on_death(ctx) and cause not in (Cause.WARNINGS, Cause.FOULS, Cause.DEPARTED):
-        state.revealed = {**state.revealed, player: state.roles[player]}
-        return state.roles[player]
+        state.table.revealed = {**state.table.revealed, player: state.table.roles[player]}
+        return state.table.roles[player]
     return None
 
 
@@ -46,17 +48,17 @@ def eliminate(ctx: Ctx, player: str, cause: Cause) -> None:
     role = mark_dead(ctx, player, cause)
     ctx.emit(Eliminated(audience=PUBLIC, player=player, cause=cause.value, role=role))
     if cause is Cause.VOTE and ctx.variant.has_farewells:
-        ctx.state.farewells = (*ctx.state.farewells, player)
+        ctx.state.day.farewells = (*ctx.state.day.farewells, player)
 
 
 def living_count(ctx: Ctx) -> LivingCount:
     state = ctx.state
     mafia = town = maniac = blocked_mafia = 0
-    for player in state.alive:
-        role = state.roles[player]
+    for player in state.table.alive:
+        role = state.table.roles[player]
         if role.is_mafia:
             mafia += 1
-            if player in state.blocked:
+            if player in state.night.blocked:
                 blocked_mafia += 1
         elif role is Role.MANIAC:
             maniac += 1
@@ -69,9 +71,9 @@ def voting_over(state: GameState) -> None:
     """The day's voting is over (a result, no vote, or a win): nobody stands
     any longer, so the farewells after it and a host's confirmation show no
     candidates (SCENARIOS.md, `candidates`)."""
-    state.nominees = ()
-    state.candidates = ()
-    state.hands = frozenset()
+    state.day.nominees = ()
+    state.vote.candidates = ()
+    state.vote.hands = frozenset()
 
 
 def check_win(ctx: Ctx, at_dawn: bool) -> bool:
@@ -81,14 +83,18 @@ def check_win(ctx: Ctx, at_dawn: bool) -> bool:
     if state.is_over:
         return True
     side = ctx.variant.winner(living_count(ctx), at_dawn)
-    if side is None and at_dawn and ctx.variant.is_draw(state.night, state.last_departure):
+    if (
+        side is None
+        and at_dawn
+        and ctx.variant.is_draw(state.night.number, state.outcome.last_departure)
+    ):
         side = Side.DRAW
         ctx.emit(Drawn(audience=PUBLIC, nights=ctx.variant.calm_nights_to_draw))
     if side is None:
         return False
     voting_over(state)
     if ctx.state.human_host:
-        ctx.state.pending_winner = side
+        ctx.state.outcome.pending_winner = side
         # The host's silence confirms too (after confirm_seconds).
         ctx.enter(Stage.CONFIRM, ctx.later_option("confirm_seconds") or None)
         ctx.emit(ConfirmRequested(audience=HOST_ONLY, winner=side))
@@ -100,21 +106,21 @@ def check_win(ctx: Ctx, at_dawn: bool) -> bool:
 def _close(ctx: Ctx, side: Side | None) -> tuple[tuple[str, Role], ...]:
     """The game is over: every role is shown; returns them in seat order."""
     state = ctx.state
-    state.winner = side
-    state.pending_winner = None
+    state.outcome.winner = side
+    state.outcome.pending_winner = None
     state.phase = Phase.ENDED
     ctx.enter(Stage.ENDED, None)
-    state.speaker = None
+    state.day.speaker = None
     voting_over(state)
-    state.farewells = ()  # sport: a won or drawn game ends at once, with no farewell
-    state.revealed = dict(state.roles)
-    return tuple((p, state.roles[p]) for p in state.seats)
+    state.day.farewells = ()  # sport: a won or drawn game ends at once, with no farewell
+    state.table.revealed = dict(state.table.roles)
+    return tuple((p, state.table.roles[p]) for p in state.table.seats)
 
 
 def abandon(ctx: Ctx) -> None:
     """Nobody played for a whole day and a whole night: the game ends with
     no winner, and no player has a result."""
-    ctx.state.abandoned = True
+    ctx.state.outcome.abandoned = True
     end_unscored(ctx, "abandoned")
 
 
@@ -128,10 +134,10 @@ def end_unscored(ctx: Ctx, reason: str) -> None:
 def end_game(ctx: Ctx, side: Side) -> None:
     state = ctx.state
     roles = _close(ctx, side)
-    winners = tuple(p for p in state.seats if state.roles[p].side is side)
+    winners = tuple(p for p in state.table.seats if state.table.roles[p].side is side)
     ctx.emit(GameEnded(audience=PUBLIC, winner=side, roles=roles, winners=winners))
-    for player in state.seats:
-        role = state.roles[player]
+    for player in state.table.seats:
+        role = state.table.roles[player]
         ctx.emit(
             PlayerResult(
                 audience=private_to(player),

@@ -21,22 +21,24 @@ def after_tie(ctx: Ctx, leaders: tuple[str, ...]) -> str:
     than were voted on), `lift` (the same players tied again), or
     `table_split` (they are every living player: nobody leaves)."""
     state = ctx.state
-    if state.vote_round is VoteRound.FIRST or len(leaders) < len(state.candidates):
+    if state.vote.round is VoteRound.FIRST or len(leaders) < len(state.vote.candidates):
         return "respeeches"
-    if set(leaders) == set(state.alive):
+    if set(leaders) == set(state.table.alive):
         return "table_split"
     return "lift"
 
 
 def start_lift(ctx: Ctx, tied: tuple[str, ...]) -> None:
     state = ctx.state
-    state.candidates = tied
-    state.hands = frozenset()
-    state.speaker = None
+    state.vote.candidates = tied
+    state.vote.hands = frozenset()
+    state.day.speaker = None
     seconds = ctx.option_int("vote_count_seconds")
     ctx.enter(Stage.LIFT, seconds)
     ctx.emit(
-        LiftStarted(audience=PUBLIC, candidates=tied, living=len(state.alive), seconds=seconds)
+        LiftStarted(
+            audience=PUBLIC, candidates=tied, living=len(state.table.alive), seconds=seconds
+        )
     )
 
 
@@ -45,18 +47,22 @@ def end_lift(ctx: Ctx) -> None:
     lift every tied player, in candidate order, and the win is checked once
     they have all left."""
     state = ctx.state
-    voters = tuple(p for p in state.seats if p in state.hands)
-    living = len(state.alive)
+    voters = tuple(p for p in state.table.seats if p in state.vote.hands)
+    living = len(state.table.alive)
     leave = 2 * len(voters) > living
-    state.last_lift = len(voters)
-    state.hands = frozenset()
+    state.vote.last_lift = len(voters)
+    state.vote.hands = frozenset()
     ctx.emit(
         LiftEnded(
-            audience=PUBLIC, candidates=state.candidates, voters=voters, living=living, leave=leave
+            audience=PUBLIC,
+            candidates=state.vote.candidates,
+            voters=voters,
+            living=living,
+            leave=leave,
         )
     )
     if leave:
-        for player in state.candidates:
+        for player in state.vote.candidates:
             eliminate(ctx, player, Cause.VOTE)
         if check_win(ctx, at_dawn=False):
             return
@@ -68,33 +74,33 @@ def end_lift(ctx: Ctx) -> None:
 
 def check_hand(ctx: Ctx, action: Hand) -> None:
     state = ctx.state
-    if not state.is_alive(action.actor):
+    if not state.table.is_alive(action.actor):
         raise IllegalAction("may_not_vote", f"{action.actor} may not vote")
-    if action.actor in state.hands:
+    if action.actor in state.vote.hands:
         raise IllegalAction("hand_up", "the hand is up already")
 
 
 def raise_hand(ctx: Ctx, action: Hand) -> None:
-    ctx.state.hands = ctx.state.hands | {action.actor}
+    ctx.state.vote.hands = ctx.state.vote.hands | {action.actor}
     ctx.emit(LiftHandChanged(audience=PUBLIC, player=action.actor, up=True))
 
 
 def check_lower(ctx: Ctx, action: Lower) -> None:
-    if action.actor not in ctx.state.hands:
+    if action.actor not in ctx.state.vote.hands:
         raise IllegalAction("hand_down", "the hand is not up")
 
 
 def lower_hand(ctx: Ctx, action: Lower) -> None:
-    ctx.state.hands = ctx.state.hands - {action.actor}
+    ctx.state.vote.hands = ctx.state.vote.hands - {action.actor}
     ctx.emit(LiftHandChanged(audience=PUBLIC, player=action.actor, up=False))
 
 
 def _hand_candidates(ctx: Ctx) -> Iterable[Action]:
-    return (Hand(p) for p in ctx.state.alive)
+    return (Hand(p) for p in ctx.state.table.alive)
 
 
 def _lower_candidates(ctx: Ctx) -> Iterable[Action]:
-    return (Lower(p) for p in ctx.state.alive)
+    return (Lower(p) for p in ctx.state.table.alive)
 
 
 HAND = Move(Hand, check_hand, raise_hand, _hand_candidates)

@@ -36,63 +36,63 @@ from engine.variants import NightMove, ShotMode
 def start_night(ctx: Ctx) -> None:
     state = ctx.state
     state.phase = Phase.NIGHT
-    state.night += 1
-    state.choices = {}
-    state.speaker = None
-    state.nominees = ()
-    state.candidates = ()
-    state.hands = frozenset()
+    state.night.number += 1
+    state.night.choices = {}
+    state.day.speaker = None
+    state.day.nominees = ()
+    state.vote.candidates = ()
+    state.vote.hands = frozenset()
     ctx.enter(Stage.NIGHT, ctx.option_int("night_seconds"))
-    ctx.emit(NightStarted(audience=PUBLIC, night=state.night))
-    if state.night == 1:
-        family = tuple((p, state.roles[p]) for p in state.mafia_members())
+    ctx.emit(NightStarted(audience=PUBLIC, night=state.night.number))
+    if state.night.number == 1:
+        family = tuple((p, state.table.roles[p]) for p in state.table.mafia_members())
         ctx.emit(
             FamilyMet(
                 audience=MAFIA,
                 members=family,
-                night=state.night,
-                talk=ctx.variant.mafia_chat_open(state.night),
+                night=state.night.number,
+                talk=ctx.variant.mafia_chat_open(state.night.number),
                 plan=ctx.variant.has_plan,
             )
         )
         if ctx.variant.sheriff_seen_first_night:
-            for sheriff in state.alive:
-                if state.roles[sheriff] is Role.SHERIFF:
+            for sheriff in state.table.alive:
+                if state.table.roles[sheriff] is Role.SHERIFF:
                     ctx.emit(SheriffSeen(audience=private(sheriff), player=sheriff))
-    for player in state.alive:
-        for move in ctx.variant.night_moves(state.roles[player], state.night):
+    for player in state.table.alive:
+        for move in ctx.variant.night_moves(state.table.roles[player], state.night.number):
             ctx.emit(
                 NightPrompt(
                     audience=private(player),
                     player=player,
                     move=move.value,
                     targets=valid_targets(ctx, player, move),
-                    night=state.night,
+                    night=state.night.number,
                 )
             )
 
 
 def choice_key(player: str, move: NightMove) -> str:
-    """The key of a night choice in `GameState.choices`: "actor:move"."""
+    """The key of a night choice in `GameState.night.choices`: "actor:move"."""
     return f"{player}:{move}"  # a StrEnum formats as its value (and faster than .value)
 
 
 def actor_moves(ctx: Ctx, player: str) -> tuple[NightMove, ...]:
     state = ctx.state
-    if state.stage is not Stage.NIGHT or not state.is_alive(player):
+    if state.stage is not Stage.NIGHT or not state.table.is_alive(player):
         return ()
-    return ctx.variant.night_moves(state.roles[player], state.night)
+    return ctx.variant.night_moves(state.table.roles[player], state.night.number)
 
 
 def valid_targets(ctx: Ctx, player: str, move: NightMove) -> tuple[str, ...]:
     """Any other living player; the doctor may heal themselves, but not the
     same player two nights in a row."""
-    state = ctx.state
+    last_heal = ctx.state.night.last_heal
     return tuple(
         other
-        for other in state.alive
+        for other in ctx.state.table.alive
         if (other != player or move is NightMove.HEAL)
-        and not (move is NightMove.HEAL and other == state.last_heal)
+        and not (move is NightMove.HEAL and other == last_heal)
     )
 
 
@@ -101,7 +101,7 @@ def valid_targets(ctx: Ctx, player: str, move: NightMove) -> tuple[str, ...]:
 
 def check_choice(ctx: Ctx, action: NightChoice) -> None:
     state = ctx.state
-    if not state.is_alive(action.actor):
+    if not state.table.is_alive(action.actor):
         raise IllegalAction("dead", f"{action.actor} is out of the game")
     if action.move not in actor_moves(ctx, action.actor):
         raise IllegalAction("no_such_move", f"{action.actor} cannot {action.move} tonight")
@@ -109,16 +109,16 @@ def check_choice(ctx: Ctx, action: NightChoice) -> None:
         return
     if action.target == action.actor and action.move is not NightMove.HEAL:
         raise IllegalAction("self_target", "nobody may target themselves")
-    if not state.is_alive(action.target):
+    if not state.table.is_alive(action.target):
         raise IllegalAction("bad_target", f"{action.target} is not a living player")
-    if action.move is NightMove.HEAL and action.target == state.last_heal:
+    if action.move is NightMove.HEAL and action.target == state.night.last_heal:
         raise IllegalAction("same_heal", "the doctor may not heal the same player twice in a row")
 
 
 def choose(ctx: Ctx, action: NightChoice) -> None:
     state = ctx.state
-    state.choices[choice_key(action.actor, action.move)] = action.target
-    role = state.roles[action.actor]
+    state.night.choices[choice_key(action.actor, action.move)] = action.target
+    role = state.table.roles[action.actor]
     mafia_shot = action.move is NightMove.KILL and role.is_mafia
     ctx.emit(
         ChoiceMade(
@@ -136,48 +136,48 @@ def choose(ctx: Ctx, action: NightChoice) -> None:
 
 def choice_candidates(ctx: Ctx) -> Iterable[Action]:
     state = ctx.state
-    for player in state.alive:
+    for player in state.table.alive:
         for move in actor_moves(ctx, player):
             yield NightChoice(player, move, None)
-            for target in state.alive:
+            for target in state.table.alive:
                 yield NightChoice(player, move, target)
 
 
 def check_plan(ctx: Ctx, action: Plan) -> None:
     state = ctx.state
-    if not ctx.variant.has_plan or state.roles.get(action.actor) is not Role.DON:
+    if not ctx.variant.has_plan or state.table.roles.get(action.actor) is not Role.DON:
         raise IllegalAction("not_don", "only the Don sets the kill list")
-    if state.night != 1 or not state.is_alive(action.actor):
+    if state.night.number != 1 or not state.table.is_alive(action.actor):
         raise IllegalAction("not_now", "the kill list is set on the acquaintance night")
     if len(set(action.targets)) != len(action.targets):
         raise IllegalAction("bad_target", "a player stands twice on the list")
     for target in action.targets:
-        if target == action.actor or not state.is_alive(target):
+        if target == action.actor or not state.table.is_alive(target):
             raise IllegalAction("bad_target", f"{target} cannot be on the list")
 
 
 def plan(ctx: Ctx, action: Plan) -> None:
-    ctx.state.plan = action.targets
+    ctx.state.night.plan = action.targets
     ctx.emit(PlanSet(audience=MAFIA, player=action.actor, targets=action.targets))
 
 
 def plan_candidates(ctx: Ctx) -> Iterable[Action]:
     """The list as the Don builds it: one more name at a time, or cleared."""
     state = ctx.state
-    for don in state.alive:
-        if state.roles[don] is Role.DON:
+    for don in state.table.alive:
+        if state.table.roles[don] is Role.DON:
             yield Plan(don, ())
-            for target in state.alive:
-                if target not in state.plan:
-                    yield Plan(don, (*state.plan, target))
+            for target in state.table.alive:
+                if target not in state.night.plan:
+                    yield Plan(don, (*state.night.plan, target))
 
 
 def check_mafia_chat(ctx: Ctx, action: MafiaChat) -> None:
     state = ctx.state
-    role = state.roles.get(action.actor)
-    if role is None or not role.is_mafia or not state.is_alive(action.actor):
+    role = state.table.roles.get(action.actor)
+    if role is None or not role.is_mafia or not state.table.is_alive(action.actor):
         raise IllegalAction("not_mafia", "only living mafiosi talk at night")
-    if not ctx.variant.mafia_chat_open(state.night):
+    if not ctx.variant.mafia_chat_open(state.night.number):
         raise IllegalAction("family_asleep", "the mafia do not talk tonight")
     if not action.text.strip():
         raise IllegalAction("empty", "nothing to relay")
@@ -200,12 +200,12 @@ MOVES = (
 def all_chosen(ctx: Ctx) -> bool:
     """Every living actor has made every choice; a night with none never
     ends by itself (it lasts its timer)."""
-    state = ctx.state
+    table, night = ctx.state.table, ctx.state.night
     pending = False
-    for player in state.alive:
-        for move in ctx.variant.night_moves(state.roles[player], state.night):
+    for player in table.alive:
+        for move in ctx.variant.night_moves(table.roles[player], night.number):
             pending = True
-            if choice_key(player, move) not in state.choices:
+            if choice_key(player, move) not in night.choices:
                 return False
     return pending
 
@@ -213,19 +213,19 @@ def all_chosen(ctx: Ctx) -> bool:
 def _choice(ctx: Ctx, player: str | None, move: NightMove) -> str | None:
     if player is None:
         return None
-    return ctx.state.choices.get(choice_key(player, move))
+    return ctx.state.night.choices.get(choice_key(player, move))
 
 
 def mafia_target(ctx: Ctx) -> tuple[str | None, bool]:
     """The mafia's target, and whether the shot missed for want of agreement."""
     state = ctx.state
+    roles, night = state.table.roles, state.night.number
     # Only mafiosi who have a shot tonight: the acquaintance night has none,
     # so it cannot "miss".
     shooters = [
         p
-        for p in state.alive
-        if state.roles[p].is_mafia
-        and NightMove.KILL in ctx.variant.night_moves(state.roles[p], state.night)
+        for p in state.table.alive
+        if roles[p].is_mafia and NightMove.KILL in ctx.variant.night_moves(roles[p], night)
     ]
     picks = [_choice(ctx, p, NightMove.KILL) for p in shooters]
     if ctx.variant.shot_mode is ShotMode.UNANIMOUS:
@@ -240,23 +240,24 @@ def mafia_target(ctx: Ctx) -> tuple[str | None, bool]:
     if len(leaders) == 1:
         return leaders[0], False
     if ctx.variant.shot_mode is ShotMode.MOST_CHOSEN_BOSS_BREAKS:
-        boss = next((p for p in shooters if state.roles[p].is_boss), None)
+        boss = next((p for p in shooters if state.table.roles[p].is_boss), None)
         if _choice(ctx, boss, NightMove.KILL) in leaders:
             return _choice(ctx, boss, NightMove.KILL), False
     return None, False
 
 
 def _holder(ctx: Ctx, role: Role) -> str | None:
-    return next((p for p in ctx.state.alive if ctx.state.roles[p] is role), None)
+    table = ctx.state.table
+    return next((p for p in table.alive if table.roles[p] is role), None)
 
 
 def _checks(ctx: Ctx) -> dict[str, dict[str, str]]:
     state = ctx.state
     learned: dict[str, dict[str, str]] = {}
-    for player in state.alive:
+    for player in state.table.alive:
         target = _choice(ctx, player, NightMove.CHECK)
         if target is not None:
-            answer = ctx.variant.check_answer(state.roles[player], state.roles[target])
+            answer = ctx.variant.check_answer(state.table.roles[player], state.table.roles[target])
             learned[player] = {target: answer}
     return learned
 
@@ -268,38 +269,38 @@ def dawn(ctx: Ctx) -> None:
     maniac_shot = _choice(ctx, _holder(ctx, Role.MANIAC), NightMove.KILL)
     victims: list[str] = []
     for target in (shot, maniac_shot):
-        if target and target != healed and target not in victims and state.is_alive(target):
+        if target and target != healed and target not in victims and state.table.is_alive(target):
             victims.append(target)
     learned = _checks(ctx)
     block = _choice(ctx, _holder(ctx, Role.ESCORT), NightMove.BLOCK)
     record_night(ctx, Dawn(shot, maniac_shot, healed, tuple(victims), learned))
 
-    state.last_heal = healed
-    state.missed = missed
-    state.learned = learned
+    state.night.last_heal = healed
+    state.night.missed = missed
+    state.night.learned = learned
     # Shared with earlier states (GameState.copy): replaced, never changed.
-    learned_all = dict(state.learned_all)
+    learned_all = dict(state.night.learned_all)
     for checker, answers in learned.items():
         learned_all[checker] = {**learned_all.get(checker, {}), **answers}
-    state.learned_all = learned_all
-    state.blocked = (block,) if block else ()
-    state.night_victims = tuple(v for v in victims if state.roles[v].side is Side.TOWN)
+    state.night.learned_all = learned_all
+    state.night.blocked = (block,) if block else ()
+    state.night.victims = tuple(v for v in victims if state.table.roles[v].side is Side.TOWN)
     farewell.at_dawn(ctx, tuple(victims))
-    state.eliminated = ()
+    state.day.eliminated = ()
     shown = []
     for victim in victims:
         role = mark_dead(ctx, victim, Cause.KILLED)
         if role is not None:
             shown.append((victim, role))
-    state.announced = tuple(victims)
+    state.night.announced = tuple(victims)
     state.phase = Phase.DAY
-    state.day += 1
-    state.choices = {}
+    state.day.number += 1
+    state.night.choices = {}
     ctx.emit(
         DayStarted(
             audience=PUBLIC,
-            day=state.day,
-            victims=state.announced,
+            day=state.day.number,
+            victims=state.night.announced,
             missed=missed,
             shown=tuple(shown),
         )

@@ -27,16 +27,16 @@ def record_night(ctx: Ctx, dawn: Dawn) -> None:
     with its result. Called before the dawn changes anything."""
     state = ctx.state
     outcomes: list[MoveOutcome] = []
-    for player in state.alive:
-        for move in ctx.variant.night_moves(state.roles[player], state.night):
+    for player in state.table.alive:
+        for move in ctx.variant.night_moves(state.table.roles[player], state.night.number):
             key = f"{player}:{move}"  # night.choice_key (night imports this module)
-            if key not in state.choices:
+            if key not in state.night.choices:
                 outcomes.append(MoveOutcome(player, move.value, None, "no_choice"))
                 continue
-            target = state.choices[key]
+            target = state.night.choices[key]
             result = _result(ctx, dawn, player, move, target)
             outcomes.append(MoveOutcome(player, move.value, target, result))
-    ctx.emit(NightResolved(audience=RECORD, night=state.night, moves=tuple(outcomes)))
+    ctx.emit(NightResolved(audience=RECORD, night=state.night.number, moves=tuple(outcomes)))
 
 
 def _result(ctx: Ctx, dawn: Dawn, player: str, move: NightMove, target: str | None) -> str:
@@ -50,12 +50,12 @@ def _result(ctx: Ctx, dawn: Dawn, player: str, move: NightMove, target: str | No
         return "blocked"
     if target in dawn.victims:
         return "killed"
-    mafia = ctx.state.roles[player].is_mafia
+    mafia = ctx.state.table.roles[player].is_mafia
     shot = dawn.shot if mafia else dawn.maniac_shot
     if shot is None:
         return "missed"  # no agreement (or a tie): the family made no shot
     if target != shot:
         return "outvoted"
-    if not ctx.state.is_alive(target):
+    if not ctx.state.table.is_alive(target):
         return "gone"
     return "saved"

@@ -26,17 +26,21 @@ from engine.variants import DayMode
 
 def start_discussion(ctx: Ctx) -> None:
     seconds = ctx.option_int("day_seconds")
-    ctx.state.ballots = {}
+    ctx.state.vote.ballots = {}
     ctx.enter(Stage.DISCUSSION, seconds)
     live = ctx.variant.day_mode is DayMode.LIVE_VOTE
-    ctx.emit(DiscussionStarted(audience=PUBLIC, day=ctx.state.day, seconds=seconds, live_vote=live))
+    ctx.emit(
+        DiscussionStarted(
+            audience=PUBLIC, day=ctx.state.day.number, seconds=seconds, live_vote=live
+        )
+    )
 
 
 def start_ballot(ctx: Ctx) -> None:
     seconds = ctx.option_int("ballot_seconds")
-    ctx.state.ballots = {}
+    ctx.state.vote.ballots = {}
     ctx.enter(Stage.BALLOT, seconds)
-    ctx.emit(BallotStarted(audience=PUBLIC, day=ctx.state.day, seconds=seconds))
+    ctx.emit(BallotStarted(audience=PUBLIC, day=ctx.state.day.number, seconds=seconds))
 
 
 def voting_open(ctx: Ctx) -> bool:
@@ -47,14 +51,14 @@ def voting_open(ctx: Ctx) -> bool:
 
 
 def tally(ctx: Ctx) -> dict[str, int]:
-    counts = Counter(ctx.state.ballots.values())
-    return {p: counts[p] for p in ctx.state.seats if counts[p]}
+    counts = Counter(ctx.state.vote.ballots.values())
+    return {p: counts[p] for p in ctx.state.table.seats if counts[p]}
 
 
 def _check_voter(ctx: Ctx, voter: str) -> None:
     if not voting_open(ctx):
         raise IllegalAction("no_vote_now", "there is no vote now")
-    if not ctx.state.is_alive(voter):
+    if not ctx.state.table.is_alive(voter):
         raise IllegalAction("dead", f"{voter} is out of the game")
 
 
@@ -63,40 +67,40 @@ def check_vote(ctx: Ctx, action: Vote) -> None:
     _check_voter(ctx, action.actor)
     if action.target == action.actor:
         raise IllegalAction("self_target", "nobody may vote for themselves")
-    if not state.is_alive(action.target):
+    if not state.table.is_alive(action.target):
         raise IllegalAction("bad_target", f"{action.target} is not a living player")
 
 
 def vote(ctx: Ctx, action: Vote) -> None:
-    if ctx.state.ballots.get(action.actor) == action.target:
+    if ctx.state.vote.ballots.get(action.actor) == action.target:
         return  # voting again for the same player changes nothing
-    ctx.state.ballots[action.actor] = action.target
+    ctx.state.vote.ballots[action.actor] = action.target
     _announce(ctx, action.actor, action.target)
 
 
 def check_unvote(ctx: Ctx, action: Unvote) -> None:
     _check_voter(ctx, action.actor)
-    if action.actor not in ctx.state.ballots:
+    if action.actor not in ctx.state.vote.ballots:
         raise IllegalAction("no_vote_given", f"{action.actor} has not voted")
 
 
 def unvote(ctx: Ctx, action: Unvote) -> None:
-    del ctx.state.ballots[action.actor]
+    del ctx.state.vote.ballots[action.actor]
     _announce(ctx, action.actor, None)
 
 
 def _announce(ctx: Ctx, voter: str, target: str | None) -> None:
     counts = tally(ctx)
     if ctx.variant.day_mode is DayMode.BALLOT:
-        cast = len(ctx.state.ballots)
+        cast = len(ctx.state.vote.ballots)
         ctx.emit(BallotCast(audience=private(voter), voter=voter, target=target, cast=cast))
         ctx.emit(BallotCounted(audience=PUBLIC, cast=cast))
         return
     ctx.emit(
         LiveVoteChanged(audience=PUBLIC, voter=voter, target=target, tally=tuple(counts.items()))
     )
-    if target is not None and counts[target] * 2 > len(ctx.state.alive):
-        ctx.state.votes = counts
+    if target is not None and counts[target] * 2 > len(ctx.state.table.alive):
+        ctx.state.vote.votes = counts
         eliminate(ctx, target, Cause.VOTE)
         if not check_win(ctx, at_dawn=False):
             ctx.go(Entry.END_DAY)
@@ -108,7 +112,7 @@ def timeout(ctx: Ctx) -> None:
         start_ballot(ctx)
         return
     counts = tally(ctx)
-    state.votes = counts
+    state.vote.votes = counts
     top = max(counts.values(), default=0)
     leaders = tuple(p for p, c in counts.items() if c == top)
     # classic: no majority by the deadline; party: the most votes, a tie saves all.
@@ -138,12 +142,12 @@ def _outcome(ctx: Ctx, loser: str | None, leaders: tuple[str, ...]) -> str:
 
 
 def _vote_candidates(ctx: Ctx) -> Iterable[Action]:
-    living = ctx.state.alive
+    living = ctx.state.table.alive
     return (Vote(voter, target) for voter in living for target in living)
 
 
 def _unvote_candidates(ctx: Ctx) -> Iterable[Action]:
-    return (Unvote(voter) for voter in ctx.state.alive)
+    return (Unvote(voter) for voter in ctx.state.table.alive)
 
 
 VOTE = Move(Vote, check_vote, vote, _vote_candidates)

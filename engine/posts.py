@@ -21,18 +21,18 @@ def say(ctx: Ctx, action: Say) -> None:
     player = action.actor
     if player == HOST:
         return  # the host speaks freely
-    if player not in state.roles:
+    if player not in state.table.roles:
         raise IllegalAction("not_a_player", f"{player} is not in this game")
     if state.stage in (Stage.CONFIRM, Stage.ENDED):
         return
     # The floor holder speaks (a sport farewell's holder although dead), unless
     # the floor is silent.
-    holds_floor = state.stage in FLOOR_STAGES and state.speaker == player
-    if holds_floor and state.floor_mode is not FloorMode.SILENT:
+    holds_floor = state.stage in FLOOR_STAGES and state.day.speaker == player
+    if holds_floor and state.day.floor_mode is not FloorMode.SILENT:
         if state.options.get("thanks_rule") and says_thanks(action.text, state.language):
             ctx.go(Entry.END_FLOOR)
         return
-    if not state.is_alive(player):
+    if not state.table.is_alive(player):
         _delete(ctx, player, "dead")
         return
     if state.stage in FREE_STAGES and not state.is_blocked(player):
@@ -47,7 +47,7 @@ def _why_out_of_turn(ctx: Ctx, player: str) -> str:
     """What a warning says: on one's own silent floor, at night, during a
     vote, after one's own floor, blocked for the day, or on someone else's floor."""
     state = ctx.state
-    if state.speaker == player and state.stage in FLOOR_STAGES:
+    if state.day.speaker == player and state.stage in FLOOR_STAGES:
         return "silent"
     if state.stage is Stage.NIGHT:
         return "night"
@@ -55,14 +55,14 @@ def _why_out_of_turn(ctx: Ctx, player: str) -> str:
         return "during_vote"
     if state.is_blocked(player):
         return "blocked"
-    spoken = state.speaking_order[: max(0, state.floor_index)]
+    spoken = state.day.speaking_order[: max(0, state.day.floor_index)]
     if state.stage in (Stage.INTRO, Stage.SPEECH) and player in spoken:
         return "after_floor"
     return "out_of_turn"
 
 
 def _delete(ctx: Ctx, player: str, reason: str) -> None:
-    ctx.state.deleted += 1
+    ctx.state.table.deleted += 1
     ctx.emit(PostDeleted(audience=PUBLIC, player=player, reason=reason))
 
 
@@ -71,8 +71,8 @@ def warn(ctx: Ctx, player: str, reason: str) -> None:
         fouls.foul(ctx, player, reason)
         return
     state = ctx.state
-    count = state.warnings.get(player, 0) + 1
-    state.warnings[player] = count
+    count = state.table.warnings.get(player, 0) + 1
+    state.table.warnings[player] = count
     limit = ctx.option_int("warnings_limit")
     ctx.emit(Warned(audience=PUBLIC, player=player, count=count, limit=limit, reason=reason))
     if limit and count >= limit:
@@ -82,11 +82,11 @@ def warn(ctx: Ctx, player: str, reason: str) -> None:
 def depart(ctx: Ctx, action: Depart) -> None:
     """A player who left the group is out at once, wherever the game is."""
     state = ctx.state
-    if action.actor not in state.roles:
+    if action.actor not in state.table.roles:
         raise IllegalAction("not_a_player", f"{action.actor} is not in this game")
     if state.is_over:
         raise IllegalAction("game_over", "the game is over")
-    if not state.is_alive(action.actor):
+    if not state.table.is_alive(action.actor):
         raise IllegalAction("dead", f"{action.actor} is out of the game already")
     if ctx.variant.has_fouls:
         fouls.remove(ctx, action.actor, Cause.DEPARTED)  # sport: as a removal, the vote falls
@@ -99,8 +99,8 @@ def remove(ctx: Ctx, player: str, cause: Cause) -> None:
     stage goes on without them."""
     state = ctx.state
     stage = state.stage
-    was_speaker = state.speaker == player
-    was_candidate = player in state.candidates and stage in (
+    was_speaker = state.day.speaker == player
+    was_candidate = player in state.vote.candidates and stage in (
         Stage.VOTE,
         Stage.LAST_WORD,
         Stage.DECIDE,

@@ -45,30 +45,31 @@ def random_action(state: GameState, rng: random.Random, chatter: float = 0.0) ->
     if state.stage is Stage.CONFIRM:
         return HostConfirm(HOST)
     if chatter and rng.random() < chatter:
-        return Say(rng.choice(state.seats), rng.choice(CHATTER_LINES))
+        return Say(rng.choice(state.table.seats), rng.choice(CHATTER_LINES))
     ctx = Ctx(state)
     stage = state.stage
     if stage is Stage.NIGHT:
         return _night(ctx, rng) or _timeout(state)
-    if stage in FLOOR_STAGES and state.speaker is not None:
+    if stage in FLOOR_STAGES and state.day.speaker is not None:
         roll = rng.random()
         if roll < 0.05:
             return _timeout(state)
-        if farewell.may_make_best_move(ctx, state.speaker) and roll < 0.7:
-            return _best_move(ctx, rng, state.speaker)
-        nominations_open = not state.nominated_this_floor and not state.vote_cancelled
+        if farewell.may_make_best_move(ctx, state.day.speaker) and roll < 0.7:
+            return _best_move(ctx, rng, state.day.speaker)
+        nominations_open = not state.day.nominated_this_floor and not state.vote.cancelled
         if stage is Stage.SPEECH and nominations_open and roll < 0.45:
-            targets = [t for t in state.alive if t != state.speaker and t not in state.nominees]
+            speaker, nominees = state.day.speaker, state.day.nominees
+            targets = [t for t in state.table.alive if t != speaker and t not in nominees]
             if targets:
-                return Nominate(state.speaker, rng.choice(targets))
-        return Pass(state.speaker)
+                return Nominate(state.day.speaker, rng.choice(targets))
+        return Pass(state.day.speaker)
     if stage is Stage.VOTE:
         return _hands(ctx, rng) or _timeout(state)
     if stage is Stage.LIFT:
         return _lift_hands(ctx, rng) or _timeout(state)
-    if stage is Stage.DECIDE and state.decider is not None:
+    if stage is Stage.DECIDE and state.vote.decider is not None:
         if rng.random() < 0.8:
-            return Decide(state.decider, rng.choice(state.candidates))
+            return Decide(state.vote.decider, rng.choice(state.vote.candidates))
         return _timeout(state)
     if openvote.voting_open(ctx):
         return _open_vote(ctx, rng) or _timeout(state)
@@ -82,7 +83,7 @@ def lively_action(state: GameState, rng: random.Random, chatter: float = 0.0) ->
     abandoned (engine/abandon.py), which pure chance does now and then."""
     action = random_action(state, rng, chatter)
     for _ in range(LIVELY_TRIES):
-        if not (state.quiet and isinstance(action, Timeout)):
+        if not (state.activity.quiet and isinstance(action, Timeout)):
             break
         action = random_action(state, rng)
     return action
@@ -92,18 +93,19 @@ LIVELY_TRIES = 50  # a phase where nobody can act still times out
 
 
 def _timeout(state: GameState) -> Timeout:
-    return Timeout("clock", state.timer_id)
+    return Timeout("clock", state.clock.timer_id)
 
 
 def _night(ctx: Ctx, rng: random.Random) -> Action | None:
     state = ctx.state
     # It is night and these players live: their moves are night.actor_moves.
     moves = ctx.variant.night_moves
+    roles, tonight = state.table.roles, state.night
     pending = [
         (player, move)
-        for player in state.alive
-        for move in moves(state.roles[player], state.night)
-        if night.choice_key(player, move) not in state.choices
+        for player in state.table.alive
+        for move in moves(roles[player], tonight.number)
+        if night.choice_key(player, move) not in tonight.choices
     ]
     if not pending or rng.random() < 0.03:
         return None
@@ -112,11 +114,11 @@ def _night(ctx: Ctx, rng: random.Random) -> Action | None:
     if not targets or rng.random() < 0.1:
         return NightChoice(player, move, None)
     # The mafia tend to agree, as a real family does after talking.
-    if move is NightMove.KILL and state.roles[player].is_mafia and rng.random() < 0.7:
+    if move is NightMove.KILL and state.table.roles[player].is_mafia and rng.random() < 0.7:
         agreed = [
-            state.choices.get(night.choice_key(m, NightMove.KILL))
-            for m in state.alive
-            if state.roles[m].is_mafia
+            state.night.choices.get(night.choice_key(m, NightMove.KILL))
+            for m in state.table.alive
+            if state.table.roles[m].is_mafia
         ]
         agreed_targets = [t for t in agreed if t in targets]
         if agreed_targets:
@@ -126,12 +128,13 @@ def _night(ctx: Ctx, rng: random.Random) -> Action | None:
 
 def _hands(ctx: Ctx, rng: random.Random) -> Action | None:
     state = ctx.state
-    two_way_first_count = len(state.candidates) == 2 and state.count_index == 0
+    two_way_first_count = len(state.vote.candidates) == 2 and state.vote.count_index == 0
     if ctx.variant.has_leave_table and two_way_first_count and rng.random() < 0.01:
-        return Leave(rng.choice(state.candidates))
-    if state.hands and rng.random() < 0.05:
-        return Lower(rng.choice(sorted(state.hands)))
-    eligible = [p for p in state.alive if handvote.may_vote(ctx, p) and p not in state.hands]
+        return Leave(rng.choice(state.vote.candidates))
+    if state.vote.hands and rng.random() < 0.05:
+        return Lower(rng.choice(sorted(state.vote.hands)))
+    hands = state.vote.hands
+    eligible = [p for p in state.table.alive if handvote.may_vote(ctx, p) and p not in hands]
     if not eligible or rng.random() < 0.35:
         return None
     return Hand(rng.choice(eligible))
@@ -140,9 +143,9 @@ def _hands(ctx: Ctx, rng: random.Random) -> Action | None:
 def _lift_hands(ctx: Ctx, rng: random.Random) -> Action | None:
     """sport's lift vote: about half of the lifts pass under random play."""
     state = ctx.state
-    if state.hands and rng.random() < 0.05:
-        return Lower(rng.choice(sorted(state.hands)))
-    eligible = [p for p in state.alive if p not in state.hands]
+    if state.vote.hands and rng.random() < 0.05:
+        return Lower(rng.choice(sorted(state.vote.hands)))
+    eligible = [p for p in state.table.alive if p not in state.vote.hands]
     if not eligible or rng.random() < 0.15:
         return None
     return Hand(rng.choice(eligible))
@@ -150,24 +153,25 @@ def _lift_hands(ctx: Ctx, rng: random.Random) -> Action | None:
 
 def _best_move(ctx: Ctx, rng: random.Random, player: str) -> Best:
     """One to three living players, in seat order (as the shell sends them)."""
-    living = ctx.state.alive
+    living = ctx.state.table.alive
     picked = set(rng.sample(living, rng.randint(1, min(farewell.BEST_MOVE_MOST, len(living)))))
     return Best(player, tuple(p for p in living if p in picked))
 
 
 def _open_vote(ctx: Ctx, rng: random.Random) -> Action | None:
     state = ctx.state
-    living = state.alive
+    living = state.table.alive
     if rng.random() < 1.5 / len(living):
         return None
     voter = rng.choice(living)
-    if voter in state.ballots and rng.random() < 0.1:
+    if voter in state.vote.ballots and rng.random() < 0.1:
         return Unvote(voter)
-    targets = [t for t in living if t != voter and t != state.ballots.get(voter)]
+    ballot = state.vote.ballots.get(voter)
+    targets = [t for t in living if t != voter and t != ballot]
     if not targets:
         return None
     # A table leans towards whoever is already accused, as people do.
-    leaders = Counter(state.ballots.values()).most_common(1)
+    leaders = Counter(state.vote.ballots.values()).most_common(1)
     if leaders and leaders[0][0] in targets and rng.random() < 0.5:
         return Vote(voter, leaders[0][0])
     return Vote(voter, rng.choice(targets))
@@ -182,11 +186,11 @@ class GameRecord:
 
     @property
     def winner(self) -> Side | None:
-        return self.state.winner
+        return self.state.outcome.winner
 
     @property
     def days(self) -> int:
-        return self.state.day
+        return self.state.day.number
 
 
 def play_random_game(

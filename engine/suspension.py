@@ -23,7 +23,7 @@ REASON = "suspended"  # GameEnded.reason at the limit
 
 
 def refuse_while_suspended(ctx: Ctx, action: Action) -> None:
-    if ctx.state.suspended and not ctx.state.is_over:
+    if ctx.state.clock.suspended and not ctx.state.is_over:
         raise IllegalAction("suspended", f"no {action.verb} while the game is suspended")
 
 
@@ -36,23 +36,23 @@ def check_suspend(ctx: Ctx, action: Suspend) -> None:
 def suspend(ctx: Ctx, action: Suspend) -> None:
     # A new timer id: a late firing of the stage's timer is stale, and the
     # suspension's limit is a timer of its own. A host's pause stays as it was.
-    ctx.state.timer_id += 1
-    ctx.state.suspended = True
+    ctx.state.clock.timer_id += 1
+    ctx.state.clock.suspended = True
     ctx.emit(Suspended(audience=PUBLIC, limit=action.limit))
 
 
 def check_unsuspend(ctx: Ctx, action: Unsuspend) -> None:
     if ctx.state.is_over:
         raise IllegalAction("game_over", "the game is over")
-    if not ctx.state.suspended:
+    if not ctx.state.clock.suspended:
         raise IllegalAction("not_suspended", "the game is not suspended")
 
 
 def unsuspend(ctx: Ctx, action: Unsuspend) -> None:
     # A new timer id again: the limit's timer is stale now; the stage's timer
     # runs on with the time it had left (or the host's pause goes on).
-    ctx.state.timer_id += 1
-    ctx.state.suspended = False
+    ctx.state.clock.timer_id += 1
+    ctx.state.clock.suspended = False
     ctx.emit(Unsuspended(audience=PUBLIC))
 
 

@@ -86,66 +86,68 @@ def public_view(state: GameState) -> PublicView:
     live = variant.day_mode is DayMode.LIVE_VOTE
     tally: dict[str, int] = {}
     if live:
-        for target in state.ballots.values():
+        for target in state.vote.ballots.values():
             tally[target] = tally.get(target, 0) + 1
     return PublicView(
         variant=state.variant,
         phase=state.phase,
-        day=state.day,
-        night=state.night,
+        day=state.day.number,
+        night=state.night.number,
         stage=state.stage,
         step=state.step,
-        timer_id=state.timer_id,
-        timer_seconds=state.timer_seconds,
-        paused=state.paused or state.suspended,
-        suspended=state.suspended,
-        seats=state.seats,
-        alive=state.alive,
-        dead=tuple(state.dead),
-        revealed=tuple(state.revealed.items()),
-        warnings=tuple(state.warnings.items()),
-        blocked=state.blocked,
-        announced=state.announced,
-        eliminated=state.eliminated,
-        missed=state.missed,
-        speaker=state.speaker,
-        floor_mode=state.floor_mode.value,
+        timer_id=state.clock.timer_id,
+        timer_seconds=state.clock.timer_seconds,
+        paused=state.clock.paused or state.clock.suspended,
+        suspended=state.clock.suspended,
+        seats=state.table.seats,
+        alive=state.table.alive,
+        dead=tuple(state.table.dead),
+        revealed=tuple(state.table.revealed.items()),
+        warnings=tuple(state.table.warnings.items()),
+        blocked=state.night.blocked,
+        announced=state.night.announced,
+        eliminated=state.day.eliminated,
+        missed=state.night.missed,
+        speaker=state.day.speaker,
+        floor_mode=state.day.floor_mode.value,
         next_speaker=day.next_speaker(ctx),
-        nominees=state.nominees,
-        candidates=state.candidates,
-        vote_round=state.vote_round.value,
-        count_index=state.count_index,
-        hands=tuple(p for p in state.seats if p in state.hands),
-        votes=tuple(state.votes.items()),
-        live_tally=tuple((p, tally[p]) for p in state.seats if p in tally),
-        ballots_cast=0 if live else len(state.ballots),
-        decider=state.decider,
+        nominees=state.day.nominees,
+        candidates=state.vote.candidates,
+        vote_round=state.vote.round.value,
+        count_index=state.vote.count_index,
+        hands=tuple(p for p in state.table.seats if p in state.vote.hands),
+        votes=tuple(state.vote.votes.items()),
+        live_tally=tuple((p, tally[p]) for p in state.table.seats if p in tally),
+        ballots_cast=0 if live else len(state.vote.ballots),
+        decider=state.vote.decider,
         posting_free=state.stage in FREE_STAGES,
-        farewells=state.farewells,
-        silenced=state.silenced,
-        vote_cancelled=state.vote_cancelled,
-        best_mover=state.best_mover,
-        best_move=state.best_move,
-        last_lift=state.last_lift,
+        farewells=state.day.farewells,
+        silenced=state.day.silenced,
+        vote_cancelled=state.vote.cancelled,
+        best_mover=state.day.best_mover,
+        best_move=state.day.best_move,
+        last_lift=state.vote.last_lift,
         human_host=state.human_host,
-        winner=state.winner,
-        pending_winner=state.pending_winner,
+        winner=state.outcome.winner,
+        pending_winner=state.outcome.pending_winner,
     )
 
 
 def player_view(state: GameState, player: str) -> PlayerView:
     ctx = Ctx(state)
-    role = state.roles[player]
-    met = state.night >= 1 or state.phase is Phase.ENDED
+    role = state.table.roles[player]
+    met = state.night.number >= 1 or state.phase is Phase.ENDED
     family = (
-        tuple((p, state.roles[p]) for p in state.mafia_members()) if role.is_mafia and met else ()
+        tuple((p, state.table.roles[p]) for p in state.table.mafia_members())
+        if role.is_mafia and met
+        else ()
     )
     options = tuple(
         NightOption(
             move=move.value,
             targets=night.valid_targets(ctx, player, move),
-            chosen=state.choices.get(f"{player}:{move.value}"),
-            has_chosen=f"{player}:{move.value}" in state.choices,
+            chosen=state.night.choices.get(f"{player}:{move.value}"),
+            has_chosen=f"{player}:{move.value}" in state.night.choices,
         )
         for move in night.actor_moves(ctx, player)
     )
@@ -153,10 +155,10 @@ def player_view(state: GameState, player: str) -> PlayerView:
         public=public_view(state),
         player=player,
         role=role,
-        alive=state.is_alive(player),
+        alive=state.table.is_alive(player),
         family=family,
-        learned=tuple(state.learned_all.get(player, {}).items()),
+        learned=tuple(state.night.learned_all.get(player, {}).items()),
         night_options=options,
-        plan=state.plan if role.is_mafia else (),
-        ballot=state.ballots.get(player),
+        plan=state.night.plan if role.is_mafia else (),
+        ballot=state.vote.ballots.get(player),
     )

@@ -299,7 +299,8 @@ def parse_act(text: str, players: tuple[str, ...], number: int) -> Action:
 def phase_name(state: GameState) -> str:
     if state.phase is Phase.ENDED:
         return "ended"
-    return f"{state.phase.value} {state.day if state.phase is Phase.DAY else state.night}"
+    number = state.day.number if state.phase is Phase.DAY else state.night.number
+    return f"{state.phase.value} {number}"
 
 
 def observe(state: GameState, key: str) -> Any:
@@ -309,39 +310,39 @@ def observe(state: GameState, key: str) -> Any:
     if key == "stage":
         return state.stage.value
     if key == "speaker":
-        return state.speaker
+        return state.day.speaker
     if key == "candidates":
         if state.stage in (Stage.VOTE, Stage.LAST_WORD, Stage.DECIDE, Stage.LIFT):
-            return list(state.candidates)
-        return list(state.nominees)
+            return list(state.vote.candidates)
+        return list(state.day.nominees)
     if key == "alive":
-        return list(state.alive)
+        return list(state.table.alive)
     if key == "dead":
-        return list(state.dead)
+        return list(state.table.dead)
     if key == "announced":
-        return list(state.announced)
+        return list(state.night.announced)
     if key == "eliminated":
-        return list(state.eliminated)
+        return list(state.day.eliminated)
     if key == "missed":
-        return state.missed
+        return state.night.missed
     if key == "learned":
-        return {c: dict(a) for c, a in state.learned.items()}
+        return {c: dict(a) for c, a in state.night.learned.items()}
     if key == "votes":
-        return dict(state.votes)
+        return dict(state.vote.votes)
     if key == "warnings":
-        return dict(state.warnings)
+        return dict(state.table.warnings)
     if key == "blocked":
-        return list(state.blocked)
+        return list(state.night.blocked)
     if key == "revealed":
-        return {p: r.value for p, r in state.revealed.items()}
+        return {p: r.value for p, r in state.table.revealed.items()}
     if key == "deleted":
-        return state.deleted
+        return state.table.deleted
     if key == "winner":
-        return state.winner.value if state.winner else None
+        return state.outcome.winner.value if state.outcome.winner else None
     if key == "best_move":
-        return list(state.best_move)
+        return list(state.day.best_move)
     if key == "lift":
-        return state.last_lift
+        return state.vote.last_lift
     raise KeyError(key)
 
 

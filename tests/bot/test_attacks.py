@@ -136,7 +136,7 @@ async def test_a_family_message_too_long_for_telegram_is_refused_with_a_notice(
         game_id = await start(h, "classic")
         state = state_of(h, game_id)
         assert state.stage is Stage.NIGHT
-        mafia = [u for u in h.users if state.roles[str(u.id)].is_mafia]
+        mafia = [u for u in h.users if state.table.roles[str(u.id)].is_mafia]
         speaker, listener = mafia[0], mafia[1]
         seen = len(h.private_texts(listener))
         speaker.send(speaker.private_chat, "🙂" * 2048)  # 4,096 UTF-16 units
@@ -162,7 +162,7 @@ async def test_night_prompts_name_their_group(tmp_path: Path) -> None:
         record = h.db.get_game(game_id)
         assert record is not None and record.status is GameStatus.RUNNING
         state = state_of(h, game_id)
-        doctor = next(u for u in h.users if state.roles[str(u.id)].value == "doctor")
+        doctor = next(u for u in h.users if state.table.roles[str(u.id)].value == "doctor")
         prompt = next(t for t in reversed(h.private_texts(doctor)) if "Night" in t)
         assert prompt.startswith("🎭 Friday club")
 

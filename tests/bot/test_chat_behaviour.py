@@ -40,8 +40,8 @@ async def test_out_of_turn_and_night_posts_are_deleted_and_warned(tmp_path: Path
         game_id = await start(h, "moscow")
         _, state = state_of(h, game_id)
         assert state.stage is Stage.INTRO
-        speaker = next(u for u in h.users if str(u.id) == state.speaker)
-        other = next(u for u in h.users if str(u.id) != state.speaker)
+        speaker = next(u for u in h.users if str(u.id) == state.day.speaker)
+        other = next(u for u in h.users if str(u.id) != state.day.speaker)
         kept = speaker.send(h.group, "Hello, I am a carpenter.")
         dropped = other.send(h.group, "I talk out of turn")
         await h.settle()
@@ -50,10 +50,10 @@ async def test_out_of_turn_and_night_posts_are_deleted_and_warned(tmp_path: Path
         assert "I talk out of turn" not in texts
         assert any("warning 1/3" in t for t in texts)
         _, state = state_of(h, game_id)
-        assert state.warnings == {str(other.id): 1}
+        assert state.table.warnings == {str(other.id): 1}
         assert kept.message_id != dropped.message_id
         # Through the introductions to the first night: the chat is closed.
-        for _ in state.seats:
+        for _ in state.table.seats:
             await scheduler.fire(f"game-{game_id}")
             await h.settle()
         _, state = state_of(h, game_id)
@@ -66,7 +66,7 @@ async def test_out_of_turn_and_night_posts_are_deleted_and_warned(tmp_path: Path
         await h.settle()
         assert "psst, who is the don?" not in live_texts(h)
         _, state = state_of(h, game_id)
-        assert state.warnings.get(str(h.users[0].id)) == 1
+        assert state.table.warnings.get(str(h.users[0].id)) == 1
 
 
 async def test_stale_and_foreign_buttons_change_nothing(tmp_path: Path) -> None:
@@ -74,8 +74,8 @@ async def test_stale_and_foreign_buttons_change_nothing(tmp_path: Path) -> None:
     async with running_bot(tmp_path, 9, scheduler=scheduler) as h:
         game_id = await start(h, "moscow")
         record, state = state_of(h, game_id)
-        speaker = next(u for u in h.users if str(u.id) == state.speaker)
-        other = next(u for u in h.users if str(u.id) != state.speaker)
+        speaker = next(u for u in h.users if str(u.id) == state.day.speaker)
+        other = next(u for u in h.users if str(u.id) != state.day.speaker)
         # Someone else's Pass: a popup, and the floor stays.
         found = find_button(h, h.group.id, prefix(Kind.PASS, record))
         assert found is not None
@@ -215,27 +215,27 @@ async def test_the_don_sets_the_kill_list_on_the_acquaintance_night(tmp_path: Pa
     async with running_bot(tmp_path, 9, scheduler=scheduler) as h:
         game_id = await start(h, "moscow")
         record, state = state_of(h, game_id)
-        for _ in state.seats:
+        for _ in state.table.seats:
             await scheduler.fire(f"game-{game_id}")
             await h.settle()
         record, state = state_of(h, game_id)
-        assert state.stage is Stage.NIGHT and state.night == 1
+        assert state.stage is Stage.NIGHT and state.night.number == 1
         users = {str(u.id): u for u in h.users}
-        don = next(p for p in state.seats if state.roles[p].value == "don")
-        mafioso = next(p for p in state.seats if state.roles[p].value == "mafia")
-        town = [p for p in state.seats if not state.roles[p].is_mafia]
+        don = next(p for p in state.table.seats if state.table.roles[p].value == "don")
+        mafioso = next(p for p in state.table.seats if state.table.roles[p].value == "mafia")
+        town = [p for p in state.table.seats if not state.table.roles[p].is_mafia]
         for target in town[:2]:
-            seat = str(state.seats.index(target) + 1)
+            seat = str(state.table.seats.index(target) + 1)
             assert press(h, users[don], int(don), prefix(Kind.PLAN, record, seat))
             await h.settle()
         _, state = state_of(h, game_id)
-        assert state.plan == tuple(town[:2])
+        assert state.night.plan == tuple(town[:2])
         seen = h.private_texts(users[mafioso])
         names = [h.sb.world.users[int(p)].first_name for p in town[:2]]
         assert any(all(n in t for n in names) for t in seen), seen[-3:]
         assert press(h, users[don], int(don), prefix(Kind.PLAN, record, "0"))
         await h.settle()
-        assert state_of(h, game_id)[1].plan == ()
+        assert state_of(h, game_id)[1].night.plan == ()
 
 
 async def test_help_rules_button_and_a_new_game_from_the_end_screen(tmp_path: Path) -> None:
@@ -288,7 +288,7 @@ async def test_a_crash_after_the_final_write_still_shows_the_end(tmp_path: Path)
             following, _ = __import__("engine").apply(
                 state, action := lively_action(state, players.rng, 0.05)
             )
-            if following.winner is not None:
+            if following.outcome.winner is not None:
                 break
             await players.perform(record, state, action)
         await h.hold_calls()
@@ -296,7 +296,7 @@ async def test_a_crash_after_the_final_write_still_shows_the_end(tmp_path: Path)
         await h.handled()
         record, _ = state_of(h, game_id)
         assert record.status is GameStatus.ENDED
-        winner = following.winner
+        winner = following.outcome.winner
         line = texts.winner_line(translator("en"), winner).replace("<b>", "").replace("</b>", "")
         assert not any(line in m for m in h.group_texts())
         users, admin, group = h.users, h.admin, h.group
@@ -317,11 +317,11 @@ async def test_without_admin_rights_the_game_runs_and_only_warns(tmp_path: Path)
         game_id = await start(h, "moscow")
         assert any("not an administrator" in t for t in h.group_texts())
         _, state = state_of(h, game_id)
-        other = next(u for u in h.users if str(u.id) != state.speaker)
+        other = next(u for u in h.users if str(u.id) != state.day.speaker)
         other.send(h.group, "out of turn")
         await h.settle()
         assert "out of turn" in h.group_texts()  # not deleted: the bot may not
-        assert state_of(h, game_id)[1].warnings == {str(other.id): 1}
+        assert state_of(h, game_id)[1].table.warnings == {str(other.id): 1}
         record = await AutoPlayers(h, scheduler, seed=9).play(game_id)
         assert record.status is GameStatus.ENDED
         assert h.sb.log.count_429() == 0
@@ -341,7 +341,11 @@ async def test_a_restart_in_the_middle_of_a_vote_edits_the_same_count(tmp_path: 
         for _ in range(400):
             await h.settle()
             record, state = state_of(h, game_id)
-            if state.stage is Stage.VOTE and state.count_index == 0 and len(state.candidates) > 1:
+            if (
+                state.stage is Stage.VOTE
+                and state.vote.count_index == 0
+                and len(state.vote.candidates) > 1
+            ):
                 break
             assert record.status is GameStatus.RUNNING, "the game ended before a vote"
             await players.perform(record, state, lively_action(state, players.rng))
@@ -358,13 +362,15 @@ async def test_a_restart_in_the_middle_of_a_vote_edits_the_same_count(tmp_path: 
         h2.users, h2.admin, h2.group = users, admin, group
         await h2.settle()
         record, state = state_of(h2, game_id)
-        assert state.count_index == 1
+        assert state.vote.count_index == 1
         again = find_button(h2, group.id, prefix(Kind.HAND, record))
         assert again is not None and again[0] == before[0]  # the same message, edited
-        voter = next(u for u in users if str(u.id) in state.alive and str(u.id) not in state.voted)
+        voter = next(
+            u for u in users if str(u.id) in state.table.alive and str(u.id) not in state.vote.voted
+        )
         assert press(h2, voter, group.id, prefix(Kind.HAND, record))
         await h2.settle()
-        assert str(voter.id) in state_of(h2, game_id)[1].hands
+        assert str(voter.id) in state_of(h2, game_id)[1].vote.hands
 
 
 async def test_a_restart_at_night_closes_a_chat_the_crash_left_open(tmp_path: Path) -> None:
@@ -399,7 +405,7 @@ async def test_a_press_or_a_post_is_read_checked_and_written_in_one_database_cal
     async with running_bot(tmp_path, 9, scheduler=scheduler) as h:
         game_id = await start(h, "moscow")
         record, state = state_of(h, game_id)
-        speaker = next(u for u in h.users if str(u.id) == state.speaker)
+        speaker = next(u for u in h.users if str(u.id) == state.day.speaker)
         await h.settle()
         calls: list[str] = []  # the game's reads and moves (the sender's calls left out)
         run = h.service.adb.run

@@ -25,7 +25,7 @@ async def test_an_update_delivered_twice_makes_its_move_once(tmp_path: Path) -> 
         assert record is not None
         state = GameState.from_dict(record.state or {})
         assert state.stage is Stage.DISCUSSION
-        speaker = next(u for u in h.users if state.is_alive(str(u.id)))
+        speaker = next(u for u in h.users if state.table.is_alive(str(u.id)))
         posted = speaker.send(h.group, "I trust seat 3")  # delivered once, by the sandbox
         await h.settle()
         data = {

@@ -49,15 +49,17 @@ async def test_the_end_screen_comes_with_the_picture_of_the_table(tmp_path: Path
         names = [item.text for item in expected.of_kind("name")]
         assert names == [p.name for p in record.players]
         roles = [item.text for item in expected.of_kind("role")]
-        assert roles == [texts.role_name(t, state.roles[str(p.user_id)]) for p in record.players]
+        assert roles == [
+            texts.role_name(t, state.table.roles[str(p.user_id)]) for p in record.players
+        ]
         winner = " ".join(item.text for item in expected.of_kind("winner"))
-        assert winner == winner_title(t, state.winner)
+        assert winner == winner_title(t, state.outcome.winner)
         # It comes just before the end screen, whose buttons are New game and Protocol.
         after = [m for m in messages(h, h.group.id) if m.message_id > sent.message_id]
         end = next(m for m in after if m.reply_markup)
         assert (
             end.text is not None
-            and texts.role_name(t, state.roles[str(record.players[0].user_id)]) in end.text
+            and texts.role_name(t, state.table.roles[str(record.players[0].user_id)]) in end.text
         )
         labels = [b["text"] for row in end.reply_markup["inline_keyboard"] for b in row]
         assert labels == [texts.button(t, "new_game"), texts.button(t, "protocol")]
@@ -104,10 +106,12 @@ async def test_protocol_refused_while_the_game_runs_and_given_after(tmp_path: Pa
         assert (protocol["schema"], protocol["version"]) == (SCHEMA, SCHEMA_VERSION)
         assert_valid(protocol)
         assert protocol["game"]["id"] == record.id
-        assert protocol["result"]["winner"] == (state.winner.value if state.winner else None)
+        assert protocol["result"]["winner"] == (
+            state.outcome.winner.value if state.outcome.winner else None
+        )
         assert [s["user_id"] for s in protocol["seats"]] == [p.user_id for p in record.players]
         assert [s["role"] for s in protocol["seats"]] == [
-            state.roles[str(p.user_id)].value for p in record.players
+            state.table.roles[str(p.user_id)].value for p in record.players
         ]
         # The end screen's button: the protocol in the presser's private chat.
         reader = h.users[2]

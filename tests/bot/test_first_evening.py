@@ -133,14 +133,14 @@ async def test_an_upgrade_in_the_middle_of_a_day_loses_no_vote(tmp_path: Path) -
             if state.stage is Stage.DISCUSSION:
                 break
             await players.perform(record, state, lively_action(state, players.rng, 0.0))
-        assert state.stage is Stage.DISCUSSION and not state.ballots
-        alive = list(state.alive)
+        assert state.stage is Stage.DISCUSSION and not state.vote.ballots
+        alive = list(state.table.alive)
         # each votes for the next player: one vote each, no majority ends the vote early
         votes = {voter: alive[(i + 1) % len(alive)] for i, voter in enumerate(alive)}
         old, half = h.group, len(alive) // 2
 
         async def vote(voter: str, chat: Chat) -> None:
-            seat = str(state.seats.index(votes[voter]) + 1)
+            seat = str(state.table.seats.index(votes[voter]) + 1)
             found = find_button(h, chat.id, prefix(Kind.VOTE, record, seat))
             assert found is not None, f"no vote board in {chat.title}"
             press = players.user(voter).press(chat, found[1], message_id=found[0])
@@ -156,7 +156,7 @@ async def test_an_upgrade_in_the_middle_of_a_day_loses_no_vote(tmp_path: Path) -
         record = h.db.get_game(game_id)
         assert record is not None and record.chat_id == new.id
         state = GameState.from_dict(record.state or {})
-        assert dict(state.ballots) == votes
+        assert dict(state.vote.ballots) == votes
 
 
 TOPIC_RIGHTS = {**BOT_RIGHTS, "can_manage_topics": True}

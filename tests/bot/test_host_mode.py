@@ -77,13 +77,14 @@ async def test_a_whole_game_with_a_human_host(
     async with running_bot(tmp_path, size, scheduler=scheduler) as h:
         game_id = await hosted_game(h, variant)
         record, state = load(h, game_id)
-        assert str(h.admin.id) not in state.seats and state.human_host
+        assert str(h.admin.id) not in state.table.seats and state.human_host
         # The host has every role, in private.
         table = table_of(record)
         roles = next(m for m in h.private_texts(h.admin) if "You host this game" in m)
-        for player in state.seats:
+        for player in state.table.seats:
             assert (
-                plain(f"{table.label(player)}: {texts.role_label(T, state.roles[player])}") in roles
+                plain(f"{table.label(player)}: {texts.role_label(T, state.table.roles[player])}")
+                in roles
             )
         players = AutoPlayers(h, scheduler, seed)
         confirmed = False
@@ -95,10 +96,10 @@ async def test_a_whole_game_with_a_human_host(
                 break
             if state.stage is Stage.CONFIRM:
                 # The side has won, but the group sees no end until the host confirms.
-                assert state.pending_winner is not None
-                line = plain(texts.winner_line(T, state.pending_winner))
+                assert state.outcome.pending_winner is not None
+                line = plain(texts.winner_line(T, state.outcome.pending_winner))
                 assert not any(line in m for m in h.group_texts())
-                asked = plain(texts.confirm_request(T, state.pending_winner))
+                asked = plain(texts.confirm_request(T, state.outcome.pending_winner))
                 assert asked in h.private_texts(h.admin)
                 # confirm_seconds ends it if the host stays silent.
                 assert "game-" + str(game_id) in scheduler.armed
@@ -112,8 +113,8 @@ async def test_a_whole_game_with_a_human_host(
                 checks += load(h, game_id)[0].version > record.version
         assert confirmed and record.status is GameStatus.ENDED and record.winner
         final = GameState.from_dict(record.state or {})
-        assert final.winner is not None
-        assert any(plain(texts.winner_line(T, final.winner)) in m for m in h.group_texts())
+        assert final.outcome.winner is not None
+        assert any(plain(texts.winner_line(T, final.outcome.winner)) in m for m in h.group_texts())
         # Every night move reached the host.
         host_private = "\n".join(h.private_texts(h.admin))
         assert ") targets " in host_private or "does nothing tonight" in host_private
@@ -132,51 +133,55 @@ async def test_the_host_panel_pauses_resumes_extends_skips_and_warns(tmp_path: P
         assert await scheduler.fire(timer)  # the quiet first night ends
         await h.settle()
         record, state = load(h, game_id)
-        assert state.stage is Stage.SPEECH and state.speaker is not None
-        speaker = state.speaker
+        assert state.stage is Stage.SPEECH and state.day.speaker is not None
+        speaker = state.day.speaker
 
         # Pause: the timer stops, the pause's own limit runs; a late timer job changes nothing.
         late = scheduler.armed[timer][1]
         await host_press(h, record, "pause")
         record, state = load(h, game_id)
-        assert state.paused and record.stage_deadline is not None and timer in scheduler.armed
+        assert state.clock.paused and record.stage_deadline is not None and timer in scheduler.armed
         assert plain(texts.timer_note(T, "paused", 0)) in h.group_texts()
         version = record.version
         await late()
         await h.settle()
         record, state = load(h, game_id)
-        assert record.version == version and state.speaker == speaker and state.paused
+        assert record.version == version and state.day.speaker == speaker and state.clock.paused
         await host_press(h, record, "pause")  # pausing twice is refused
         assert load(h, game_id)[0].version == version
 
         # Resume: the timer runs again.
         await host_press(h, record, "resume")
         record, state = load(h, game_id)
-        assert not state.paused and record.stage_deadline is not None and timer in scheduler.armed
+        assert (
+            not state.clock.paused
+            and record.stage_deadline is not None
+            and timer in scheduler.armed
+        )
         assert plain(texts.timer_note(T, "resumed", 0)) in h.group_texts()
 
         # +30 s: the same floor, a later deadline.
-        seconds, deadline = state.timer_seconds or 0, record.stage_deadline
+        seconds, deadline = state.clock.timer_seconds or 0, record.stage_deadline
         await host_press(h, record, "extend")
         record, state = load(h, game_id)
-        assert state.timer_seconds == seconds + 30 and state.speaker == speaker
+        assert state.clock.timer_seconds == seconds + 30 and state.day.speaker == speaker
         assert deadline is not None and record.stage_deadline == pytest.approx(deadline + 30)
         assert plain(texts.timer_note(T, "extended", 30)) in h.group_texts()
 
         # Skip the speaker: the floor passes on.
         await host_press(h, record, "skip")
         record, state = load(h, game_id)
-        assert state.stage is Stage.SPEECH and state.speaker not in (None, speaker)
+        assert state.stage is Stage.SPEECH and state.day.speaker not in (None, speaker)
 
         # Warn: a menu of the living in private, then the warning in the group.
-        target = state.seats[-1]
+        target = state.table.seats[-1]
         assert press(h, h.admin, h.admin.id, prefix(Kind.HOST_WARN_MENU, record))
         await h.settle()
         assert h.private_texts(h.admin)[-1] == T.gettext("Warn whom?")
         h.admin.press(h.admin.private_chat, table_of(record).button(target))
         await h.settle()
         record, state = load(h, game_id)
-        assert state.warnings.get(target) == 1
+        assert state.table.warnings.get(target) == 1
         # Said in the group: its own message, or (during a speech) an edit of the floor's.
         warning = plain(texts.warned(T, table_of(record), target, 1, 3, "host"))
         assert any(warning in text for text in h.group_texts())

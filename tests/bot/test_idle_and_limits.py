@@ -38,10 +38,10 @@ async def test_a_player_who_never_acts_is_reminded_then_out(tmp_path: Path) -> N
     async with running_bot(tmp_path, 9, scheduler=scheduler) as h:
         game_id = await auto_game(h, "club")
         record, state = load(h, game_id)
-        idle = next(p for p in state.seats if state.roles[p] is Role.MAFIA)
+        idle = next(p for p in state.table.seats if state.table.roles[p] is Role.MAFIA)
         idle_user = next(u for u in h.users if str(u.id) == idle)
         players = AutoPlayers(h, scheduler, seed=5, chatter=0.0)
-        while state.is_alive(idle):
+        while state.table.is_alive(idle):
             assert players.steps < 2000 and record.status is GameStatus.RUNNING
             players.steps += 1
             action = lively_action(state, players.rng)
@@ -53,7 +53,7 @@ async def test_a_player_who_never_acts_is_reminded_then_out(tmp_path: Path) -> N
                 await players.perform(record, state, action)
             await h.settle()
             record, state = load(h, game_id)
-        assert state.dead[idle] is Cause.IDLE
+        assert state.table.dead[idle] is Cause.IDLE
         reminder = texts.idle_reminder(T, record.title, 1)
         assert record.title and reminder in h.private_texts(idle_user)
         name = next(p.name for p in record.players if p.user_id == idle_user.id)
@@ -79,7 +79,7 @@ async def test_a_table_where_nobody_acts_ends_abandoned_and_uncounted(tmp_path: 
             await h.settle()
         assert record is not None and record.status is GameStatus.ABORTED
         state = GameState.from_dict(record.state or {})
-        assert state.abandoned and state.winner is None and not state.dead
+        assert state.outcome.abandoned and state.outcome.winner is None and not state.table.dead
         assert any(plain(texts.abandoned_line(T)) in plain(m) for m in h.group_texts())
         assert chat.permissions == before
         assert h.db.chat_stats(h.group.id) == stats
@@ -107,15 +107,15 @@ async def test_a_pause_ends_by_itself(tmp_path: Path) -> None:
         assert await scheduler.fire(timer)  # the quiet first night
         await h.settle()
         record, state = load(h, game_id)
-        speaker = state.speaker
+        speaker = state.day.speaker
         await host_press(h, record, "pause")
         record, state = load(h, game_id)
-        assert state.paused and record.paused_left is not None
+        assert state.clock.paused and record.paused_left is not None
         left = record.paused_left
         assert await scheduler.fire(timer)  # pause_limit has run out
         await h.settle()
         record, state = load(h, game_id)
-        assert not state.paused and state.speaker == speaker and timer in scheduler.armed
+        assert not state.clock.paused and state.day.speaker == speaker and timer in scheduler.armed
         assert plain(texts.timer_note(T, "unpaused", 0)) in h.group_texts()
         assert record.stage_deadline is not None
         now = h.service.clock.now()
@@ -134,10 +134,10 @@ async def test_a_silent_host_confirms_by_itself(tmp_path: Path) -> None:
             await players.perform(record, state, lively_action(state, players.rng, 0.03))
             await h.settle()
             record, state = load(h, game_id)
-        winner = state.pending_winner
+        winner = state.outcome.pending_winner
         assert winner is not None
         assert await scheduler.fire(f"game-{game_id}")  # confirm_seconds, the host silent
         await h.settle()
         record, state = load(h, game_id)
-        assert record.status is GameStatus.ENDED and state.winner is winner
+        assert record.status is GameStatus.ENDED and state.outcome.winner is winner
         assert any(plain(texts.winner_line(T, winner)) in m for m in h.group_texts())

@@ -109,7 +109,7 @@ async def play_until_a_death(h: Harness, scheduler: ManualScheduler, game_id: in
         record = h.db.get_game(game_id)
         assert record is not None and record.status is GameStatus.RUNNING
         state = GameState.from_dict(record.state or {})
-        out = [p for p in state.seats if p not in state.alive]
+        out = [p for p in state.table.seats if p not in state.table.alive]
         if out:
             return out[0]
         await players.perform(record, state, lively_action(state, players.rng))

@@ -52,7 +52,7 @@ async def test_a_player_who_blocks_the_bot_is_told_later_and_the_group_now(
         await h.settle()
         await h.press_start()
         record, state = load(h, game_id)
-        role = texts.role_name(T, state.roles[str(silent.id)])
+        role = texts.role_name(T, state.table.roles[str(silent.id)])
         assert not any(role in m for m in h.private_texts(silent))
         assert any("I cannot write to" in m and silent.name in m for m in h.group_texts())
         silent.unblock()  # my_chat_member: the role waiting for them goes out
@@ -113,8 +113,8 @@ async def test_the_game_goes_on_when_the_group_becomes_a_supergroup(tmp_path: Pa
 
 def _winner(record: GameRecord):  # type: ignore[no-untyped-def]
     state = GameState.from_dict(record.state or {})
-    assert state.winner is not None
-    return state.winner
+    assert state.outcome.winner is not None
+    return state.outcome.winner
 
 
 async def test_a_game_lives_in_its_forum_topic(tmp_path: Path) -> None:
@@ -158,16 +158,16 @@ async def test_an_album_out_of_turn_is_one_post_and_media_are_posts(tmp_path: Pa
     async with running_bot(tmp_path, 7, scheduler=ManualScheduler()) as h:
         game_id = await start(h, "moscow")
         _, state = load(h, game_id)
-        other = next(u for u in h.users if str(u.id) != state.speaker)
+        other = next(u for u in h.users if str(u.id) != state.day.speaker)
         sent = other.send_album(h.group, 3, caption="look at these")
         await h.settle()
         _, state = load(h, game_id)
-        assert state.warnings.get(str(other.id)) == 1  # one album, one warning
+        assert state.table.warnings.get(str(other.id)) == 1  # one album, one warning
         assert all(h.group.live_message(m.message_id) is None for m in sent)
         photo = other.send_photo(h.group, caption="and this")
         await h.settle()
         _, state = load(h, game_id)
-        assert state.warnings.get(str(other.id)) == 2
+        assert state.table.warnings.get(str(other.id)) == 2
         assert h.group.live_message(photo.message_id) is None
 
 
@@ -176,13 +176,13 @@ async def test_commands_edits_and_anonymous_posts_out_of_turn(tmp_path: Path) ->
         h.sb.promote(h.group, h.users[6], can_delete_messages=True)
         game_id = await start(h, "moscow")
         _, state = load(h, game_id)
-        speaker = user_of(h, state.speaker or "")
+        speaker = user_of(h, state.day.speaker or "")
         others = [u for u in h.users if u is not speaker]
         # A command is a post: out of turn, deleted and warned.
         command = others[0].send(h.group, "/psst I am the sheriff, seat 4 is mafia")
         await h.settle()
         assert h.group.live_message(command.message_id) is None
-        assert load(h, game_id)[1].warnings.get(str(others[0].id)) == 1
+        assert load(h, game_id)[1].table.warnings.get(str(others[0].id)) == 1
         # The speaker's own post stands; edited after the floor passed, it goes.
         mine = speaker.send(h.group, "I am a simple citizen")
         await h.settle()
@@ -192,12 +192,12 @@ async def test_commands_edits_and_anonymous_posts_out_of_turn(tmp_path: Path) ->
         speaker.edit(mine, "I am the sheriff, seat 4 is mafia")
         await h.settle()
         assert h.group.live_message(mine.message_id) is None
-        assert load(h, game_id)[1].warnings.get(str(speaker.id)) == 1
+        assert load(h, game_id)[1].table.warnings.get(str(speaker.id)) == 1
         # An anonymous administrator's post during a floor: deleted, nobody warned.
         anonymous = h.users[6].send(h.group, "psst", anonymous=True)
         await h.settle()
         assert h.group.live_message(anonymous.message_id) is None
-        assert str(h.users[6].id) not in load(h, game_id)[1].warnings
+        assert str(h.users[6].id) not in load(h, game_id)[1].table.warnings
 
 
 async def test_a_player_who_leaves_the_group_leaves_the_game(tmp_path: Path) -> None:
@@ -211,11 +211,11 @@ async def test_a_player_who_leaves_the_group_leaves_the_game(tmp_path: Path) -> 
         assert record is not None and len(record.players) == 8
         await h.press_start()
         _, state = load(h, game_id)
-        gone = user_of(h, state.seats[4])
+        gone = user_of(h, state.table.seats[4])
         h.sb.leave(h.group, gone)
         await h.settle()
         _, state = load(h, game_id)
-        assert str(gone.id) in state.dead and str(gone.id) not in state.revealed
+        assert str(gone.id) in state.table.dead and str(gone.id) not in state.table.revealed
         assert any("left the group and is out of the game" in m for m in h.group_texts())
         record = await AutoPlayers(h, scheduler, seed=9).play(game_id)
         assert record.status is GameStatus.ENDED
@@ -276,7 +276,7 @@ async def test_a_forum_night_keeps_the_players_out_of_every_topic(tmp_path: Path
         post = chief.send(h.group, "psst, from the chief", topic=lounge)
         await h.settle()
         assert h.group.live_message(post.message_id) is None
-        assert load(h, record.id)[1].warnings.get(str(chief.id)) == 1
+        assert load(h, record.id)[1].table.warnings.get(str(chief.id)) == 1
         assert sum("meanwhile, a guest" in t for t in h.group_texts()) == 2
         while load(h, record.id)[1].phase is Phase.NIGHT:  # morning lifts it
             await scheduler.fire(f"game-{record.id}")

@@ -39,7 +39,7 @@ class Table:
         return GameState.from_dict(self.record().state or {})
 
     def seat(self, number: int) -> str:
-        return self.state().seats[number - 1]
+        return self.state().table.seats[number - 1]
 
     async def act(self, *actions: Action) -> None:
         for action in actions:
@@ -77,7 +77,7 @@ async def test_the_lift_and_the_best_move_reach_the_group_and_no_secret_does(
         await tied_twice(table)
         await table.act(*(Hand(s(n)) for n in (1, 2, 3, 4, 5)), CLOCK)  # 5 of 10: both stay
         state = table.state()
-        assert state.phase.value == "night" and state.last_lift == 5
+        assert state.phase.value == "night" and state.vote.last_lift == 5
         group = h.group_texts()
         lift = [m for m in group if "Lift · " in m]
         assert len(lift) == 1, "the lift is one message"
@@ -85,27 +85,27 @@ async def test_the_lift_and_the_best_move_reach_the_group_and_no_secret_does(
         assert "Votes: 1 · " in lift[0]
         assert find_button(h, h.group.id, prefix(Kind.HAND, table.record())) is None
         # Night 2: the family shoots the first red seat; the checks.
-        roles = state.roles
-        black = [p for p in state.seats if roles[p].is_mafia]
-        victim = next(p for p in state.seats if not roles[p].is_mafia)
+        roles = state.table.roles
+        black = [p for p in state.table.seats if roles[p].is_mafia]
+        victim = next(p for p in state.table.seats if not roles[p].is_mafia)
         don = next(p for p in black if roles[p] is Role.DON)
-        sheriff = next(p for p in state.seats if roles[p] is Role.SHERIFF)
-        checked = next(p for p in state.seats if p not in (don, sheriff))
+        sheriff = next(p for p in state.table.seats if roles[p] is Role.SHERIFF)
+        checked = next(p for p in state.table.seats if p not in (don, sheriff))
         await table.act(
             *(NightChoice(p, NightMove.KILL, victim) for p in black),
             NightChoice(don, NightMove.CHECK, checked),
             NightChoice(sheriff, NightMove.CHECK, don if sheriff != victim else checked),
         )
         state = table.state()
-        assert state.stage.value == "farewell" and state.speaker == victim
-        named = tuple(p for p in state.seats if p in black[:2])
+        assert state.stage.value == "farewell" and state.day.speaker == victim
+        named = tuple(p for p in state.table.seats if p in black[:2])
         await table.act(Best(victim, named))
-        assert table.state().best_move == named
+        assert table.state().day.best_move == named
         user = table.players.user(victim)
         menu = h.private_texts(user)
         assert any("Your best move is recorded" in m for m in menu)
         group = h.group_texts()
-        labels = ", ".join(f"{state.seats.index(p) + 1} · " for p in named)
+        labels = ", ".join(f"{state.table.seats.index(p) + 1} · " for p in named)
         best = [m for m in group if m.startswith("🎯 Best move of ")]
         assert len(best) == 1 and all(label in best[0] for label in labels.split(", "))
         # Nothing secret in the group: no role, no night move, no private prompt.
@@ -130,8 +130,12 @@ async def test_a_removal_on_fouls_cancels_the_running_vote(tmp_path: Path) -> No
         assert table.state().stage.value == "vote"
         await table.act(*(Say(s(6), f"not my turn {n}") for n in range(4)))
         state = table.state()
-        assert state.phase.value == "night" and state.night == 2
-        assert state.eliminated == (s(6),) and state.votes == {} and state.warnings[s(6)] == 4
+        assert state.phase.value == "night" and state.night.number == 2
+        assert (
+            state.day.eliminated == (s(6),)
+            and state.vote.votes == {}
+            and state.table.warnings[s(6)] == 4
+        )
         group = h.group_texts()
         assert not any("not my turn" in m for m in group), "the posts are deleted"
         said = "\n".join(group)

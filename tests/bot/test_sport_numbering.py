@@ -73,7 +73,7 @@ async def test_a_sport_game_reads_night_zero_then_day_n_then_night_n(
         assert seen[:3] == ["N0", "D1", "N1"], seen
         expected = ["N0"] + [f"{kind}{n}" for n in range(1, len(seen)) for kind in "DN"]
         assert seen == expected[: len(seen)], seen
-        assert state.night >= 2  # the engine's own count goes on from 1
+        assert state.night.number >= 2  # the engine's own count goes on from 1
         # The morning after the zero night does not say nobody was killed.
         t = translator(language)
         read = lines(group)
@@ -86,13 +86,13 @@ async def test_a_sport_game_reads_night_zero_then_day_n_then_night_n(
         assert t.gettext("Nobody was killed last night.") not in read[morning + 1]
         # The sheriff's card counts from night 1; the night prompts (every player
         # with a move: the mafia live on at least until night 1) start at night 1.
-        sheriff = next(p for p in state.seats if state.roles[p] is Role.SHERIFF)
+        sheriff = next(p for p in state.table.seats if state.table.roles[p] is Role.SHERIFF)
         card = texts.role_description(t, Role.SHERIFF, "sport")
         assert any(card in m for m in h.private_texts(players.user(sheriff)))
         night = WORDS[language][1]
         prompted = {
             int(match.group(1))
-            for player in state.seats
+            for player in state.table.seats
             for m in h.private_texts(players.user(player))
             if (match := re.search(rf"🌙 {night} — ", m))
         }

@@ -20,7 +20,7 @@ from tg_mafia.storage import GameRecord
 def stage_of(record: GameRecord | None) -> tuple[int, int]:
     assert record is not None and record.state is not None
     state = GameState.from_dict(record.state)
-    return state.step, state.timer_id
+    return state.step, state.clock.timer_id
 
 
 async def test_a_late_report_of_an_old_deadline_leaves_the_live_timer(tmp_path: Path) -> None:

@@ -78,7 +78,7 @@ async def closed(h: Harness, table: int, game_id: int) -> tuple[GameRecord, Game
     h.sb.close_topic(h.group, table, by=h.admin)
     await h.settle()
     record, state = load(h, game_id)
-    assert state.suspended and record.status is GameStatus.RUNNING
+    assert state.clock.suspended and record.status is GameStatus.RUNNING
     assert record.paused_left == pytest.approx(left, abs=0.5)
     assert record.stage_deadline == pytest.approx(h.service.clock.now() + LIMIT, abs=1)
     assert sum(PAUSED in text for text in general(h)) == 1
@@ -94,27 +94,27 @@ async def test_a_closed_topic_pauses_the_game_until_it_is_reopened(tmp_path: Pat
         await asyncio.sleep(left + 600)  # far past the speech's end, short of the limit
         await h.settle()
         _, state = load(h, game_id)
-        assert state.suspended
-        assert (state.step, state.speaker) == (before.step, before.speaker)  # nothing fired
+        assert state.clock.suspended
+        assert (state.step, state.day.speaker) == (before.step, before.day.speaker)  # nothing fired
         assert not refused(h)  # nothing tried in the closed topic
         assert h.group.topics[table].closed and sum(PAUSED in t for t in general(h)) == 1
 
         h.sb.reopen_topic(h.group, table, by=h.admin)
         await h.settle()
         record, state = load(h, game_id)
-        assert not state.suspended and record.paused_left is None
-        assert (state.step, state.speaker) == (before.step, before.speaker)
+        assert not state.clock.suspended and record.paused_left is None
+        assert (state.step, state.day.speaker) == (before.step, before.day.speaker)
         assert record.stage_deadline is not None
         assert record.stage_deadline - h.service.clock.now() == pytest.approx(left, abs=1)
         assert sum(REOPENED in text for text in in_topic(h, table)) == 1
 
         await asyncio.sleep(left - 3)  # the floor is still the speaker's
         await h.settle()
-        assert load(h, game_id)[1].speaker == before.speaker
+        assert load(h, game_id)[1].day.speaker == before.day.speaker
         await asyncio.sleep(6)  # and passes on its restored deadline
         await h.settle()
         _, state = load(h, game_id)
-        assert state.speaker != before.speaker and state.step > before.step
+        assert state.day.speaker != before.day.speaker and state.step > before.step
         assert sum(PAUSED in text for text in general(h)) == 1
         assert not refused(h)
 
@@ -140,7 +140,7 @@ async def test_a_topic_closed_past_the_limit_ends_the_game_with_its_protocol(
         await asyncio.sleep(left + 60)  # the speech would have ended by now
         await h.settle()
         record, state = load(h, game_id)
-        assert state.suspended and state.step == before.step
+        assert state.clock.suspended and state.step == before.step
         assert record.stage_deadline == limit_at  # the limit, as stored before the restart
 
         assert limit_at is not None
@@ -183,7 +183,10 @@ async def test_given_the_right_the_bot_reopens_the_topic_and_the_game_goes_on(
         await h.settle()
         record, state = load(h, game_id)
         assert not h.group.topics[table].closed
-        assert not state.suspended and (state.step, state.speaker) == (before.step, before.speaker)
+        assert not state.clock.suspended and (state.step, state.day.speaker) == (
+            before.step,
+            before.day.speaker,
+        )
         assert record.stage_deadline is not None
         assert record.stage_deadline - h.service.clock.now() == pytest.approx(left, abs=1)
         assert sum(REOPENED in text for text in in_topic(h, table)) == 1
@@ -205,12 +208,12 @@ async def test_a_topic_closed_at_night_pauses_the_night_too(tmp_path: Path) -> N
         await asyncio.sleep(600)  # far past the zero night's minute
         await h.settle()
         _, state = load(h, game_id)
-        assert state.suspended and (state.stage, state.step) == (Stage.NIGHT, night.step)
+        assert state.clock.suspended and (state.stage, state.step) == (Stage.NIGHT, night.step)
         assert sum(PAUSED in text for text in general(h)) == 1
         h.sb.reopen_topic(h.group, table, by=h.admin)
         await h.settle()
         await asyncio.sleep(120)  # the night's minute runs out now
         await h.settle()
         _, state = load(h, game_id)
-        assert not state.suspended and state.stage is Stage.SPEECH
+        assert not state.clock.suspended and state.stage is Stage.SPEECH
         assert not refused(h)

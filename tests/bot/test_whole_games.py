@@ -33,7 +33,7 @@ async def test_a_whole_game(tmp_path: Path, variant: str, size: int, seed: int) 
         t = translator("en")
         # Every player has their role in private, protected from forwarding.
         for user in h.users:
-            role = state.roles[str(user.id)]
+            role = state.table.roles[str(user.id)]
             assert any(texts.role_name(t, role) in m for m in h.private_texts(user))
         # Players who talk now and then: a table where nobody acts for a day and a
         # night is abandoned (its own tests), not played to an end.
@@ -44,8 +44,8 @@ async def test_a_whole_game(tmp_path: Path, variant: str, size: int, seed: int) 
         assert any(
             texts.winner_line(
                 t,
-                GameState.from_dict(record.state or {}).winner
-                or state.winner
+                GameState.from_dict(record.state or {}).outcome.winner
+                or state.outcome.winner
                 or _side(record.winner),
             )
             .replace("<b>", "")
@@ -122,16 +122,16 @@ async def test_a_whole_game_in_each_language(
         state = GameState.from_dict(record.state or {})
         t = translator(language)
         for user in h.users:
-            role = texts.role_name(t, state.roles[str(user.id)])
+            role = texts.role_name(t, state.table.roles[str(user.id)])
             assert any(role in m for m in h.private_texts(user)), (role, h.private_texts(user))
         record = await AutoPlayers(h, scheduler, seed=11).play(game_id)
         final = GameState.from_dict(record.state or {})
-        assert final.winner is not None
-        winner = texts.winner_line(t, final.winner).replace("<b>", "").replace("</b>", "")
+        assert final.outcome.winner is not None
+        winner = texts.winner_line(t, final.outcome.winner).replace("<b>", "").replace("</b>", "")
         group = h.group_texts()
         assert any(winner in m for m in group)
         if language != "en":
-            english = texts.winner_line(translator("en"), final.winner)
+            english = texts.winner_line(translator("en"), final.outcome.winner)
             assert english.replace("<b>", "").replace("</b>", "") not in "\n".join(group)
             # No English sentence of the game's own messages slipped through.
             for english_line in ("The city sleeps", "The city wakes up", "is eliminated"):

@@ -479,7 +479,7 @@ class CrashRun:
         group = table.group.id
 
         def seat(player: str | None) -> str:
-            return str(state.seats.index(player) + 1) if player else "0"
+            return str(state.table.seats.index(player) + 1) if player else "0"
 
         if isinstance(action, Timeout):
             name = f"game-{gid}"
@@ -532,9 +532,9 @@ class CrashRun:
     def check(self, table: Table) -> None:
         record = self._record(table)
         expected = table.expected
-        assert expected is not None and expected.winner is not None
+        assert expected is not None and expected.outcome.winner is not None
         assert record.status is GameStatus.ENDED, record.status
-        assert record.winner == expected.winner.value
+        assert record.winner == expected.outcome.winner.value
         assert record.state == expected.to_dict(), "the final state differs from the reference"
         assert record.saved_permissions is None, "the saved permissions were not cleared"
         # Replay the stored log: the reference actions in order, and only no-op repeats.

@@ -55,7 +55,7 @@ def must_be_said(h: Harness, record: GameRecord) -> list[str]:
             owed.append(t.gettext("☀️ <b>Day {n}.</b> The city wakes up.").format(n=event.day))
         elif isinstance(event, GameEnded):
             owed.append(texts.winner_line(t, event.winner))
-    assert state.winner is not None and any("wins" in line for line in owed)
+    assert state.outcome.winner is not None and any("wins" in line for line in owed)
     return [TAGS.sub("", line) for line in owed]
 
 
@@ -69,10 +69,12 @@ def assert_results_said(h: Harness, record: GameRecord, users: list[SimUser]) ->
     """Each player's own result reaches their private chat."""
     t = translator(record.language)
     state = GameState.from_dict(record.state or {})
-    assert state.winner is not None
+    assert state.outcome.winner is not None
     for user in users:
-        role = state.roles[str(user.id)]
-        line = TAGS.sub("", texts.own_result(t, role.side is state.winner, state.winner, role))
+        role = state.table.roles[str(user.id)]
+        line = TAGS.sub(
+            "", texts.own_result(t, role.side is state.outcome.winner, state.outcome.winner, role)
+        )
         assert any(line in m for m in h.private_texts(user)), (line, h.private_texts(user)[-3:])
 
 
@@ -170,7 +172,7 @@ class AvoidingPlayers(AutoPlayers):
 
     async def perform(self, record: GameRecord, state: GameState, action: Action) -> None:
         if self.steps == self.block_at and self.blocked is None:
-            alive = [u for u in self.h.users if str(u.id) in state.alive]
+            alive = [u for u in self.h.users if str(u.id) in state.table.alive]
             self.blocked = alive[len(alive) // 2]
             self.blocked.block()
             await self.h.settle()
@@ -189,7 +191,7 @@ class AvoidingPlayers(AutoPlayers):
             if not isinstance(action, NightChoice | Decide):
                 return action
             action = lively_action(state, self.rng)
-        return Timeout("clock", state.timer_id)
+        return Timeout("clock", state.clock.timer_id)
 
 
 @pytest.mark.parametrize(("variant", "size"), [("classic", 8), ("moscow", 9), ("club", 10)])

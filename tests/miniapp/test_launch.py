@@ -56,13 +56,13 @@ async def test_private_prompts_open_the_table_in_the_mini_app(tmp_path: Path) ->
         users = {str(u.id): u for u in h.users}
         for _ in range(7):  # the introductions, each floor passed: night 1 comes
             state = GameState.from_dict((h.db.get_game(game_id) or _none()).state or {})
-            if state.speaker is None:
+            if state.day.speaker is None:
                 break
-            users[state.speaker].press(h.group, texts.button(T, "pass"))
+            users[state.day.speaker].press(h.group, texts.button(T, "pass"))
             await h.settle()
         state = GameState.from_dict((h.db.get_game(game_id) or _none()).state or {})
         assert state.phase.value == "night"
-        don = next(p for p in state.seats if state.roles[p] is Role.DON)
+        don = next(p for p in state.table.seats if state.table.roles[p] is Role.DON)
         chat = h.sb.world.private_chat(users[don].user)
         prompt = [m for m in chat.messages.values() if m.reply_markup][-1]
         last = prompt.reply_markup["inline_keyboard"][-1]

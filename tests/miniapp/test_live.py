@@ -65,10 +65,10 @@ async def test_the_floor_passes_by_page_and_by_chat_and_every_page_follows(
     watcher = await open_page(browser, table.page_url(h.admin))  # a spectator's page
     await watcher.locator("#seats li.speaking").wait_for()
     pages: dict[str, Any] = {}
-    seats = table.state().seats
+    seats = table.state().table.seats
     for turn in range(len(seats)):
         state = table.state()
-        speaker = state.speaker
+        speaker = state.day.speaker
         assert speaker is not None and state.stage.value == "intro"
         number = str(seats.index(speaker) + 1)
         await wait_until(
@@ -89,7 +89,7 @@ async def test_the_floor_passes_by_page_and_by_chat_and_every_page_follows(
             user_of(table, speaker).press(h.group, texts.button(T, "pass"), floor_message(table))
         await h.settle()
         after = table.state()
-        assert after.speaker != speaker or after.stage.value != "intro"
+        assert after.day.speaker != speaker or after.stage.value != "intro"
     assert table.state().stage.value != "intro"
     for page in (watcher, *pages.values()):
         assert not page.errors
@@ -136,7 +136,7 @@ async def test_a_stream_resumes_from_its_last_event_id(table: Table) -> None:
     (again,) = events_of(await stream(table, init, "0-old", 1.5))
     assert again["v"] == table.record().version
     # Reconnected, then the speaker passes in the chat: that one change comes.
-    speaker = table.state().speaker
+    speaker = table.state().day.speaker
     assert speaker is not None
 
     async def pass_in_chat() -> None:
@@ -147,6 +147,6 @@ async def test_a_stream_resumes_from_its_last_event_id(table: Table) -> None:
     changed = events_of(raw)
     assert changed and all(e["v"] > again["v"] for e in changed)
     speaking = [s["n"] for s in changed[-1]["seats"] if s["speaking"]]
-    assert speaking == [table.state().seats.index(table.state().speaker or "") + 1]
+    assert speaking == [table.state().table.seats.index(table.state().day.speaker or "") + 1]
     ids = [line.removeprefix("id: ") for line in raw.splitlines() if line.startswith("id: ")]
     assert current not in ids and len(set(ids)) == len(ids)

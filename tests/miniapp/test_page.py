@@ -43,11 +43,11 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
 def foreign_labels(table: Table, player: str) -> set[str]:
     """The role labels of the other players that the viewer's own view does not give."""
     state = table.state()
-    mine = state.roles[player]
+    mine = state.table.roles[player]
     known = {p for p, _ in _family(table, player)}
     return {
         texts.role_label(T, role)
-        for p, role in state.roles.items()
+        for p, role in state.table.roles.items()
         if p != player and p not in known and role is not mine
     }
 
@@ -89,18 +89,18 @@ def events_of(raw: str) -> list[dict[str, Any]]:
 async def test_a_player_sees_the_table_and_only_their_own_role(browser: Any, table: Table) -> None:
     state = table.state()
     users = {str(u.id): u for u in table.h.users}
-    citizen = next(p for p in state.seats if state.roles[p] is Role.CITIZEN)
-    mafioso = next(p for p in state.seats if state.roles[p].is_mafia)
+    citizen = next(p for p in state.table.seats if state.table.roles[p] is Role.CITIZEN)
+    mafioso = next(p for p in state.table.seats if state.table.roles[p].is_mafia)
     for player in (citizen, mafioso):
         init = users[player].web_app_data(f"g{table.game_id}")
         page = await open_page(browser, table.url(init))
         role = page.locator("#role")
         await role.wait_for()
-        assert await role.inner_text() == texts.role_label(T, state.roles[player])
+        assert await role.inner_text() == texts.role_label(T, state.table.roles[player])
         seats = page.locator("#seats li")
-        assert await seats.count() == len(state.seats)
+        assert await seats.count() == len(state.table.seats)
         assert await page.locator("#seats li.me").get_attribute("data-seat") == str(
-            state.seats.index(player) + 1
+            state.table.seats.index(player) + 1
         )
         assert await page.locator("#seats li[data-role]").count() == 0  # nothing revealed yet
         html = await page.content()
@@ -109,7 +109,7 @@ async def test_a_player_sees_the_table_and_only_their_own_role(browser: Any, tab
         events = events_of(await stream_text(table, init))
         assert events
         for event in events:
-            assert event["me"]["role"] == texts.role_label(T, state.roles[player])
+            assert event["me"]["role"] == texts.role_label(T, state.table.roles[player])
             assert all(seat["role"] is None for seat in event["seats"])
             for label in foreign_labels(table, player):
                 assert label not in json.dumps(event, ensure_ascii=False)
@@ -128,9 +128,9 @@ async def test_a_spectator_sees_the_public_table(browser: Any, table: Table) -> 
     page = await open_page(browser, table.url(init))
     await page.locator("#spectator").wait_for()
     assert await page.locator("#card").is_hidden()
-    assert await page.locator("#seats li").count() == len(table.state().seats)
+    assert await page.locator("#seats li").count() == len(table.state().table.seats)
     html = await page.content()
-    for role in set(table.state().roles.values()):
+    for role in set(table.state().table.roles.values()):
         assert texts.role_label(T, role) not in html
     events = events_of(await stream_text(table, init))
     assert events

@@ -38,7 +38,7 @@ async def test_a_move_on_another_replica_reaches_a_page_here(
         lobby.version,
         state.to_dict(),
         stage_deadline=time.time() + 600,
-        timer_token=str(state.timer_id),
+        timer_token=str(state.clock.timer_id),
     )
     hub = Hub(AsyncDb(here), BotClock())
     hub.listen(here.engine)
@@ -51,7 +51,7 @@ async def test_a_move_on_another_replica_reaches_a_page_here(
         elsewhere = Runner(AsyncDb(there), BotClock(), _nothing)
 
         def speaker_passes(record: GameRecord, now: object) -> object:
-            return Pass(str(state.speaker))
+            return Pass(str(state.day.speaker))
 
         outcome = await elsewhere.act(game.id, speaker_passes)  # type: ignore[arg-type]
         assert outcome.error is None and outcome.record is not None

@@ -49,7 +49,7 @@ async def test_a_stream_reconnected_mid_vote_gets_the_hands_raised_meanwhile(
         record = table.record()
         await auto.press(auto.user(raiser), h.group.id, prefix(Kind.HAND, record), Hand(raiser))
         await h.settle()
-        seat = table.state().seats.index(raiser) + 1
+        seat = table.state().table.seats.index(raiser) + 1
         (back,) = events_of(await stream(table, init, last, 1.5))
         hands = [s["n"] for s in back["seats"] if s["hand"]]
         assert seat in hands and seat not in hands_before

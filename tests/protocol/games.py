@@ -46,11 +46,15 @@ def played(
         if not finish and len(log) > 60 and state.stage.value != "confirm":
             break
         action = random_action(state, rng, chatter)
-        if state.phase.value == "day" and state.day != greeted and not state.is_over:
-            greeted = state.day  # a player acts each day: the game is not abandoned
-            action = Say(state.alive[0], "good morning")
+        if state.phase.value == "day" and state.day.number != greeted and not state.is_over:
+            greeted = state.day.number  # a player acts each day: the game is not abandoned
+            action = Say(state.table.alive[0], "good morning")
         elif family_talk and state.stage.value == "night":
-            mafioso = next(p for p in state.seats if state.roles[p].is_mafia and state.is_alive(p))
+            mafioso = next(
+                p
+                for p in state.table.seats
+                if state.table.roles[p].is_mafia and state.table.is_alive(p)
+            )
             talk = MafiaChat(mafioso, "psst")
             if not any(isinstance(a, MafiaChat) for a in _since_dusk(log)):
                 try:
@@ -104,7 +108,7 @@ def record_of(
         created_at=START - timedelta(minutes=5),
         updated_at=START,
         ended_at=START + timedelta(seconds=len(log)) if ended else None,
-        winner=state.winner.value if state.winner else None,
+        winner=state.outcome.winner.value if state.outcome.winner else None,
     )
 
 
@@ -122,7 +126,7 @@ class Script:
 
     def seat(self, number: int) -> str:
         """The engine's id of the player in seat `number` (1-based)."""
-        return self.state.seats[number - 1]
+        return self.state.table.seats[number - 1]
 
     def act(self, *actions: Action) -> None:
         for action in actions:
@@ -134,12 +138,12 @@ class Script:
         """The rest of the game by random moves (a player greets each day, so
         that the table is never abandoned)."""
         rng = random.Random(seed)
-        greeted = self.state.day
+        greeted = self.state.day.number
         while self.state.phase.value != "ended":
             action = random_action(self.state, rng)
-            if self.state.phase.value == "day" and self.state.day != greeted:
-                greeted = self.state.day
-                action = Say(self.state.alive[0], "good morning")
+            if self.state.phase.value == "day" and self.state.day.number != greeted:
+                greeted = self.state.day.number
+                action = Say(self.state.table.alive[0], "good morning")
             self.act(action)
             assert len(self.log) < 5000
 

@@ -55,17 +55,17 @@ def test_the_protocol_agrees_with_the_game(variant: str, seed: int, chatter: flo
     assert again.code == SAME_END, again.line
     assert len(data["log"]) == len(log) and int(data["game"]["seed"]) == record.seed
     assert data["game"]["variant"] == variant and data["game"]["id"] == record.id
-    assert data["result"]["winner"] == state.winner.value
+    assert data["result"]["winner"] == state.outcome.winner.value
     seats = data["seats"]
-    assert [s["user_id"] for s in seats] == [int(p) for p in state.seats]
-    for seat, player in zip(seats, state.seats, strict=True):
-        role = state.roles[player]
+    assert [s["user_id"] for s in seats] == [int(p) for p in state.table.seats]
+    for seat, player in zip(seats, state.table.seats, strict=True):
+        role = state.table.roles[player]
         assert (seat["role"], seat["side"]) == (role.value, role.side.value)
-        assert seat["won"] == (role.side is state.winner)
-        cause = state.dead.get(player)
+        assert seat["won"] == (role.side is state.outcome.winner)
+        cause = state.table.dead.get(player)
         assert seat["fate"] == (FATE_OF[cause] if cause else "survived")
         assert (seat["when"] is None) == (cause is None)
-        assert seat["warnings"] == state.warnings.get(player, 0)
+        assert seat["warnings"] == state.table.warnings.get(player, 0)
     assert data["result"]["winners"] == [s["seat"] for s in seats if s["won"]]
     # Every death is in its round: the killed in their night, the others where they fell.
     killed = [s for r in data["rounds"] if r["phase"] == "night" for s in r["killed"]]
@@ -115,7 +115,7 @@ def test_a_running_game_has_no_protocol() -> None:
 def test_a_hosted_game_names_its_host() -> None:
     record, log, state = played("classic", seed=5, host=True)
     protocol = build_protocol(record, log)
-    assert protocol.host == "Hosty" and protocol.winner is state.winner
+    assert protocol.host == "Hosty" and protocol.winner is state.outcome.winner
     assert "Hosty" in protocol_text(protocol, translator("en"))[0]
     blank = dataclasses.replace(protocol, host="")  # a host whose name shows nothing
     assert "Meneur\u00a0: (sans nom)" in protocol_text(blank, translator("fr"))[0]
@@ -156,12 +156,12 @@ def test_a_draw_is_a_protocol_a_picture_and_a_result() -> None:
     assert winner_title(t, None) in protocol_text(draw, t)[0]
     picture = render_table(table_snapshot(draw), t)
     assert " ".join(i.text for i in picture.of_kind("winner")) == winner_title(t, None)
-    state.winner = None
+    state.outcome.winner = None
     final = results(record, state)
     assert final is not None
     winner, outcomes = final
     assert winner is None and not any(o.won for o in outcomes)
-    assert {o.side for o in outcomes} == {r.side.value for r in state.roles.values()}
+    assert {o.side for o in outcomes} == {r.side.value for r in state.table.roles.values()}
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -181,7 +181,7 @@ def test_a_game_whose_texts_were_forgotten_replays_the_same(variant: str) -> Non
             for entry in log
         ]
         data = protocol_json(build_protocol(record, forgotten))
-        assert data["result"]["winner"] == state.winner.value
+        assert data["result"]["winner"] == state.outcome.winner.value
 
 
 def test_a_game_stored_before_an_option_existed_replays_as_it_was_played() -> None:
@@ -195,4 +195,4 @@ def test_a_game_stored_before_an_option_existed_replays_as_it_was_played() -> No
         state=old_state,
     )
     data = protocol_json(build_protocol(old, log))
-    assert data["result"]["winner"] == state.winner.value
+    assert data["result"]["winner"] == state.outcome.winner.value

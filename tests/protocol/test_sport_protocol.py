@@ -84,24 +84,24 @@ def test_fouls_a_tie_the_lift_and_the_farewells_are_recorded() -> None:
 
 def test_the_night_moves_their_results_and_the_best_move_are_recorded() -> None:
     game = Script("sport", 10)
-    roles = game.state.roles
-    mafia = [p for p in game.state.seats if roles[p].is_mafia]
+    roles = game.state.table.roles
+    mafia = [p for p in game.state.table.seats if roles[p].is_mafia]
     don = next(p for p in mafia if roles[p] is Role.DON)
-    sheriff = next(p for p in game.state.seats if roles[p] is Role.SHERIFF)
-    town = [p for p in game.state.seats if roles[p] is Role.CITIZEN]
+    sheriff = next(p for p in game.state.table.seats if roles[p] is Role.SHERIFF)
+    town = [p for p in game.state.table.seats if roles[p] is Role.CITIZEN]
     victim, named = town[0], (mafia[0], mafia[1], town[1])
     game.act(CLOCK)
-    game.act(Say(game.state.speaker or "", "good morning"))
+    game.act(Say(game.state.day.speaker or "", "good morning"))
     until(game, "night")
     game.act(*(NightChoice(m, NightMove.KILL, victim) for m in mafia))
     game.act(NightChoice(don, NightMove.CHECK, sheriff))
     game.act(NightChoice(sheriff, NightMove.CHECK, don))
-    assert (game.state.stage.value, game.state.speaker) == ("farewell", victim)
+    assert (game.state.stage.value, game.state.day.speaker) == ("farewell", victim)
     game.act(Best(victim, named), Pass(victim))
     game.finish()
 
     data, text = document(game)
-    number = {p: n for n, p in enumerate(game.state.seats, 1)}
+    number = {p: n for n, p in enumerate(game.state.table.seats, 1)}
     (night,) = [r for r in data["rounds"] if (r["phase"], r["number"]) == ("night", 2)]
     moves = {(m["seat"], m["move"]): (m["target"], m["result"]) for m in night["moves"]}
     for mafioso in mafia:
@@ -112,7 +112,7 @@ def test_the_night_moves_their_results_and_the_best_move_are_recorded() -> None:
     second = day(data, 2)
     assert second["farewells"][0] == number[victim]
     assert second["best_move"] == {"seat": number[victim], "targets": [number[p] for p in named]}
-    names = zip(game.state.seats, game.seats, strict=True)
+    names = zip(game.state.table.seats, game.seats, strict=True)
     label = {p: f"{number[p]} · {seat.name}" for p, seat in names}
     assert f"targets {label[victim]}. The shot hit." in text
     assert f"checks {label[sheriff]}. 🔎 {label[sheriff]} is the sheriff." in text

@@ -29,7 +29,7 @@ def stopped() -> tuple[dict[str, Any], list[str]]:
     for action in actions:
         state, _ = apply(state, action)
         log.append(ActionRecord(1, len(log) + 1, action.to_dict(), START + timedelta(hours=1)))
-    limit = Timeout("clock", state.timer_id)
+    limit = Timeout("clock", state.clock.timer_id)
     end, _ = apply(state, limit)
     log.append(ActionRecord(1, len(log) + 1, limit.to_dict(), START + timedelta(hours=2)))
     assert end.unscored

@@ -33,7 +33,7 @@ def test_an_idle_speech_reminds_in_private_how_many_more_put_one_out() -> None:
     (reminder,) = [e for e in events if isinstance(e, ev.IdleReminded)]
     assert reminder.player == "Ann" and (reminder.count, reminder.limit, reminder.left) == (1, 3, 2)
     assert not reminder.audience.public and reminder.audience.players == {"Ann"}
-    assert state.idle == {"Ann": 1}
+    assert state.activity.idle == {"Ann": 1}
 
 
 def test_out_for_idleness_is_an_elimination_the_group_is_told_of() -> None:
@@ -41,25 +41,25 @@ def test_out_for_idleness_is_an_elimination_the_group_is_told_of() -> None:
     state, events = play(state, *NIGHT_ONE, CLOCK)
     (out,) = [e for e in events if isinstance(e, ev.Eliminated)]
     assert out.audience.public and (out.player, out.cause, out.role) == ("Ann", "idle", Role.DON)
-    assert state.dead == {"Ann": Cause.IDLE} and state.speaker == "Ben"
+    assert state.table.dead == {"Ann": Cause.IDLE} and state.day.speaker == "Ben"
     assert not [e for e in events if isinstance(e, ev.IdleReminded)]
 
 
 def test_a_pass_is_no_idle_turn() -> None:
     state, _ = new_game("club", SEATS, {"idle_limit": 1}, roles=CLUB)
     state, _ = play(state, *NIGHT_ONE, Pass("Ann"))
-    assert state.idle == {} and "Ann" not in state.dead
+    assert state.activity.idle == {} and "Ann" not in state.table.dead
 
 
 def test_an_abandoned_game_ends_with_no_winner_and_no_player_result() -> None:
     state, _ = new_game("club", SEATS, roles=CLUB)  # idle_limit 2: nobody is singled out
     events: list[Event] = []
-    while not state.abandoned:
+    while not state.outcome.abandoned:
         state, new = apply(state, CLOCK)
         events += new
     (ended,) = [e for e in events if isinstance(e, ev.GameEnded)]
     assert ended.reason == "abandoned" and ended.winner is None and ended.winners == ()
-    assert dict(ended.roles) == CLUB and state.winner is None
+    assert dict(ended.roles) == CLUB and state.outcome.winner is None
     assert not [e for e in events if isinstance(e, ev.PlayerResult)]
 
 
@@ -67,13 +67,13 @@ def test_the_pause_limit_resumes_the_timer_and_tells_the_group() -> None:
     state, _ = new_game("club", SEATS, {"host": "human"}, roles=CLUB)
     state, _ = play(state, HostPause("host"))
     step = state.step
-    state, events = play(state, Timeout("clock", state.timer_id))
+    state, events = play(state, Timeout("clock", state.clock.timer_id))
     (note,) = events
     assert isinstance(note, ev.TimerChanged) and note.change == "unpaused" and note.audience.public
-    assert not state.paused and state.step == step
+    assert not state.clock.paused and state.step == step
 
 
 def test_when_nobody_plays_nobody_is_singled_out() -> None:
     state, _ = new_game("club", SEATS, {"idle_limit": 1}, roles=CLUB)
     state, _ = play(state, CLOCK, CLOCK)  # nobody acted on night 1
-    assert state.speaker == "Ben" and not state.dead and state.idle == {}
+    assert state.day.speaker == "Ben" and not state.table.dead and state.activity.idle == {}

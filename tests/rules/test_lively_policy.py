@@ -24,7 +24,7 @@ def abandoned_games(variant: str, size: int, policy: Policy, games: int) -> int:
         state = GameSetup(variant, tuple(f"p{i}" for i in range(size)), seed=seed).start()
         while state.stage is not Stage.ENDED:
             state, _ = apply(state, policy(state, rng, 0.0))
-        abandoned += state.abandoned
+        abandoned += state.outcome.abandoned
     return abandoned
 
 

@@ -82,8 +82,8 @@ def setups(variant: str, size: int) -> list[GameSetup]:
 def forbidden_actions(state: GameState, rng: random.Random) -> list[Action]:
     """Moves by the dead and the blocked, which the rules must refuse."""
     out: list[Action] = []
-    target = rng.choice(state.seats)
-    for player in list(state.dead) + list(state.blocked):
+    target = rng.choice(state.table.seats)
+    for player in list(state.table.dead) + list(state.night.blocked):
         out += [
             NightChoice(player, NightMove.KILL, target),
             NightChoice(player, NightMove.CHECK, target),
@@ -91,14 +91,14 @@ def forbidden_actions(state: GameState, rng: random.Random) -> list[Action]:
             Unvote(player),
             Hand(player),
         ]
-        if state.speaker != player:
+        if state.day.speaker != player:
             out += [Pass(player), Nominate(player, target)]
     return out
 
 
 def random_junk(state: GameState, rng: random.Random) -> Action:
-    player = rng.choice(state.seats)
-    target = rng.choice(state.seats)
+    player = rng.choice(state.table.seats)
+    target = rng.choice(state.table.seats)
     return rng.choice(
         [
             NightChoice(player, rng.choice(list(NightMove)), target),
@@ -130,18 +130,18 @@ def roles_named(event: Event) -> list[str]:
 
 
 def check_public_secrecy(state: GameState, events: list[Event], reveal_allowed: bool) -> None:
-    revealed = state.revealed
+    revealed = state.table.revealed
     for event in events:
         if not event.audience.is_public:
             continue
         for player in roles_named(event):
             assert player in revealed, f"{event.kind} names the role of {player}"
             if state.phase is not Phase.ENDED:
-                assert player in state.dead, f"{event.kind} names a living player's role"
+                assert player in state.table.dead, f"{event.kind} names a living player's role"
     view = public_view(state)
     if state.phase is not Phase.ENDED:
         for player, _ in view.revealed:
-            assert player in state.dead
+            assert player in state.table.dead
         if not reveal_allowed:
             assert view.revealed == ()
     assert "roles" not in {f for f in view.__slots__}
@@ -182,7 +182,7 @@ def test_random_games_hold_every_property(variant: str, size: int) -> None:
             check_sport_floor(state, events)
             check_nobody_stands_once_voting_is_over(state)
             check_night_record(events)
-        assert state.winner is not None or state.abandoned
+        assert state.outcome.winner is not None or state.outcome.abandoned
         if setup.seed % 4:
             continue
         # Replay from the seed and the log, through JSON as storage keeps it.
@@ -198,7 +198,7 @@ def check_sport_floor(state: GameState, events: list[Event]) -> None:
     """A farewell is held by a player who has left; at most one dies a
     night; a draw ends a game only at a dawn."""
     if state.stage is Stage.FAREWELL:
-        assert state.speaker in state.dead, "a farewell held by a living player"
+        assert state.day.speaker in state.table.dead, "a farewell held by a living player"
     for event in events:
         if isinstance(event, ev.DayStarted):
             assert len(event.victims) <= (1 if state.variant == "sport" else 2)
@@ -237,9 +237,9 @@ def check_night_record(events: list[Event]) -> None:
 def every_action(state: GameState) -> list[Action]:
     """Every action of the finite kinds by anyone (the host included) on
     anyone: the space `legal_actions` picks from."""
-    actors = (*state.seats, HOST)
-    targets = state.seats
-    out: list[Action] = [Timeout("clock", state.timer_id)]
+    actors = (*state.table.seats, HOST)
+    targets = state.table.seats
+    out: list[Action] = [Timeout("clock", state.clock.timer_id)]
     for actor in actors:
         out += [Pass(actor), Unvote(actor), Hand(actor), Lower(actor), Leave(actor)]
         out += [HostPause(actor), HostResume(actor), HostExtend(actor), HostSkip(actor)]
@@ -254,7 +254,7 @@ def every_action(state: GameState) -> list[Action]:
             out += [
                 Best(actor, targets)
                 for size in range(1, 4)
-                for targets in itertools.combinations(state.seats, size)
+                for targets in itertools.combinations(state.table.seats, size)
             ]
     return out
 
@@ -298,12 +298,12 @@ def test_the_deal_is_seeded_and_follows_the_deck() -> None:
             players = tuple(f"p{i}" for i in range(size))
             first = GameSetup(variant, players, seed=42).start()
             second = GameSetup(variant, players, seed=42).start()
-            assert first.roles == second.roles
+            assert first.table.roles == second.table.roles
             deck = find_variant(variant).deck(size, first.options)
-            assert sorted(first.roles.values()) == sorted(deck.elements())
-    a = GameSetup("moscow", tuple(f"p{i}" for i in range(11)), seed=1).start().roles
+            assert sorted(first.table.roles.values()) == sorted(deck.elements())
+    a = GameSetup("moscow", tuple(f"p{i}" for i in range(11)), seed=1).start().table.roles
     differs = any(
-        GameSetup("moscow", tuple(f"p{i}" for i in range(11)), seed=s).start().roles != a
+        GameSetup("moscow", tuple(f"p{i}" for i in range(11)), seed=s).start().table.roles != a
         for s in range(2, 6)
     )
     assert differs

@@ -77,7 +77,7 @@ def test_the_zero_night_shows_the_sheriff_to_the_judge_and_lets_the_mafia_meet()
     (met,) = of(ev.FamilyMet, events)
     assert isinstance(met, ev.FamilyMet) and met.talk and met.plan
     assert not of(ev.NightPrompt, events)  # no shot, no check
-    assert state.timer_seconds == 60
+    assert state.clock.timer_seconds == 60
 
 
 def test_each_floor_has_its_timer_and_mode() -> None:
@@ -99,7 +99,7 @@ def test_each_floor_has_its_timer_and_mode() -> None:
     floor = of(ev.FloorGiven, events)[-1]
     assert isinstance(floor, ev.FloorGiven)
     assert (floor.player, floor.seconds, floor.mode) == ("Gus", 20, "silent")
-    assert state.silenced == ()  # once
+    assert state.day.silenced == ()  # once
     # A tie: each re-speech is a last_word floor in the respeech mode.
     state, _ = play(state, Pass("Gus"), CLOCK, CLOCK, CLOCK)
     assert state.stage.value == "vote"
@@ -114,7 +114,7 @@ def test_each_floor_has_its_timer_and_mode() -> None:
     (lift,) = of(ev.LiftStarted, events)
     assert isinstance(lift, ev.LiftStarted)
     assert (lift.candidates, lift.living, lift.seconds) == (("Eve", "Cat"), 10, 5)
-    assert state.timer_seconds == 5
+    assert state.clock.timer_seconds == 5
     state, _ = play(state, *(Hand(p) for p in ("Ann", "Dan", "Fay", "Gus", "Ivy", "Jon")))
     state, events = play(state, CLOCK)
     (ended,) = of(ev.LiftEnded, events)
@@ -123,7 +123,7 @@ def test_each_floor_has_its_timer_and_mode() -> None:
     (farewell,) = of(ev.FarewellGiven, events)
     assert isinstance(farewell, ev.FarewellGiven)
     assert (farewell.player, farewell.seconds, farewell.best_move) == ("Eve", 50, False)
-    assert state.timer_seconds == 50
+    assert state.clock.timer_seconds == 50
 
 
 def test_the_best_move_is_asked_in_private_shown_in_public_and_lapses() -> None:
@@ -140,20 +140,20 @@ def test_the_best_move_is_asked_in_private_shown_in_public_and_lapses() -> None:
     (asked,) = of(ev.BestMoveAsked, events)
     assert isinstance(asked, ev.BestMoveAsked)
     assert asked.audience.players == {"Cat"} and not asked.audience.is_public
-    assert asked.choices == state.alive and asked.most == 3
+    assert asked.choices == state.table.alive and asked.most == 3
     made_state, events = play(state, Best("Cat", ("Ben", "Eve")))
     (made,) = of(ev.BestMoveMade, events)
     assert isinstance(made, ev.BestMoveMade) and made.audience.is_public
     assert made.targets == ("Ben", "Eve")
     # It changes nothing but the record.
-    assert made_state.alive == state.alive and made_state.stage is state.stage
+    assert made_state.table.alive == state.table.alive and made_state.stage is state.stage
     # Not made: it lapses with the farewell, and the holder is told.
     _, events = play(state, Pass("Cat"))
     (lapsed,) = of(ev.BestMoveLapsed, events)
     assert isinstance(lapsed, ev.BestMoveLapsed) and lapsed.audience.players == {"Cat"}
     _, events = play(made_state, Pass("Cat"))
     assert not of(ev.BestMoveLapsed, events)
-    assert before.best_mover is None and state.best_mover == "Cat"
+    assert before.day.best_mover is None and state.day.best_mover == "Cat"
 
 
 def test_a_removal_says_which_vote_it_cancels() -> None:
@@ -175,14 +175,18 @@ def test_a_removal_says_which_vote_it_cancels() -> None:
 def test_a_draw_is_a_result_nobody_won() -> None:
     state, _ = start(idle_limit=0)
     events: list[Event] = []
-    while state.winner is None:
+    while state.outcome.winner is None:
         # Each day's opener speaks: a table where nobody acts is abandoned instead.
-        opener = state.speaking_order[0] if state.stage is Stage.SPEECH else None
-        speaks = opener == state.speaker and opener is not None and opener not in state.present
+        opener = state.day.speaking_order[0] if state.stage is Stage.SPEECH else None
+        speaks = (
+            opener == state.day.speaker
+            and opener is not None
+            and opener not in state.activity.present
+        )
         action = Say(opener, "hello") if speaks and opener else CLOCK
         state, new = apply(state, action)
         events += new
-    assert state.winner is Side.DRAW and state.night == 4
+    assert state.outcome.winner is Side.DRAW and state.night.number == 4
     (drawn,) = of(ev.Drawn, events)
     assert isinstance(drawn, ev.Drawn) and drawn.nights == 3
     (ended,) = of(ev.GameEnded, events)
@@ -190,7 +194,7 @@ def test_a_draw_is_a_result_nobody_won() -> None:
     results = [e for e in of(ev.PlayerResult, events) if isinstance(e, ev.PlayerResult)]
     assert len(results) == 10 and not any(r.won for r in results)
     assert all(r.winner is Side.DRAW for r in results)
-    assert GameState.from_dict(state.to_dict()).winner is Side.DRAW
+    assert GameState.from_dict(state.to_dict()).outcome.winner is Side.DRAW
 
 
 def test_a_state_saved_before_sport_still_loads() -> None:

@@ -91,7 +91,7 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
 
 
 def mafia(state: GameState) -> list[str]:
-    return [p for p in state.alive if state.roles[p].is_mafia]
+    return [p for p in state.table.alive if state.table.roles[p].is_mafia]
 
 
 def town_move(state: GameState) -> Action:
@@ -104,13 +104,15 @@ def town_move(state: GameState) -> Action:
             for a in legal_actions(state)
             if isinstance(a, NightChoice)
             and a.target is not None
-            and choice_key(a.actor, a.move) not in state.choices
-            and not (a.move is NightMove.KILL and state.roles[a.target].is_mafia)
+            and choice_key(a.actor, a.move) not in state.night.choices
+            and not (a.move is NightMove.KILL and state.table.roles[a.target].is_mafia)
         ]
-        return moves[0] if moves else Timeout("clock", state.timer_id)
+        return moves[0] if moves else Timeout("clock", state.clock.timer_id)
     assert state.stage is Stage.DISCUSSION, state.stage
     target = mafia(state)[0]
-    voter = next(p for p in state.alive if p != target and state.ballots.get(p) != target)
+    voter = next(
+        p for p in state.table.alive if p != target and state.vote.ballots.get(p) != target
+    )
     return Vote(voter, target)
 
 
@@ -212,7 +214,7 @@ async def test_sigterm_refuses_lobbies_lets_the_game_end_then_exits(
         state = GameState.from_dict(record.state or {})
         players = AutoPlayers(table.h, ManualScheduler(), seed=1)
         target = mafia(state)[0]
-        for voter in [p for p in state.alive if p != target]:
+        for voter in [p for p in state.table.alive if p != target]:
             chat, match = players.button_for(record, state, Vote(voter, target))
             assert press(table.h, players.user(voter), chat, match)
             await table.sb.wait_for(lambda v=voter: voted(table, v, target), 20)
@@ -236,7 +238,7 @@ def voted(table: Table, voter: str, target: str) -> bool:
     record = table.game()
     if record.status is not GameStatus.RUNNING:
         return True
-    return GameState.from_dict(record.state or {}).ballots.get(voter) == target
+    return GameState.from_dict(record.state or {}).vote.ballots.get(voter) == target
 
 
 async def test_a_second_sigterm_exits_at_once_and_the_game_resumes(

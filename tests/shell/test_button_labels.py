@@ -88,7 +88,7 @@ def game_keyboards(language: str, variant: str, seed: int) -> Iterator[Keyboard 
     options = {"host": "human"} if variant != "sport" else {}
     state = GameSetup(variant, SEATS[:players], options, seed=seed).start()
     game = GameView(
-        1, -1000, 0, "Club", Table(state.seats, NAMES), translator(language), 99, True, None
+        1, -1000, 0, "Club", Table(state.table.seats, NAMES), translator(language), 99, True, None
     )
     rng = random.Random(seed)
     before: GameState | None = None
@@ -98,8 +98,8 @@ def game_keyboards(language: str, variant: str, seed: int) -> Iterator[Keyboard 
         for out in presenter.render(game, state, events, before):
             yield out.op.keyboard
         yield screens.host_panel(scene).keyboard
-        if state.speaker is not None:
-            yield screens.nominate_menu(scene, state.speaker).keyboard
+        if state.day.speaker is not None:
+            yield screens.nominate_menu(scene, state.day.speaker).keyboard
             best = next((a for a in legal_actions(state) if isinstance(a, Best)), None)
             if best is not None:  # sport's best-move menu, with a name chosen (and Done)
                 menu, _ = screens.best_move_menu(scene, best.actor, best.targets)

@@ -25,7 +25,7 @@ SEATS = tuple(str(100 + i) for i in range(1, 12))
 
 
 def view(state: GameState, host: int | None = None) -> GameView:
-    table = Table(state.seats, {p: f"P{p}" for p in state.seats})
+    table = Table(state.table.seats, {p: f"P{p}" for p in state.table.seats})
     return GameView(1, CHAT, 0, "Club", table, translator("en"), host, True, None)
 
 
@@ -68,12 +68,12 @@ def floor_buttons(state: GameState) -> set[Kind]:
 def test_the_floor_offers_what_the_engine_takes() -> None:
     state = GameSetup("club", SEATS[:9], seed=3).start()
     state, _ = apply(state, __import__("engine").actions.Timeout("clock"))  # night 1 ends
-    assert state.speaker is not None
+    assert state.day.speaker is not None
     assert floor_buttons(state) == {Kind.PASS, Kind.NOMINATE_MENU, Kind.TIME}
-    target = next(p for p in state.alive if p != state.speaker)
-    state, _ = apply(state, Nominate(state.speaker, target))
+    target = next(p for p in state.table.alive if p != state.day.speaker)
+    state, _ = apply(state, Nominate(state.day.speaker, target))
     assert floor_buttons(state) == {Kind.PASS, Kind.TIME}  # one nomination a speech
-    state, _ = apply(state, Pass(state.speaker))
+    state, _ = apply(state, Pass(state.day.speaker))
     assert Kind.NOMINATE_MENU in floor_buttons(state)
 
 
@@ -81,7 +81,7 @@ def test_a_stage_that_starts_carries_its_timer_and_a_deadline_to_fill() -> None:
     state = GameSetup("moscow", SEATS[:9], {"maniac": False}, seed=2).start()
     scene = Scene(view(state), state)
     op = screens.floor(scene)
-    assert op.timer == {"game": 1, "token": str(state.timer_id), "seconds": 15, "speed": 1.0}
+    assert op.timer == {"game": 1, "token": str(state.clock.timer_id), "seconds": 15, "speed": 1.0}
     assert RELATIVE_DEADLINE in (op.text or "")  # the time left, counted down by the app
     # The same stage drawn again (no new step): the stored deadline, no timer restart.
     again = Scene(view(state), state, before=state)
@@ -105,12 +105,12 @@ def test_the_countdown_redraws_the_floor_with_the_seconds_left_and_starts_nothin
 def test_the_count_shows_leave_the_table_only_when_the_engine_takes_it() -> None:
     state = GameSetup("moscow", SEATS[:9], {"maniac": False, "idle_limit": 0}, seed=4).start()
     clock = __import__("engine").actions.Timeout("clock")
-    while state.day < 2:  # introductions, then the acquaintance night
+    while state.day.number < 2:  # introductions, then the acquaintance night
         state, _ = apply(state, clock)
     for _ in range(2):  # two speakers nominate someone else each
-        speaker = state.speaker
+        speaker = state.day.speaker
         assert speaker is not None
-        target = next(p for p in state.alive if p not in (speaker, *state.nominees))
+        target = next(p for p in state.table.alive if p not in (speaker, *state.day.nominees))
         state, _ = apply(state, Nominate(speaker, target))
         state, _ = apply(state, Pass(speaker))
     while state.stage.value != "vote":
@@ -147,12 +147,12 @@ def test_the_choice_that_ends_the_night_stays_on_its_prompt() -> None:
             for a in legal_actions(state)
             if isinstance(a, NightChoice)
             and a.target
-            and f"{a.actor}:{a.move}" not in state.choices
+            and f"{a.actor}:{a.move}" not in state.night.choices
         ]
 
     while not choices(state):  # to the first night with moves to make
         state, _ = apply(state, random_action(state, rng, chatter=0))
-    for _ in range(len(state.seats) * 3):  # each of the night's moves, once
+    for _ in range(len(state.table.seats) * 3):  # each of the night's moves, once
         last = choices(state)[0]
         before = state
         state, pending = apply(state, last)

@@ -31,7 +31,7 @@ TABLE = Table(SEATS, {p: f"P{p}" for p in SEATS})
 
 def state() -> GameState:
     game = GameSetup("moscow", SEATS, {"maniac": False}, seed=1).start()
-    game.plan = (SEATS[4],)
+    game.night.plan = (SEATS[4],)
     return game
 
 

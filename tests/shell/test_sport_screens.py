@@ -44,8 +44,12 @@ def start(**options: object) -> GameState:
 
 def calm(state: GameState) -> Action:
     """Time passes; each speaker posts once, so that the table is not abandoned."""
-    speaker = state.speaker
-    if state.stage is Stage.SPEECH and speaker is not None and speaker not in state.present:
+    speaker = state.day.speaker
+    if (
+        state.stage is Stage.SPEECH
+        and speaker is not None
+        and speaker not in state.activity.present
+    ):
         return Say(speaker, "hello")
     return CLOCK
 
@@ -104,7 +108,9 @@ def test_the_farewell_floor_is_announced_with_its_best_move_and_asks_in_private(
     assert kinds(floor) == {Kind.PASS, Kind.TIME}  # no nomination in a farewell
     (menu,) = [o.op for o in out if o.chat_id == int(seat(3)) and o.op.key == screens.BEST]
     buttons = [b for row in menu.keyboard or [] for b in row]
-    assert [b["text"] for b in buttons] == [TABLE.button(p) for p in state.alive]  # no Done yet
+    assert [b["text"] for b in buttons] == [
+        TABLE.button(p) for p in state.table.alive
+    ]  # no Done yet
     # The group learns nothing of the menu, only of the move once made.
     assert not any("Tap names" in (op.text or "") for op in group(out))
 
@@ -231,10 +237,10 @@ def test_a_draw_on_the_end_screen_and_in_each_private_result() -> None:
     state = start()
     events: list[Event] = []
     before = state
-    while state.winner is None:
+    while state.outcome.winner is None:
         before = state
         state, events = apply(state, calm(state))
-    assert state.winner is Side.DRAW
+    assert state.outcome.winner is Side.DRAW
     out = render(state, events, before)
     text = "\n".join(op.text or "" for op in group(out))
     assert "3 nights in a row, and the days between, with nobody leaving the table" in text
@@ -281,7 +287,7 @@ def test_the_end_screen_repeats_the_best_move_before_its_goodbye() -> None:
     state, _, _ = play(state, Best(seat(3), (seat(2), seat(8))))
     events: list[Event] = []
     before = state
-    while state.winner is None:  # nobody leaves any more: a draw at dawn 5
+    while state.outcome.winner is None:  # nobody leaves any more: a draw at dawn 5
         before = state
         state, events = apply(state, calm(state))
     ops = group(render(state, events, before))

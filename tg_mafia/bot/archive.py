@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine import Phase
+from tg_mafia.bot.gameview import state_of
 from tg_mafia.bot.ops import Method, Op, Priority
 from tg_mafia.i18n import Translator, translator
 from tg_mafia.protocol import (
@@ -58,12 +60,10 @@ def has_protocol(record: GameRecord) -> bool:
     one stopped from outside (/cancel, a deleted topic)."""
     if record.status is GameStatus.ENDED:
         return True
-    state = record.state or {}
-    return (
-        record.status is GameStatus.ABORTED
-        and state.get("phase") == "ended"
-        and bool(state.get("suspended"))
-    )
+    if record.status is not GameStatus.ABORTED or record.state is None:
+        return False
+    state = state_of(record)
+    return state.phase is Phase.ENDED and state.clock.suspended
 
 
 def refusal(t: Translator) -> str:

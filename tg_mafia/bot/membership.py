@@ -92,7 +92,7 @@ class Membership:
         if record is None or record.status is not GameStatus.RUNNING:
             return
         state = state_of(record)
-        if not state.is_alive(str(user_id)):
+        if not state.table.is_alive(str(user_id)):
             return
         t = translator(record.language)
         text = t.gettext(
@@ -162,7 +162,7 @@ class Membership:
         reopened by the bot (which Telegram does not tell it), and the game goes on."""
         if record.status is not GameStatus.RUNNING or not record.topic:
             return
-        if not state_of(record).suspended:
+        if not state_of(record).clock.suspended:
             return
         await self.db.run(_reopen_topic, record, self.clock.now())  # before the game's word
         self.written(record, 1)

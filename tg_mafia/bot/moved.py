@@ -23,7 +23,7 @@ from tg_mafia.storage import GameRecord, GameStatus
 Drawing = Callable[[Scene], Op]
 DRAWINGS: dict[str, tuple[Callable[[GameState], bool], Drawing]] = {
     screens.FLOOR: (
-        lambda s: s.stage in FLOOR_STAGES and s.speaker is not None,
+        lambda s: s.stage in FLOOR_STAGES and s.day.speaker is not None,
         lambda scene: screens.floor(scene, Method.EDIT),
     ),
     screens.COUNT: (

@@ -122,7 +122,7 @@ def mafia_chatted(scene: Scene, event: ev.MafiaChatted) -> None:
 def day_started(scene: Scene, event: ev.DayStarted) -> None:
     _close_night_prompts(scene)
     shown = dict(event.shown)
-    night = scene.before.night if scene.before is not None else scene.state.night
+    night = scene.before.night.number if scene.before is not None else scene.state.night.number
     quiet = texts.quiet_night(scene.state.variant, night)
     scene.say(
         texts.day_started(
@@ -138,10 +138,10 @@ def _close_night_prompts(scene: Scene) -> None:
     if before is None or before.stage is not Stage.NIGHT:
         return
     variant = find_variant(before.variant)
-    for player in before.alive:
-        for move in variant.night_moves(before.roles[player], before.night):
+    for player in before.table.alive:
+        for move in variant.night_moves(before.table.roles[player], before.night.number):
             scene.private(player, screens.closed_night_prompt(scene, before, player, move.value))
-        if before.night == 1 and variant.has_plan and before.roles[player].is_mafia:
+        if before.night.number == 1 and variant.has_plan and before.table.roles[player].is_mafia:
             scene.private(player, Op(Method.CLEAR, key=screens.PLAN))
 
 
@@ -164,9 +164,9 @@ def night_resolved(scene: Scene, event: ev.NightResolved) -> None:
 
 def floor_given(scene: Scene, event: ev.FloorGiven) -> None:
     before = scene.before
-    if before is not None and before.speaker is not None:
+    if before is not None and before.day.speaker is not None:
         # The last speaker's nomination list is closed.
-        scene.private(before.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
+        scene.private(before.day.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
     # One floor message at a time: the last one goes (deleting costs nothing
     # against the group's budget), the new one mentions its speaker.
     scene.group(Op(Method.DELETE, key=screens.FLOOR))
@@ -200,7 +200,7 @@ def _during_speech(scene: Scene, note: str) -> None:
     not a message more (the next floor lists the nominees); otherwise, or
     when the action also ends the speech, an announcement."""
     state, before = scene.state, scene.before
-    if state.speaker is not None and before is not None and before.step == state.step:
+    if state.day.speaker is not None and before is not None and before.step == state.step:
         scene.group(screens.floor(scene, Method.EDIT, note))
     else:
         scene.say(note)
@@ -215,8 +215,8 @@ def no_vote(scene: Scene, event: ev.NoVote) -> None:
 
 def vote_started(scene: Scene, event: ev.VoteStarted) -> None:
     before = scene.before
-    if before is not None and before.speaker is not None:
-        scene.private(before.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
+    if before is not None and before.day.speaker is not None:
+        scene.private(before.day.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
     scene.group(Op(Method.DELETE, key=screens.FLOOR))
     # The round's candidates head its count message (count_started), mentioned there.
 
@@ -233,7 +233,7 @@ def count_ended(scene: Scene, event: ev.CountEnded) -> None:
         # (After any other count the next count's edit says it all.)
         before = scene.before or scene.state
         candidates = tuple(c for c, _ in event.counts)
-        head = texts.vote_started(scene.t, scene.table, candidates, before.vote_round.value)
+        head = texts.vote_started(scene.t, scene.table, candidates, before.vote.round.value)
         text = head + "\n\n" + texts.vote_board(scene.t, scene.table, event.counts)
         scene.group(Op(Method.EDIT, text=text, key=screens.COUNT))
 
@@ -267,7 +267,7 @@ def decide_asked(scene: Scene, event: ev.DecideAsked) -> None:
 
 def eliminated(scene: Scene, event: ev.Eliminated) -> None:
     before = scene.before
-    if before is not None and before.decider == event.player:
+    if before is not None and before.vote.decider == event.player:
         scene.private(event.player, Op(Method.CLEAR, key=screens.DECIDE))
     scene.say(texts.eliminated(scene.t, scene.table, event.player, event.cause, event.role))
 
@@ -344,13 +344,15 @@ def game_ended(scene: Scene, event: ev.GameEnded) -> None:
         scene.group(Op(Method.CLEAR, key=key))
     again = callback(texts.button(scene.t, "new_game"), scene.any_step(Kind.NEW_GAME))
     notes: tuple[str, ...] = ()
-    if state.best_mover is not None and state.best_move:
+    if state.day.best_mover is not None and state.day.best_move:
         notes = (
-            sport_texts.best_move_made(scene.t, scene.table, state.best_mover, state.best_move),
+            sport_texts.best_move_made(
+                scene.t, scene.table, state.day.best_mover, state.day.best_move
+            ),
         )
     protocol = callback(texts.button(scene.t, "protocol"), scene.any_step(Kind.PROTOCOL))
     text = texts.end_screen(
-        scene.t, scene.table, event.winner, event.roles, set(state.dead), notes, event.reason
+        scene.t, scene.table, event.winner, event.roles, set(state.table.dead), notes, event.reason
     )
     if event.winner is None and event.reason != "suspended":
         # abandoned: stored as not played, with no picture or protocol
@@ -366,8 +368,8 @@ def game_ended(scene: Scene, event: ev.GameEnded) -> None:
         scene.private(scene.game.host_id, Op(Method.CLEAR, key=screens.PANEL))
         scene.private(scene.game.host_id, Op(Method.CLEAR, key=screens.CONFIRM))
     before = scene.before
-    if before is not None and before.stage is Stage.FAREWELL and before.speaker is not None:
-        scene.private(before.speaker, Op(Method.CLEAR, key=screens.BEST))  # a menu still open
+    if before is not None and before.stage is Stage.FAREWELL and before.day.speaker is not None:
+        scene.private(before.day.speaker, Op(Method.CLEAR, key=screens.BEST))  # a menu still open
 
 
 def idle_reminded(scene: Scene, event: ev.IdleReminded) -> None:

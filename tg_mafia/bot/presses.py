@@ -87,7 +87,7 @@ def _plan(press: Press) -> Action | None:
     if press.button.seat(0) == 0:
         return Plan(press.actor, ())  # cleared
     added = press.player(0)
-    return Plan(press.actor, (*press.state.plan, added)) if added else None
+    return Plan(press.actor, (*press.state.night.plan, added)) if added else None
 
 
 def _alone(kind: Callable[[str], Action]) -> Builder:

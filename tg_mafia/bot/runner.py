@@ -63,13 +63,13 @@ def results(record: GameRecord, state: GameState) -> tuple[str | None, list[Play
         PlayerOutcome(
             int(p),
             names.get(p, p),
-            state.roles[p].value,
-            state.roles[p].side.value,
-            state.roles[p].side is state.winner,
+            state.table.roles[p].value,
+            state.table.roles[p].side.value,
+            state.table.roles[p].side is state.outcome.winner,
         )
-        for p in state.seats
+        for p in state.table.seats
     ]
-    return (state.winner.value if state.winner else None), outcomes
+    return (state.outcome.winner.value if state.outcome.winner else None), outcomes
 
 
 # An album's fate, stored with the game as a "living message" of chat 0 whose value
@@ -184,7 +184,7 @@ class Runner:
                 before,
                 post_message_id,
             )
-            if after.suspended:
+            if after.clock.suspended:
                 outgoing = in_general(record, outgoing)
             deadline, paused_left = self._deadline(record, before, after, action, now, outgoing)
             final = results(record, after)
@@ -194,7 +194,7 @@ class Runner:
                 action.to_dict(),
                 after.to_dict(),
                 stage_deadline=deadline,
-                timer_token=str(after.timer_id),
+                timer_token=str(after.clock.timer_id),
                 paused_left=paused_left,
                 final=final,
                 update_id=update_id,
@@ -205,7 +205,7 @@ class Runner:
                 outgoing = [*outgoing, *_unpin_table(tx, record)]
             calls = enqueue(tx, written, outgoing, now)
             if album is not None:
-                deleted = after.deleted > before.deleted
+                deleted = after.table.deleted > before.table.deleted
                 tx.set_living(
                     record.id, 0, album_key(album), ALBUM_DELETED if deleted else ALBUM_KEPT
                 )
@@ -239,36 +239,42 @@ class Runner:
         if isinstance(action, Suspend):
             # The time left is kept (a host's pause kept it already); the suspension's
             # limit is the deadline meanwhile. Both are stored: a restart keeps them.
-            if before.paused:
+            if before.clock.paused:
                 left = record.paused_left
-            elif old is not None and before.timer_seconds is not None:
+            elif old is not None and before.clock.timer_seconds is not None:
                 # At most the stage's time: a deadline still waiting for its message's
                 # delivery (DELIVERY_GRACE) has not started counting.
-                left = min(self.clock.stage(before).left(old), float(before.timer_seconds))
+                left = min(self.clock.stage(before).left(old), float(before.clock.timer_seconds))
             else:
                 left = None
             return now + clock.real(action.limit), left
         if isinstance(action, Unsuspend):
-            if after.paused:  # the host's pause goes on, and its limit runs again
+            if after.clock.paused:  # the host's pause goes on, and its limit runs again
                 return pause_deadline(self.clock, after, now), record.paused_left
-            left = record.paused_left if record.paused_left is not None else after.timer_seconds
+            left = (
+                record.paused_left if record.paused_left is not None else after.clock.timer_seconds
+            )
             return (now + clock.real(left) if left is not None else None), None
-        if after.suspended:  # the suspension's limit ran out: the game is over
+        if after.clock.suspended:  # the suspension's limit ran out: the game is over
             return None, None
         if isinstance(action, HostPause):
             # The pause's own limit is the deadline meanwhile (stored: it survives a restart).
-            left = self.clock.stage(before).left(old) if old is not None else after.timer_seconds
+            left = (
+                self.clock.stage(before).left(old) if old is not None else after.clock.timer_seconds
+            )
             return pause_deadline(self.clock, after, now), left
-        if after.timer_seconds is None or after.paused:
-            return (old if before.paused else None), record.paused_left
+        if after.clock.timer_seconds is None or after.clock.paused:
+            return (old if before.clock.paused else None), record.paused_left
         if isinstance(action, HostExtend) and old is not None:
-            extra = after.timer_seconds - (before.timer_seconds or 0)
+            extra = after.clock.timer_seconds - (before.clock.timer_seconds or 0)
             return old + clock.real(extra), None
-        if before.paused and after.timer_id == before.timer_id:
+        if before.clock.paused and after.clock.timer_id == before.clock.timer_id:
             # Resumed, by the host or at the pause's limit: the time left runs again.
-            left = record.paused_left if record.paused_left is not None else after.timer_seconds
+            left = (
+                record.paused_left if record.paused_left is not None else after.clock.timer_seconds
+            )
             return now + clock.real(left), None
-        if after.timer_id != before.timer_id or old is None:
+        if after.clock.timer_id != before.clock.timer_id or old is None:
             return stage_deadline(self.clock, after, now, outgoing), None
         return old, None
 
@@ -307,7 +313,7 @@ class Runner:
                 return Outcome("stale_timer", record)  # a duplicate firing: once a stage
             scene = Scene(game_view(record, clock.speed, self.app_url), state, before=state)
             op = screens.countdown(scene, seconds)
-            if op is None or state.paused or state.suspended:
+            if op is None or state.clock.paused or state.clock.suspended:
                 return Outcome("no_countdown", record, state)
             tx.set_living(game_id, 0, COUNTDOWN_KEY, int(timer_id))
             # Late once fewer than `seconds` - SPARE_SLACK are left.
@@ -362,7 +368,7 @@ class Runner:
                 record.version,
                 state.to_dict(),
                 stage_deadline=stage_deadline(self.clock, state, now, outgoing),
-                timer_token=str(state.timer_id),
+                timer_token=str(state.clock.timer_id),
             )
             if also is not None:
                 also(tx, written, now)
@@ -410,11 +416,11 @@ def stage_deadline(
     """A new stage's deadline; when one of its messages carries its timer,
     the deadline waits for that message (DELIVERY_GRACE at most), which sets
     it when it reaches the chat."""
-    if state.timer_seconds is None or state.paused or state.suspended:
+    if state.clock.timer_seconds is None or state.clock.paused or state.clock.suspended:
         return None
     clock = clock.stage(state)
-    deadline = now + clock.real(state.timer_seconds)
-    token = str(state.timer_id)
+    deadline = now + clock.real(state.clock.timer_seconds)
+    token = str(state.clock.timer_id)
     if any(o.op.timer is not None and o.op.timer.get("token") == token for o in outgoing):
         deadline += clock.real(DELIVERY_GRACE)
     return deadline

@@ -86,7 +86,7 @@ class Scene:
         ids = [int(p) for p in sorted(event.audience.players)]
         if event.audience.mafia:
             state = self.state
-            ids += [int(p) for p in state.mafia_members() if state.is_alive(p)]
+            ids += [int(p) for p in state.table.mafia_members() if state.table.is_alive(p)]
         return list(dict.fromkeys(ids))
 
     # ----- buttons and deadlines ----------------------------------------------------
@@ -108,12 +108,12 @@ class Scene:
     def timer(self) -> dict[str, object] | None:
         """The running stage's timer, started by the message that carries it."""
         state = self.state
-        if state.timer_seconds is None or state.paused or state.suspended:
+        if state.clock.timer_seconds is None or state.clock.paused or state.clock.suspended:
             return None
         return {
             "game": self.game.game_id,
-            "token": str(state.timer_id),
-            "seconds": state.timer_seconds,
+            "token": str(state.clock.timer_id),
+            "seconds": state.clock.timer_seconds,
             "speed": self.game.speed,
         }
 

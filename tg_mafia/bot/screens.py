@@ -105,8 +105,8 @@ def count(scene: Scene, method: Method) -> Op:
     candidates (mentioned: the first drawing rings their phones), the counts
     finished so far, and the candidate being counted."""
     state, t = scene.state, scene.t
-    candidate = state.candidates[state.count_index]
-    head = texts.vote_started(t, scene.table, state.candidates, state.vote_round.value)
+    candidate = state.vote.candidates[state.vote.count_index]
+    head = texts.vote_started(t, scene.table, state.vote.candidates, state.vote.round.value)
     board = texts.vote_board(t, scene.table, finished_counts(state))
     text = (
         head
@@ -115,8 +115,8 @@ def count(scene: Scene, method: Method) -> Op:
         + texts.count(
             t,
             scene.table,
-            state.count_index + 1,
-            len(state.candidates),
+            state.vote.count_index + 1,
+            len(state.vote.candidates),
             candidate,
             scene.until(RELATIVE),
         )
@@ -139,7 +139,7 @@ def lift(scene: Scene, method: Method) -> Op:
     """sport's lift vote: one message, its question and Raise / Lower."""
     state, t = scene.state, scene.t
     text = sport_texts.lift_question(
-        t, scene.table, state.candidates, len(state.alive), scene.until(RELATIVE)
+        t, scene.table, state.vote.candidates, len(state.table.alive), scene.until(RELATIVE)
     )
     buttons = []
     if _legal(state, Hand) or _legal(state, Lower):
@@ -161,7 +161,7 @@ def countdown(scene: Scene, seconds: int) -> Op | None:
         op = count(scene, Method.EDIT)
     elif stage is Stage.LIFT:
         op = lift(scene, Method.EDIT)
-    elif stage in FLOOR_STAGES and scene.state.speaker is not None:
+    elif stage in FLOOR_STAGES and scene.state.day.speaker is not None:
         op = floor(scene, Method.EDIT)
     else:
         return None
@@ -175,21 +175,30 @@ def vote_board(scene: Scene, method: Method) -> Op:
     state, t = scene.state, scene.t
     view = public_view(state)
     if state.stage is Stage.BALLOT:
-        text = texts.ballot(t, state.day, scene.until(), len(state.ballots))
+        text = texts.ballot(t, state.day.number, scene.until(), len(state.vote.ballots))
     else:
         voters = {
-            target: tuple(v for v in state.seats if state.ballots.get(v) == target)
+            target: tuple(v for v in state.table.seats if state.vote.ballots.get(v) == target)
             for target, _ in view.live_tally
         }
         text = texts.live_board(
-            t, scene.table, state.day, scene.until(), view.live_tally, len(view.alive), voters
+            t,
+            scene.table,
+            state.day.number,
+            scene.until(),
+            view.live_tally,
+            len(view.alive),
+            voters,
         )
     targets = list(dict.fromkeys(a.target for a in _legal(state, Vote) if isinstance(a, Vote)))
     extra = [callback(texts.button(t, "time"), scene.any_step(Kind.TIME))]
     if _legal(state, Unvote) or targets:
         extra.insert(0, callback(texts.button(t, "withdraw"), scene.data(Kind.UNVOTE)))
     keyboard = keyboards.players(
-        scene.table, [p for p in state.seats if p in targets], scene.seat_data(Kind.VOTE), extra
+        scene.table,
+        [p for p in state.table.seats if p in targets],
+        scene.seat_data(Kind.VOTE),
+        extra,
     )
     every = BOARD_EDIT_SECONDS if method is Method.EDIT else 0.0
     return Op(
@@ -207,10 +216,10 @@ def closed_live_board(scene: Scene) -> Op:
     text = texts.live_board(
         scene.t,
         scene.table,
-        state.day,
+        state.day.number,
         scene.stored_until(),
-        tuple(state.votes.items()),
-        len(state.alive),
+        tuple(state.vote.votes.items()),
+        len(state.table.alive),
         closed=True,
     )
     return Op(Method.EDIT, text=text, key=BOARD)
@@ -230,10 +239,10 @@ def night_prompt(scene: Scene, player: str, move: str, method: Method) -> Op | N
     text = (
         texts.group_tag(scene.game.title)
         + "\n"
-        + texts.night_question(t, move, view.role, state.variant, state.night)
+        + texts.night_question(t, move, view.role, state.variant, state.night.number)
     )
-    if move == "kill" and view.role.is_mafia and state.plan:
-        text += "\n" + texts.plan_set(t, scene.table, state.plan)
+    if move == "kill" and view.role.is_mafia and state.night.plan:
+        text += "\n" + texts.plan_set(t, scene.table, state.night.plan)
     if option.has_chosen:
         text += "\n" + texts.night_chosen(t, scene.table, option.chosen)
     choices = [
@@ -248,11 +257,11 @@ def night_prompt(scene: Scene, player: str, move: str, method: Method) -> Op | N
 
 def closed_night_prompt(scene: Scene, before: GameState, player: str, move: str) -> Op:
     """At dawn the prompt keeps only what was chosen: no button is left to press."""
-    role = before.roles[player]
-    question = texts.night_question(scene.t, move, role, before.variant, before.night)
+    role = before.table.roles[player]
+    question = texts.night_question(scene.t, move, role, before.variant, before.night.number)
     text = texts.group_tag(scene.game.title) + "\n" + question
     key = f"{player}:{move}"
-    choices = {**before.choices, **scene.chosen}
+    choices = {**before.night.choices, **scene.chosen}
     if key in choices:
         text += "\n" + texts.night_final(scene.t, scene.table, choices[key])
     else:
@@ -264,12 +273,12 @@ def plan(scene: Scene, player: str, method: Method) -> Op:
     """The Don's kill list on the acquaintance night: the Don taps players
     in order (the engine lists each next name); the family sees it grow."""
     state, t = scene.state, scene.t
-    text = texts.plan_set(t, scene.table, state.plan)
+    text = texts.plan_set(t, scene.table, state.night.plan)
     keyboard: Keyboard | None = None
     plans = [a for a in _legal(state, Plan) if isinstance(a, Plan) and a.actor == player]
     if plans:
         text = texts.plan_prompt(t) + "\n" + text
-        extensions = [a.targets[-1] for a in plans if len(a.targets) == len(state.plan) + 1]
+        extensions = [a.targets[-1] for a in plans if len(a.targets) == len(state.night.plan) + 1]
         clear = callback(texts.button(t, "clear"), scene.data(Kind.PLAN, 0))
         keyboard = keyboards.players(scene.table, extensions, scene.seat_data(Kind.PLAN), [clear])
         keyboard = _with_table(scene, keyboard)
@@ -283,7 +292,7 @@ def nominate_menu(scene: Scene, player: str) -> Op:
         if isinstance(a, Nominate) and a.actor == player
     ]
     keyboard = keyboards.players(scene.table, choices, scene.seat_data(Kind.NOMINATE))
-    text = texts.nominate_prompt(scene.t, scene.state.day)
+    text = texts.nominate_prompt(scene.t, scene.state.day.number)
     return Op(Method.SEND, text=text, key=NOMINATE, keyboard=_with_table(scene, keyboard))
 
 
@@ -319,11 +328,11 @@ def best_move_menu(
         return None, "no_best_move"
     if picked and picked not in allowed:
         return None, refusal(state, Best(player, picked))
-    names = [p for p in state.seats if (p,) in allowed]
+    names = [p for p in state.table.seats if (p,) in allowed]
 
     def toggle(name: str) -> str:
         chosen = set(picked) ^ {name}
-        selection = tuple(p for p in state.seats if p in chosen)
+        selection = tuple(p for p in state.table.seats if p in chosen)
         return scene.data(Kind.BEST, "t", selection_arg(scene.table, selection))
 
     text = sport_texts.best_move_prompt(t, max(len(targets) for targets in allowed))
@@ -356,5 +365,5 @@ def warn_menu(scene: Scene) -> Op:
     def data(player: str) -> str:
         return scene.any_step(Kind.HOST_WARN, scene.table.seat(player))
 
-    keyboard = keyboards.players(scene.table, list(state.alive), data)
+    keyboard = keyboards.players(scene.table, list(state.table.alive), data)
     return Op(Method.SEND, text=scene.t.gettext("Warn whom?"), keyboard=keyboard)

@@ -303,10 +303,10 @@ class GameService:
 
     def _time_left(self, record: GameRecord, state: GameState) -> str:
         t = translator(record.language)
-        if state.suspended:
+        if state.clock.suspended:
             return texts.popup(t, "suspended")
-        if state.paused or record.stage_deadline is None:
-            return texts.time_left(t, 0, paused=state.paused)
+        if state.clock.paused or record.stage_deadline is None:
+            return texts.time_left(t, 0, paused=state.clock.paused)
         left = self.clock.stage(state).left(record.stage_deadline)
         return texts.time_left(t, round(left), False)
 
@@ -316,7 +316,7 @@ class GameService:
         t = translator(record.language)
         actor = str(user_id)
         refusal = None
-        for target in state.alive:
+        for target in state.table.alive:
             try:
                 apply(state, Nominate(actor, target))
             except IllegalAction as error:
@@ -423,7 +423,7 @@ class GameService:
         if record is None or record.status is not GameStatus.RUNNING:
             return None
         state = state_of(record)
-        role = state.roles.get(str(user_id))
+        role = state.table.roles.get(str(user_id))
         if role is None or not role.is_mafia:
             return None
         t = translator(record.language)

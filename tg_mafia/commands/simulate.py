@@ -103,10 +103,10 @@ def moments_of(record: GameRecord) -> set[str]:
     """sport's moments a game had: a lift vote, a best move, a removal on fouls."""
     state = record.state
     found = set()
-    if state.last_lift is not None:
+    if state.vote.last_lift is not None:
         found.add("lift")
-    if state.best_move:
+    if state.day.best_move:
         found.add("best move")
-    if Cause.FOULS in state.dead.values():
+    if Cause.FOULS in state.table.dead.values():
         found.add("removal")
     return found

@@ -72,7 +72,7 @@ def snapshot(
         return {**base, "stage": words.lobby_name(t), "seats": names, "deadline": None}
     state = state_of(record)
     view = public_view(state)
-    own = player_view(state, viewer.player) if viewer.player in state.roles else None
+    own = player_view(state, viewer.player) if viewer.player in state.table.roles else None
     seats = [_seat(view, table, p, viewer) for p in view.seats]
     return {
         **base,

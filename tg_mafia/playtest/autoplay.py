@@ -84,7 +84,7 @@ def prefix(kind: Kind, record: GameRecord, *args: str) -> Callable[[str], bool]:
 
 def seats_arg(state: GameState, players: tuple[str, ...]) -> str:
     """Players as a best-move button names them: their seats, "3_5_9"."""
-    return "_".join(str(state.seats.index(p) + 1) for p in players)
+    return "_".join(str(state.table.seats.index(p) + 1) for p in players)
 
 
 UNLIMITED = 10**9
@@ -168,7 +168,7 @@ class AutoPlayers:
         chat), and how to know it."""
 
         def seat(player: str | None) -> str:
-            return str(state.seats.index(player) + 1) if player else "0"
+            return str(state.table.seats.index(player) + 1) if player else "0"
 
         group, own = self.h.group.id, int(action.actor)
         if isinstance(action, NightChoice):

@@ -41,4 +41,4 @@ class People:
         """A person has a move in this stage."""
         people = self.ids
         # Every seat: the dead have moves too (a farewell, a deciding vote).
-        return any(int(seat) in people and has_a_move(state, seat) for seat in state.seats)
+        return any(int(seat) in people and has_a_move(state, seat) for seat in state.table.seats)

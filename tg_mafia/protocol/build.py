@@ -85,13 +85,14 @@ def build_protocol(record: GameRecord, actions: Sequence[ActionRecord]) -> Proto
             player=player,
             seat=index,
             name=names.get(player, player),
-            role=state.roles[player],
-            won=state.winner is not None and state.roles[player].side is state.winner,
+            role=state.table.roles[player],
+            won=state.outcome.winner is not None
+            and state.table.roles[player].side is state.outcome.winner,
             fate=notes.fates.get(player, (Fate.SURVIVED, None))[0],
             when=notes.fates.get(player, (Fate.SURVIVED, None))[1],
-            warnings=state.warnings.get(player, 0),
+            warnings=state.table.warnings.get(player, 0),
         )
-        for index, player in enumerate(state.seats, 1)
+        for index, player in enumerate(state.table.seats, 1)
     )
     return Protocol(
         game_id=record.id,
@@ -104,7 +105,7 @@ def build_protocol(record: GameRecord, actions: Sequence[ActionRecord]) -> Proto
         ended_at=record.ended_at,
         seats=seats,
         rounds=tuple(notes.rounds),
-        winner=state.winner,
+        winner=state.outcome.winner,
         ended=notes.rounds[-1].moment if notes.rounds else None,
         seed=record.seed,
         log=tuple(log),
@@ -133,11 +134,11 @@ def start_game(
 def position(before: GameState, after: GameState) -> Position:
     """Where an action left the game: the replay compares it, action by action."""
     return Position(
-        day=after.day,
-        night=after.night,
+        day=after.day.number,
+        night=after.night.number,
         stage=after.stage.value,
-        speaker=after.speaker,
-        out=tuple(p for p in after.dead if p not in before.dead),
+        speaker=after.day.speaker,
+        out=tuple(p for p in after.table.dead if p not in before.table.dead),
     )
 
 
@@ -186,7 +187,7 @@ class _Notes:
         dawn: the first day of a variant that starts by day)."""
         if self.rounds and self.rounds[-1].phase is phase:
             return self.rounds[-1]
-        number = self.after.night if phase is RoundPhase.NIGHT else self.after.day
+        number = self.after.night.number if phase is RoundPhase.NIGHT else self.after.day.number
         return self.open(phase, number)
 
     def open(self, phase: RoundPhase, number: int) -> Round:
@@ -214,7 +215,7 @@ class _Notes:
 
     def night_resolved(self, event: ev.NightResolved) -> None:
         night = self.round(RoundPhase.NIGHT)
-        roles = self.after.roles
+        roles = self.after.table.roles
         night.moves = [
             NightMove(m.player, roles[m.player], m.move, m.target, m.result) for m in event.moves
         ]
@@ -263,7 +264,7 @@ class _Notes:
 
     def _live_counts(self, vote: Vote) -> None:
         """Classic's board is public: who voted for whom, as it stood last."""
-        seats = self.after.seats
+        seats = self.after.table.seats
         targets = sorted(set(self.live.values()), key=seats.index)
         vote.counts = [Count(t, tuple(v for v in seats if self.live.get(v) == t)) for t in targets]
         vote.tally = tuple((c.candidate, len(c.voters)) for c in vote.counts)

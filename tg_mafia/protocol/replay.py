@@ -215,7 +215,7 @@ def replay_document(document: Document) -> Replay:
         )
     except SetupError as error:
         return Replay(UNREADABLE, f"the game cannot be set up again: {error}")
-    dealt = tuple(state.roles[p].value for p in state.seats)
+    dealt = tuple(state.table.roles[p].value for p in state.table.seats)
     for seat, (want, got) in enumerate(zip(document.roles, dealt, strict=True), 1):
         if want != got:
             return Replay(
@@ -266,8 +266,8 @@ def _compare_end(document: Document, state: GameState, total: int) -> Replay:
             f"{state.phase.value} (stage {state.stage.value}), the document ends with "
             f"{document.end}",
         )
-    winner = state.winner.value if state.winner is not None else None
-    fates = tuple(_fate(state, p) for p in state.seats)
+    winner = state.outcome.winner.value if state.outcome.winner is not None else None
+    fates = tuple(_fate(state, p) for p in state.table.seats)
     if winner != document.winner:
         return Replay(
             DIVERGES,
@@ -290,5 +290,5 @@ def _compare_end(document: Document, state: GameState, total: int) -> Replay:
 
 
 def _fate(state: GameState, player: str) -> str:
-    cause = state.dead.get(player)
+    cause = state.table.dead.get(player)
     return Fate.SURVIVED.value if cause is None else FATES[Cause(cause)].value

@@ -12,6 +12,7 @@ from engine.actions import Action, Best, Hand, NightChoice, Nominate, Pass, Say,
 from engine.errors import SetupError
 from engine.events import Event
 from engine.variants import NightMove
+from tests.rules.stored import stored
 from tg_mafia.cli import main
 
 SEATS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
@@ -199,7 +200,7 @@ def test_a_draw_is_a_result_nobody_won() -> None:
 
 def test_a_state_saved_before_sport_still_loads() -> None:
     state, _ = new_game("club", SEATS[:9], seed=1)
-    data = state.to_dict()
+    data = stored("rules-club-new").state  # this state, stored before the records
     for name in (
         "floor_mode",
         "opener",

@@ -30,6 +30,7 @@ from engine.roles import Role
 from engine.simulation import lively_action
 from engine.state import GameState, Phase, Stage
 from engine.variants import VARIANTS
+from tests.rules.stored import stored
 
 SEATS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
 CLUB = dict(
@@ -187,7 +188,8 @@ def test_a_suspension_is_stored_and_logged() -> None:
     state, _ = new_game("club", SEATS[:7], roles=CLUB)
     state, _ = play(state, Suspend(CHAT, LIMIT))
     assert GameState.from_dict(state.to_dict()).clock.suspended
-    old = state.to_dict()
+    old = stored("rules-club-suspended").state  # this state, stored before the records
+    assert GameState.from_dict(old) == state
     del old["suspended"]  # saved before suspensions existed
     assert not GameState.from_dict(old).clock.suspended
     for action in (Suspend(CHAT, LIMIT), Unsuspend(CHAT)):

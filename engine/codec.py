@@ -31,7 +31,7 @@ SCHEMA = 2
 
 _converter = Converter(
     forbid_extra_keys=True,
-    detailed_validation=False,  # twice as fast to load; an error names the bad value alone
+    detailed_validation=False,  # faster to load; an error names the bad value alone
     unstruct_collection_overrides={AbstractSet: sorted, Sequence: list},
 )
 configure_union_passthrough(bool | int | str | None, _converter)  # option values

@@ -56,6 +56,8 @@ ENV_VARS: Final = {
     "retention_days": "RETENTION_DAYS",
     "miniapp_name": "MINIAPP_NAME",
     "miniapp_max_age": "MINIAPP_MAX_AGE",
+    "miniapp_url": "MINIAPP_URL",
+    "miniapp_listen": "MINIAPP_LISTEN",
 }
 
 # BotFather's tokens are "<bot id>:<35 url-safe characters>"; allow some slack around that.
@@ -67,6 +69,7 @@ REPLICA_PATTERN: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
 # BotFather's rule for a Mini App's short name (the <app> of t.me/<bot>/<app>).
 MINIAPP_NAME_PATTERN: Final = re.compile(r"[A-Za-z0-9_]{3,30}")
 DEFAULT_MINIAPP_MAX_AGE: Final = 86400  # seconds a page opened from Telegram stays signed
+DEFAULT_MINIAPP_PATH: Final = "/app"  # the Mini App's page on the webhook's origin
 
 
 class ConfigError(ValueError):
@@ -113,15 +116,35 @@ class Settings:
     drain_seconds: int = DEFAULT_DRAIN_SECONDS
     closed_topic_seconds: int = DEFAULT_CLOSED_TOPIC_SECONDS
     retention_days: int = DEFAULT_RETENTION_DAYS
-    # The table's Mini App (served with the webhook, at <webhook origin>/app): its
-    # short name given to BotFather (None: no "Table" links), and how old its signed
-    # initData may be.
+    # The table's Mini App: its short name given to BotFather (None: no "Table"
+    # links), how old its signed initData may be, its page's public URL (None: at
+    # /app on the webhook's origin, or, by long polling, no Mini App), and where its
+    # server listens by long polling (the webhook's server serves it otherwise).
     miniapp_name: str | None = None
     miniapp_max_age: int = DEFAULT_MINIAPP_MAX_AGE
+    miniapp_url: str | None = None
+    miniapp_listen: Address = Address("127.0.0.1", 8080)
     from_flags: frozenset[str] = frozenset()  # settings given by a flag, not a variable
 
     def name_of(self, name: str) -> str:
         return setting_name(name, self.from_flags)
+
+    @property
+    def app_url(self) -> str | None:
+        """The Mini App's page as Telegram opens it; None: no Mini App (long polling
+        with no MINIAPP_URL), and so no "Table" link or button."""
+        if self.miniapp_url is not None:
+            return self.miniapp_url
+        if self.webhook is None:
+            return None
+        parts = urlsplit(self.webhook.url)
+        return f"{parts.scheme}://{parts.netloc}{DEFAULT_MINIAPP_PATH}"
+
+    @property
+    def app_server(self) -> Address | None:
+        """Where the Mini App gets a server of its own: by long polling, with a page
+        URL (with a webhook it is on the webhook's server)."""
+        return self.miniapp_listen if self.webhook is None and self.app_url else None
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -223,13 +246,18 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
             f"{name_of('miniapp_max_age')} must be a number of seconds from 60 to 604800, "
             f"not {max_age!r}"
         )
+    official = _is_official(base_url)
+    page = pick("miniapp_url")
+    if page is not None:
+        check_miniapp_url(name_of("miniapp_url"), page, official_api=official)
+    listen = pick("miniapp_listen") or DEFAULT_WEBHOOK_LISTEN
     return Settings(
         token=token,
         database_url=pick("database_url") or DEFAULT_DATABASE_URL,
         base_url=base_url,
         log_format="json" if log_format == "json" else "text",
         log_level=log_level,
-        webhook=_webhook(pick, name_of, official_api=_is_official(base_url)),
+        webhook=_webhook(pick, name_of, official_api=official),
         health_listen=(
             parse_address(name_of("health_listen"), health, "127.0.0.1") if health else None
         ),
@@ -240,6 +268,8 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
         retention_days=retention_days,
         miniapp_name=miniapp,
         miniapp_max_age=int(max_age) if max_age is not None else DEFAULT_MINIAPP_MAX_AGE,
+        miniapp_url=page.rstrip("/") if page is not None else None,
+        miniapp_listen=parse_address(name_of("miniapp_listen"), listen, "127.0.0.1"),
         from_flags=from_flags,
     )
 
@@ -329,6 +359,16 @@ def check_webhook_url(name: str, url: str, *, official_api: bool) -> None:
             f"{name} must use a port Telegram posts to ({allowed}), not {port}; "
             "a reverse proxy on one of them can forward to the bot"
         )
+
+
+def check_miniapp_url(name: str, url: str, *, official_api: bool) -> None:
+    """Telegram opens a Mini App over https only; through a local Bot API server (a
+    test, the sandbox) http is taken too. The path is where the page is served."""
+    example = "https://bot.example.org/app"
+    schemes = ("https",) if official_api else ("http", "https")
+    parts = _split_url(name, url, schemes, example)
+    if parts.query or parts.fragment:
+        raise ConfigError(f"{name} must be the page's URL with no ?query or #fragment, not {url!r}")
 
 
 def parse_address(name: str, text: str, default_host: str | None) -> Address:

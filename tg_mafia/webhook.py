@@ -15,7 +15,9 @@ malformed JSON. This one, in order:
   (tg_mafia/bot/webhook_reply.py).
 
 The same server serves the table's Mini App (tg_mafia/miniapp/routes.py): no
-process of its own, and Telegram opens it at the webhook's HTTPS address.
+process of its own, and Telegram opens it at the webhook's HTTPS address. With
+long polling there is no webhook, and the Mini App has the same server to itself
+(`WebServer`, on MINIAPP_LISTEN), in the bot's own process too.
 """
 
 from __future__ import annotations
@@ -137,24 +139,16 @@ async def set_webhook(bot: Bot, url: str, secret: str) -> None:
     )
 
 
-class WebhookListener:
-    def __init__(
-        self,
-        address: Address,
-        path: str,
-        bot: Bot,
-        handle: Handle,
-        secret: str,
-        record: Record | None = None,
-        routes: Sequence[Rule] = (),
-    ) -> None:
-        """`routes`: more of the bot's pages on the same server (the Mini App's)."""
+class WebServer:
+    """The bot's web server on the event loop: the routes given, with the
+    limits above on every request."""
+
+    def __init__(self, address: Address, routes: Sequence[Rule]) -> None:
         self.address = address
         self.port = address.port
-        options = {"bot": bot, "handle": handle, "secret": secret, "record": record}
         app = Application(
-            [(path, _UpdateHandler, options), *routes],
-            log_function=lambda handler: None,  # the bot logs what matters, not each POST
+            list(routes),
+            log_function=lambda handler: None,  # the bot logs what matters, not each request
         )
         self._server = HTTPServer(
             app,
@@ -173,3 +167,21 @@ class WebhookListener:
     async def stop(self) -> None:
         self._server.stop()
         await self._server.close_all_connections()
+
+
+class WebhookListener(WebServer):
+    """Telegram's POSTs of updates at `path`, and `routes`: more of the bot's
+    pages on the same server (the Mini App's)."""
+
+    def __init__(
+        self,
+        address: Address,
+        path: str,
+        bot: Bot,
+        handle: Handle,
+        secret: str,
+        record: Record | None = None,
+        routes: Sequence[Rule] = (),
+    ) -> None:
+        options = {"bot": bot, "handle": handle, "secret": secret, "record": record}
+        super().__init__(address, [(path, _UpdateHandler, options), *routes])

@@ -263,6 +263,10 @@ class GameService:
         `game_id` (the gate's word): the popup that answers it. The press is checked
         and the move made on one read of the game, in one database call (under load a
         second call waited for another batch's commit)."""
+        return (await self.move_pressed(game_id, button, user_id))[1]
+
+    async def move_pressed(self, game_id: int, button: Button, user_id: int) -> tuple[bool, str]:
+        """`press_move`, and whether the move was made (the Mini App says so)."""
 
         def decide(record: GameRecord, state: GameState) -> Action | str:
             return move_of(record, state, user_id, button)
@@ -270,8 +274,8 @@ class GameService:
         outcome = await self.runner.act(game_id, decide, update_id=CURRENT_UPDATE.get())
         t = translator(outcome.record.language if outcome.record else "en")
         if outcome.error is None:
-            return texts.popup(t, SUCCESS.get(button.kind, "ok"))
-        return texts.popup(t, "stale" if outcome.error == "no_game" else outcome.error)
+            return True, texts.popup(t, SUCCESS.get(button.kind, "ok"))
+        return False, texts.popup(t, "stale" if outcome.error == "no_game" else outcome.error)
 
     async def press(self, record: GameRecord, user_id: int, button: Button) -> str:
         """A game button that is no move (`press_move` takes those): the popup that

@@ -46,7 +46,9 @@ if TYPE_CHECKING:
     from tg_mafia.bot.app import App
     from tg_mafia.bot.service import GameService
     from tg_mafia.health import HealthServer
+    from tg_mafia.miniapp.routes import MiniApp
     from tg_mafia.storage import Database
+    from tg_mafia.webhook import WebServer
 
 log = logging.getLogger("tg_mafia.run")
 
@@ -144,6 +146,16 @@ def register(subparsers: Any) -> None:
         "(env MINIAPP_MAX_AGE; default 86400)",
     )
     add(
+        "--miniapp-url",
+        help="the table Mini App page's public https URL, as given to BotFather (env "
+        "MINIAPP_URL; default: /app on the webhook's origin; by long polling, no Mini App)",
+    )
+    add(
+        "--miniapp-listen",
+        help="HOST:PORT or PORT the Mini App's server listens on by long polling, when "
+        "MINIAPP_URL is set (env MINIAPP_LISTEN; default 127.0.0.1:8080)",
+    )
+    add(
         "--take-over",
         action="store_true",
         help="long polling even though a webhook is set: delete it (the replicas running in "
@@ -198,6 +210,8 @@ def check_free(settings: Settings) -> None:
         _check_bindable(settings.name_of("listen"), settings.webhook.listen)
     if settings.health_listen is not None:
         _check_bindable(settings.name_of("health_listen"), settings.health_listen)
+    if settings.app_server is not None:
+        _check_bindable(settings.name_of("miniapp_listen"), settings.app_server)
 
 
 def _check_bindable(name: str, address: Address) -> None:
@@ -212,14 +226,6 @@ def _check_bindable(name: str, address: Address) -> None:
 
 def _cannot_listen(name: str, address: Address, error: OSError) -> str:
     return f"cannot listen on {address} ({name}): {error.strerror or error}"
-
-
-def _app_url(settings: Settings) -> str | None:
-    """The table's Mini App page: /app on the webhook's origin (webhook mode only)."""
-    if settings.webhook is None:
-        return None
-    parts = urlsplit(settings.webhook.url)
-    return f"{parts.scheme}://{parts.netloc}/app"
 
 
 async def serve(settings: Settings, db: Database, *, take_over: bool = False) -> int:
@@ -247,9 +253,9 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         retention_days=settings.retention_days,
         mode="polling" if settings.webhook is None else "webhook",
         webhook_secret=_shared_secret(settings),
-        # The Table link needs the page: served with the webhook only.
-        miniapp_name=settings.miniapp_name if settings.webhook is not None else None,
-        app_url=_app_url(settings),
+        # The Table link needs the page: no page (long polling without MINIAPP_URL), no link.
+        miniapp_name=settings.miniapp_name if settings.app_url is not None else None,
+        app_url=settings.app_url,
     )
     app = build_application(builder, db, options, metrics)
     now = asyncio.Event()  # stop without waiting: SIGINT, or a second SIGTERM
@@ -387,7 +393,13 @@ async def _start(
     # PTB logs the traceback of a failed setWebhook/deleteWebhook before raising it; the
     # raised error becomes our one line, so its log is wanted only when debugging.
     ptb_start_level = logging.NOTSET if settings.log_level == "DEBUG" else logging.CRITICAL
+    miniapp = _miniapp(settings, app)
     if webhook is None:
+        if miniapp is not None and settings.app_server is not None:
+            from tg_mafia.webhook import WebServer
+
+            # No webhook: the Mini App has the bot's web server to itself, in this process.
+            _listen(app, WebServer(settings.app_server, miniapp.routes()), settings, miniapp)
         if not take_over:
             await _refuse_polling_over_a_webhook(app, settings)
         with quieted(["telegram.ext"], ptb_start_level):
@@ -395,21 +407,18 @@ async def _start(
                 "starting to poll (deleteWebhook)",
                 lambda: updater.start_polling(allowed_updates=Update.ALL_TYPES),
             )
-        log.info("running as @%s by long polling", app.bot.username)
+        log.info(
+            "running as @%s by long polling%s",
+            app.bot.username,
+            f", the Mini App on {settings.app_server}" if miniapp is not None else "",
+        )
     else:
-        from tg_mafia.miniapp.routes import MiniApp, MiniAppConfig
         from tg_mafia.webhook import WebhookListener, set_webhook
 
         refused = f"Telegram refused the webhook {webhook.url}"
-        # The table's Mini App, on the same server (Telegram opens it over the webhook's HTTPS).
-        miniapp = MiniApp(
-            app.bot_data["service"],
-            app.bot_data["input_limiter"],
-            MiniAppConfig(token=settings.token, max_age=settings.miniapp_max_age),
-        )
-
         # Each update handled before it is answered (not PTB's webhook server, which
         # answers at once): an update in the hands of a killed replica is not lost.
+        # The table's Mini App is on the same server (Telegram opens it over its HTTPS).
         listener = WebhookListener(
             webhook.listen,
             webhook.path,
@@ -417,16 +426,9 @@ async def _start(
             app.process_update,
             webhook.secret_token,
             app.bot_data["metrics"].api_call,
-            routes=miniapp.routes(),
+            routes=miniapp.routes() if miniapp is not None else (),
         )
-        try:
-            listener.start()
-        except OSError as error:
-            name = settings.name_of("listen")
-            raise StartError(_cannot_listen(name, webhook.listen, error)) from error
-        app.bot_data["webhook_listener"] = listener
-        miniapp.start()
-        app.bot_data["miniapp"] = miniapp
+        _listen(app, listener, settings, miniapp)
         try:
             await with_retries(
                 "setting the webhook (setWebhook)",
@@ -452,6 +454,36 @@ async def _start(
     log.debug("%d long-lived objects kept out of the garbage collector's walks", frozen)
     if health is not None:
         log.info("health check on http://%s/healthz", health.address)
+
+
+def _miniapp(settings: Settings, app: App) -> MiniApp | None:
+    """The table's Mini App, when it has a page (Settings.app_url)."""
+    url = settings.app_url
+    if url is None:
+        return None
+    from tg_mafia.miniapp.routes import MiniApp, MiniAppConfig
+
+    config = MiniAppConfig(
+        token=settings.token,
+        max_age=settings.miniapp_max_age,
+        prefix=urlsplit(url).path.rstrip("/"),
+    )
+    return MiniApp(app.bot_data["service"], app.bot_data["input_limiter"], config)
+
+
+def _listen(app: App, server: WebServer, settings: Settings, miniapp: MiniApp | None) -> None:
+    """The bot's web server started (a StartError when its address is taken), and
+    the Mini App's live pages with it."""
+    webhook = settings.webhook
+    name = settings.name_of("listen" if webhook is not None else "miniapp_listen")
+    try:
+        server.start()
+    except OSError as error:
+        raise StartError(_cannot_listen(name, server.address, error)) from error
+    app.bot_data["web_server"] = server
+    if miniapp is not None:
+        miniapp.start()
+        app.bot_data["miniapp"] = miniapp
 
 
 async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:
@@ -480,9 +512,9 @@ async def _stop(app: App, health: HealthServer | None, *, flush: bool) -> None:
 
     if health is not None:
         await health.stop()
-    listener = app.bot_data.pop("webhook_listener", None)
-    if listener is not None:
-        await listener.stop()
+    server = app.bot_data.pop("web_server", None)
+    if server is not None:
+        await server.stop()
     miniapp = app.bot_data.pop("miniapp", None)
     if miniapp is not None:
         miniapp.stop()

@@ -494,9 +494,12 @@ class Tx:
             self._notify(f"page:{game_id}")  # the Mini App's pages show the timer
         return moved
 
-    def actions(self, game_id: int) -> list[ActionRecord]:
+    def actions(self, game_id: int, after: int = 0) -> list[ActionRecord]:
+        """The game's action log in order; `after`: only the actions after that seq."""
         rows = self.session.exec(
-            select(GameAction).where(GameAction.game_id == game_id).order_by(col(GameAction.seq))
+            select(GameAction)
+            .where(GameAction.game_id == game_id, col(GameAction.seq) > after)
+            .order_by(col(GameAction.seq))
         ).all()
         return [
             ActionRecord(

@@ -214,6 +214,14 @@ def _drawn(said: Said, event: ev.Drawn) -> str:
     return sport_texts.drawn(said.t, event.nights)
 
 
+def _suspended(said: Said, event: ev.Suspended) -> str:
+    return texts.topic_closed_pause(said.t, said.record.title, event.limit)
+
+
+def _unsuspended(said: Said, event: ev.Unsuspended) -> str:
+    return texts.topic_reopened(said.t)
+
+
 def _ended(said: Said, event: ev.GameEnded) -> str:
     dead = set(said.after.dead)
     return texts.end_screen(said.t, said.table, event.winner, event.roles, dead)
@@ -243,6 +251,8 @@ LINES: Mapping[type[Event], Line] = MappingProxyType(
         ev.LiftEnded: _lift,
         ev.TimerChanged: _timer,
         ev.Drawn: _drawn,
+        ev.Suspended: _suspended,
+        ev.Unsuspended: _unsuspended,
         ev.GameEnded: _ended,
     }
 )

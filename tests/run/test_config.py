@@ -104,6 +104,9 @@ BAD_VALUES = [
     ("miniapp_url", "http://bot.example.org/app"),  # Telegram opens Mini Apps over https only
     ("miniapp_url", "https://bot.example.org/app?x=1"),
     ("miniapp_listen", "host:http"),
+    ("admission_share", "90%"),
+    ("admission_share", "1.5"),
+    ("admission_share", "nan"),
 ]
 WEBHOOK = {"webhook_url": "https://x.org/h"}
 

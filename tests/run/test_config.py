@@ -235,6 +235,19 @@ def test_a_closed_topic_waits_half_an_hour_unless_told() -> None:
     assert load_settings(flags, env).closed_topic_seconds == 3600
 
 
+def test_new_games_may_fill_nine_tenths_of_the_token_s_budget_unless_told() -> None:
+    assert load_settings({}, {"TELEGRAM_BOT_TOKEN": TOKEN}).admission_share == 0.9
+    env = {"TELEGRAM_BOT_TOKEN": TOKEN, "ADMISSION_SHARE": "0.75"}
+    assert load_settings({}, env).admission_share == 0.75
+    assert load_settings({"admission_share": "1"}, env).admission_share == 1.0
+    with pytest.raises(ConfigError) as caught:
+        load_settings({}, env | {"ADMISSION_SHARE": "90%"})
+    assert str(caught.value) == (
+        "ADMISSION_SHARE must be the share of the bot's Telegram budget new games may fill, "
+        "a number from 0.1 to 1 (e.g. 0.9), not '90%'"
+    )
+
+
 def test_every_setting_is_a_flag_of_run() -> None:
     flags = ["--token", TOKEN]
     for name in ENV_VARS:

@@ -40,6 +40,16 @@ EVERY: Final = 60.0  # seconds between two looks at the queue when no game ended
 HOLD_SECONDS: Final = 600  # how long a free table waits for the group told of it
 
 
+def current(tx: Tx, now: float) -> list[store.Waiting]:
+    """The queue as it stands at `now`: a table held past its time goes back to
+    everyone, and its group out of the queue (written only when there is one)."""
+    queue = store.queue(tx)
+    kept = [row for row in queue if row.held_until is None or row.held_until > now]
+    if len(kept) < len(queue):
+        store.drop_expired(tx, now)
+    return kept
+
+
 def taken(tx: Tx, queue: list[store.Waiting]) -> Counter[str]:
     """The tables taken, by variant: the games open, and those held for a waiting group."""
     games = store.open_games(tx)
@@ -63,8 +73,7 @@ def admit(
     if tx.active_game(chat_id, topic) is not None:
         return None  # not admission's business: the lobby's "already open" answers
     store.take_turn(tx)
-    store.drop_expired(tx, now)
-    queue = store.queue(tx)
+    queue = current(tx, now)
     own = next((row for row in queue if (row.chat_id, row.topic) == (chat_id, topic)), None)
     if own is not None and own.held_until is not None:
         store.leave(tx, own.id)  # its held table becomes its lobby
@@ -92,8 +101,7 @@ def offer(db: Database, budget: TokenBudget, now: float, until: float) -> int:
     table is free, and it is held for them until `until`. How many were told."""
     with db.transaction() as tx:
         store.take_turn(tx)
-        store.drop_expired(tx, now)
-        queue = store.queue(tx)
+        queue = current(tx, now)
         waiting = [row for row in queue if row.held_until is None]
         if not waiting:
             return 0

@@ -18,7 +18,9 @@ nothing else:
   not. Scripted players fill the lobbies, so a lobby waits 10^6 s.
 - With `unlimited` (a benchmark's unmeasured set-up only: load.py --fast-setup):
   no rate limiter and no outbox budgets, so the set-up's calls go out as fast as
-  the network takes them; the process is then killed and started again without it.
+  the network takes them, and no admission (tg_mafia/bot/admission.py): every
+  /newgame opens its game, past what one token carries; the process is then killed
+  and started again without it.
 - Each update is time-stamped (time.monotonic, the same clock in every process on
   Linux) when its getUpdates returned it (by webhook: when its handling began), when
   its handler began and ended, when the
@@ -346,6 +348,7 @@ async def serve(
     from tornado.web import RequestHandler
 
     from tg_mafia.bot import heap
+    from tg_mafia.bot.admission import TokenBudget
     from tg_mafia.bot.app import BotOptions, build_application, scrape_metrics, start_service
     from tg_mafia.bot.timers import JobQueueScheduler
     from tg_mafia.bot.transport import calls_request, updates_request
@@ -364,7 +367,8 @@ async def serve(
     )
     if unlimited:
         lift_budgets()
-    options = BotOptions(lobby_seconds=10**6, rate_limiter=not unlimited)
+    budget = TokenBudget(calls_per_second=float("inf")) if unlimited else TokenBudget()
+    options = BotOptions(lobby_seconds=10**6, rate_limiter=not unlimited, budget=budget)
     app = build_application(builder, db, options, metrics)
     stamps = Stamps()
     stamps.install(app)

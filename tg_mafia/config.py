@@ -8,6 +8,7 @@ its own error so the caller can say how to get one.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import secrets
@@ -37,6 +38,10 @@ MAX_CLOSED_TOPIC_SECONDS: Final = 7 * 86400
 # 0 keeps it for ever. The game's result stays for /stats either way.
 DEFAULT_RETENTION_DAYS: Final = 90
 MAX_RETENTION_DAYS: Final = 3650
+# The share of the bot token's Telegram budget (30 calls a second) that the running games'
+# estimated calls may fill: past it /newgame puts the group in a queue (bot/admission.py).
+DEFAULT_ADMISSION_SHARE: Final = 0.9
+ADMISSION_SHARE_RANGE: Final = (0.1, 1.0)
 
 # Setting name -> environment variable. A flag of the same setting wins over its variable.
 ENV_VARS: Final = {
@@ -58,6 +63,7 @@ ENV_VARS: Final = {
     "miniapp_max_age": "MINIAPP_MAX_AGE",
     "miniapp_url": "MINIAPP_URL",
     "miniapp_listen": "MINIAPP_LISTEN",
+    "admission_share": "ADMISSION_SHARE",
 }
 
 # BotFather's tokens are "<bot id>:<35 url-safe characters>"; allow some slack around that.
@@ -124,6 +130,7 @@ class Settings:
     miniapp_max_age: int = DEFAULT_MINIAPP_MAX_AGE
     miniapp_url: str | None = None
     miniapp_listen: Address = Address("127.0.0.1", 8080)
+    admission_share: float = DEFAULT_ADMISSION_SHARE
     from_flags: frozenset[str] = frozenset()  # settings given by a flag, not a variable
 
     def name_of(self, name: str) -> str:
@@ -251,6 +258,7 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
     if page is not None:
         check_miniapp_url(name_of("miniapp_url"), page, official_api=official)
     listen = pick("miniapp_listen") or DEFAULT_WEBHOOK_LISTEN
+    admission_share = parse_admission_share(name_of("admission_share"), pick("admission_share"))
     return Settings(
         token=token,
         database_url=pick("database_url") or DEFAULT_DATABASE_URL,
@@ -270,6 +278,7 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
         miniapp_max_age=int(max_age) if max_age is not None else DEFAULT_MINIAPP_MAX_AGE,
         miniapp_url=page.rstrip("/") if page is not None else None,
         miniapp_listen=parse_address(name_of("miniapp_listen"), listen, "127.0.0.1"),
+        admission_share=admission_share,
         from_flags=from_flags,
     )
 
@@ -283,6 +292,22 @@ def parse_retention_days(name: str, given: str | None) -> int:
             f"not {given!r}"
         )
     return int(given)
+
+
+def parse_admission_share(name: str, given: str | None) -> float:
+    if given is None:
+        return DEFAULT_ADMISSION_SHARE
+    low, high = ADMISSION_SHARE_RANGE
+    try:
+        share = float(given)
+    except ValueError:
+        share = math.nan
+    if not low <= share <= high:  # NaN fails too
+        raise ConfigError(
+            f"{name} must be the share of the bot's Telegram budget new games may fill, "
+            f"a number from {low:g} to {high:g} (e.g. {DEFAULT_ADMISSION_SHARE:g}), not {given!r}"
+        )
+    return share
 
 
 def default_replica_id() -> str:

@@ -55,6 +55,7 @@ class Snapshot:
     outbox_calls: int = 0
     outbox_oldest_seconds: float | None = None  # None: nothing waits (blocked users aside)
     timers_pending: int = 0
+    groups_waiting: int = 0  # for a table: the token's budget was full (bot/waitlist.py)
 
     @property
     def running(self) -> int:

@@ -104,6 +104,9 @@ BAD_VALUES = [
     ("miniapp_url", "http://bot.example.org/app"),  # Telegram opens Mini Apps over https only
     ("miniapp_url", "https://bot.example.org/app?x=1"),
     ("miniapp_listen", "host:http"),
+    ("admission_share", "90%"),
+    ("admission_share", "1.5"),
+    ("admission_share", "nan"),
 ]
 WEBHOOK = {"webhook_url": "https://x.org/h"}
 
@@ -230,6 +233,19 @@ def test_a_closed_topic_waits_half_an_hour_unless_told() -> None:
     assert load_settings({}, env).closed_topic_seconds == 600
     flags = {"closed_topic_seconds": "3600"}
     assert load_settings(flags, env).closed_topic_seconds == 3600
+
+
+def test_new_games_may_fill_nine_tenths_of_the_token_s_budget_unless_told() -> None:
+    assert load_settings({}, {"TELEGRAM_BOT_TOKEN": TOKEN}).admission_share == 0.9
+    env = {"TELEGRAM_BOT_TOKEN": TOKEN, "ADMISSION_SHARE": "0.75"}
+    assert load_settings({}, env).admission_share == 0.75
+    assert load_settings({"admission_share": "1"}, env).admission_share == 1.0
+    with pytest.raises(ConfigError) as caught:
+        load_settings({}, env | {"ADMISSION_SHARE": "90%"})
+    assert str(caught.value) == (
+        "ADMISSION_SHARE must be the share of the bot's Telegram budget new games may fill, "
+        "a number from 0.1 to 1 (e.g. 0.9), not '90%'"
+    )
 
 
 def test_every_setting_is_a_flag_of_run() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import BotCommand, Update
@@ -14,6 +14,7 @@ from telegram.ext import Application, ApplicationBuilder
 
 from engine import GameState
 from tg_mafia.bot import handlers
+from tg_mafia.bot.admission import TokenBudget
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.leader import Replica
 from tg_mafia.bot.limiter import InputLimiter
@@ -50,6 +51,8 @@ class BotOptions:
     app_url: str | None = None  # the Mini App's page, served with the webhook
     # The play page: the stages its person plays run at real time at most (clock.py).
     own_pace: Callable[[GameState], bool] | None = None
+    # The bot token's: how many games it takes (admission.py).
+    budget: TokenBudget = field(default_factory=TokenBudget)
 
 
 COMMANDS = (
@@ -141,6 +144,7 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
             closed_topic_seconds=options.closed_topic_seconds,
             retention_days=options.retention_days,
             replica=Replica(options.replica_id, options.mode, options.webhook_secret),
+            budget=options.budget,
         ),
     )
     app.bot_data["service"] = service

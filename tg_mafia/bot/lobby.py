@@ -6,7 +6,7 @@ place; every change and its calls are written in one transaction."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
@@ -14,7 +14,8 @@ from telegram import Bot
 from telegram.error import TelegramError
 
 from engine import SetupError, find_variant, resolve_options
-from tg_mafia.bot import keyboards, texts
+from tg_mafia.bot import keyboards, texts, waitlist
+from tg_mafia.bot.admission import TokenBudget
 from tg_mafia.bot.callbacks import Button, Kind
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
@@ -48,6 +49,8 @@ class LobbyConfig:
     bot_username: str = "tg_mafia_bot"
     seed: int | None = None  # a fixed deal (the demo's --seed); None: a random one
     miniapp_name: str | None = None  # the table's Mini App: a Table link on the pinned lobby
+    # The bot token's: a new game must fit (waitlist.py).
+    budget: TokenBudget = field(default_factory=TokenBudget)
 
 
 def join_payload(chat_id: int, topic: int) -> str:
@@ -191,6 +194,10 @@ class Lobbies:
             options = resolve_options(settings.variant, {})
         try:
             with db.transaction() as tx:
+                budget, variant = self.config.budget, settings.variant
+                refused = waitlist.admit(tx, budget, chat_id, topic, variant, title, now, t)
+                if refused is not None:
+                    return refused
                 record = tx.create_lobby(
                     chat_id,
                     opened_by=user_id,

@@ -21,6 +21,7 @@ from telegram.error import TelegramError
 from engine import HOST, Action, GameState, IllegalAction, Phase, apply, public_view
 from engine.actions import MafiaChat, Nominate, Say, Timeout
 from tg_mafia.bot import screens, texts
+from tg_mafia.bot.admission import TokenBudget
 from tg_mafia.bot.callbacks import STEPPED, Button, Kind
 from tg_mafia.bot.clock import BotClock
 from tg_mafia.bot.dbthread import AsyncDb
@@ -39,6 +40,7 @@ from tg_mafia.bot.scene import Scene
 from tg_mafia.bot.sender import Sender
 from tg_mafia.bot.texts import RELAY_LIMIT
 from tg_mafia.bot.timers import Scheduler
+from tg_mafia.bot.waitlist import Waitlist
 from tg_mafia.i18n import translator
 from tg_mafia.storage import Database, GameRecord, GameStatus
 from tg_mafia.utf16 import utf16_len
@@ -66,6 +68,8 @@ class ServiceConfig:
     drain_seconds: float = 1800.0  # how long a drain lets running games finish
     closed_topic_seconds: int = 1800  # how long a game waits for its closed topic
     retention_days: int = 90  # finished games' action logs pruned after this; 0: never
+    # The bot token's: new games past it wait (waitlist.py).
+    budget: TokenBudget = field(default_factory=TokenBudget)
 
 
 class GameService:
@@ -91,7 +95,11 @@ class GameService:
             self.adb,
             clock,
             LobbyConfig(
-                config.lobby_seconds, config.bot_username, config.lobby_seed, config.miniapp_name
+                config.lobby_seconds,
+                config.bot_username,
+                config.lobby_seed,
+                config.miniapp_name,
+                config.budget,
             ),
             self.runner,
             self._written,
@@ -110,6 +118,14 @@ class GameService:
         self.tasks: set[asyncio.Task[None]] = set()  # work started by a callback, kept alive
         self.draining = Draining(clock, config.drain_seconds)
         self.retention = Retention(self.adb, scheduler, config.retention_days)
+        self.waitlist = Waitlist(
+            self.adb,
+            scheduler,
+            clock,
+            config.budget,
+            lambda: self.draining.active,
+            self.sender.wake,
+        )
         self.led = threading.Event()  # set once this process has led (timers armed, sender on)
         # Told of every game this process writes (the Mini App's live pages).
         self.watchers: list[Callable[[int], None]] = []
@@ -133,6 +149,7 @@ class GameService:
         else:
             self.keeper.cancel(record.id)
             self.draining.game_changed()
+            self.waitlist.game_ended()
 
     # ----- leadership (leader.py) ----------------------------------------------------------
 
@@ -147,6 +164,7 @@ class GameService:
         # A replica that leads while games run may follow a leader that sent a moment ago.
         self.sender.start(taking_over=running > 0 and isinstance(self.leader, PostgresLeader))
         self.retention.start()
+        self.waitlist.start()
         self.led.set()
         if self.on_lead is not None:
             await self.on_lead()
@@ -162,6 +180,7 @@ class GameService:
         self.leading = False
         self.keeper.cancel_all()
         self.retention.stop()
+        self.waitlist.stop()
         self._spawn(self.sender.stop())
 
     def _noted(self, payload: str) -> None:
@@ -498,6 +517,7 @@ class GameService:
         return sum(1 for record in records if record.status is GameStatus.RUNNING)
 
     async def close(self) -> None:
+        self.waitlist.stop()
         self.leader.stop()
         await self.sender.stop()
         self.adb.close()

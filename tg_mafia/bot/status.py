@@ -9,10 +9,13 @@ from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
 from html import escape
 
+from tg_mafia.bot import admission
+from tg_mafia.bot.admission import TokenBudget
 from tg_mafia.bot.draining import Draining
 from tg_mafia.i18n import Translator
 from tg_mafia.metrics import Snapshot
 from tg_mafia.storage import Database, GameStatus
+from tg_mafia.storage.waitlist import waiting_count
 
 MAX_ERROR_TEXT = 300
 
@@ -33,8 +36,9 @@ def read_snapshot(db: Database, now: float, parked: Collection[int] = ()) -> Sna
     with db.transaction() as tx:
         calls, _ = tx.backlog()
         waiting = [since for chat, _, _, since in tx.pending_chats() if chat not in parked]
+        groups = waiting_count(tx)
     age = max(0.0, now - min(waiting)) if waiting else None
-    return Snapshot(dict(games), calls, age, timers)
+    return Snapshot(dict(games), calls, age, timers, groups)
 
 
 def duration(seconds: float) -> str:
@@ -50,6 +54,7 @@ def status_text(
     replica: str,
     uptime: float,
     snapshot: Snapshot,
+    budget: TokenBudget,
     draining: Draining,
     errors: Iterable[tuple[float, str, str]],
 ) -> str:
@@ -62,6 +67,7 @@ def status_text(
             running=snapshot.running, lobbies=snapshot.lobbies
         ),
     ]
+    lines.append(load_text(t, snapshot, budget))
     if snapshot.outbox_calls:
         lines.append(
             t.gettext("Outbox: {calls} calls waiting, the oldest for {age}.").format(
@@ -81,6 +87,23 @@ def status_text(
     else:
         lines.append(t.gettext("No error logged since the start."))
     return "\n".join(lines)
+
+
+def load_text(t: Translator, snapshot: Snapshot, budget: TokenBudget) -> str:
+    """The token's load: the calls a minute its open games need (admission.py's estimate,
+    lobbies included) against its budget, and the groups waiting for a table."""
+    by_variant: Counter[str] = Counter()
+    for (variant, _), count in snapshot.games.items():
+        by_variant[variant] += count
+    return t.gettext(
+        "Load on the bot token: about {load} of {budget} calls a minute (new games wait "
+        "past {ceiling}). Groups waiting for a table: {waiting}."
+    ).format(
+        load=round(admission.load(by_variant)),
+        budget=round(budget.per_minute),
+        ceiling=round(budget.ceiling),
+        waiting=snapshot.groups_waiting,
+    )
 
 
 def drain_text(t: Translator, draining: Draining, *, began: bool) -> str:

@@ -990,6 +990,7 @@ def popups(t: Translator) -> dict[str, str]:
         "chosen": t.gettext("Your choice is in."),
         "best_move_in": t.gettext("🎯 Your best move is recorded."),
         "see_private": t.gettext("Look at your private chat with the bot."),
+        "see_group": t.gettext("My answer is in the group."),
         "start_me": t.gettext("Open a private chat with me and press Start first."),
     }
 

@@ -156,6 +156,12 @@ def register(subparsers: Any) -> None:
         "MINIAPP_URL is set (env MINIAPP_LISTEN; default 127.0.0.1:8080)",
     )
     add(
+        "--admission-share",
+        help="the share of the bot's Telegram budget (30 calls a second) the running games' "
+        "estimated calls may fill: past it /newgame puts the group in a queue "
+        "(env ADMISSION_SHARE; 0.1 to 1; default 0.9)",
+    )
+    add(
         "--take-over",
         action="store_true",
         help="long polling even though a webhook is set: delete it (the replicas running in "
@@ -231,6 +237,7 @@ def _cannot_listen(name: str, address: Address, error: OSError) -> str:
 async def serve(settings: Settings, db: Database, *, take_over: bool = False) -> int:
     from telegram.ext import ApplicationBuilder
 
+    from tg_mafia.bot.admission import TokenBudget
     from tg_mafia.bot.app import BotOptions, build_application
     from tg_mafia.bot.transport import calls_request, updates_request
     from tg_mafia.metrics import BotMetrics
@@ -256,6 +263,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         # The Table link needs the page: no page (long polling without MINIAPP_URL), no link.
         miniapp_name=settings.miniapp_name if settings.app_url is not None else None,
         app_url=settings.app_url,
+        budget=TokenBudget(share=settings.admission_share),
     )
     app = build_application(builder, db, options, metrics)
     now = asyncio.Event()  # stop without waiting: SIGINT, or a second SIGTERM

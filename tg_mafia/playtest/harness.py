@@ -15,6 +15,7 @@ from sqlalchemy import create_engine, make_url, text
 from telegram import Update
 
 from engine import GameState
+from tg_mafia.bot.admission import TokenBudget
 from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service
 from tg_mafia.bot.callbacks import Kind, decode
 from tg_mafia.bot.metered import MeteredRequest
@@ -133,6 +134,7 @@ async def running_bot(
     app_url: str | None = None,
     own_pace: Callable[[GameState], bool] | None = None,
     admin_name: str = "Admin",
+    budget: TokenBudget | None = None,
 ) -> AsyncIterator[Harness]:
     sb = sb or Sandbox(speed=speed)
     if names:
@@ -168,6 +170,7 @@ async def running_bot(
             miniapp_name=miniapp_name,
             app_url=app_url,
             own_pace=own_pace,
+            budget=budget or TokenBudget(),
         )
         app = build_application(builder, db, options, metrics)
         async with _running(app, scheduler) as started:

@@ -26,8 +26,10 @@ from tg_mafia.bot.rules_text import rules, safe_options
 from tg_mafia.bot.service import is_move
 from tg_mafia.i18n import Translator, resolve_language, translator
 from tg_mafia.storage import Database, GameRecord
+from tg_mafia.utf16 import utf16_len
 
 LEFT = ("left", "kicked")
+POPUP_LIMIT = 200  # characters Telegram shows in a press's popup
 
 
 async def on_newgame(update: Update, context: Context) -> None:
@@ -165,6 +167,9 @@ async def _not_a_move(context: Context, press: CheckedPress, record: GameRecord)
             display_name(press.query.from_user),
             forum=bool(chat and chat.is_forum),
         )
+        if error and utf16_len(error) > POPUP_LIMIT:  # the queue's for a table: too long
+            await service.answer(record.chat_id, error, record.topic)
+            return texts.popup(t, "see_group")
         return error or texts.popup(t, "ok")
     if button.kind is Kind.PROTOCOL:
         if not await _may_read(context, record, user_id):

@@ -36,6 +36,7 @@ async def on_status(update: Update, context: Context) -> None:
         replica=metrics.replica,
         uptime=time.monotonic() - metrics.started,
         snapshot=snapshot,
+        budget=service.config.budget,
         draining=service.draining,
         errors=errors.records if errors is not None else (),
     )

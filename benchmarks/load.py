@@ -90,14 +90,14 @@ from benchmarks.bot_process import BotProcess, Pauses  # noqa: E402
 from engine import GameState  # noqa: E402
 from engine.actions import Nominate, Timeout  # noqa: E402
 from engine.simulation import CHATTER_LINES, lively_action  # noqa: E402
-from tg_mafia.bot import heap  # noqa: E402
-from tg_mafia.bot.callbacks import Kind  # noqa: E402
+from tg_mafia.ops import heap  # noqa: E402
 from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix  # noqa: E402
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness  # noqa: E402
+from tg_mafia.render.callbacks import Kind  # noqa: E402
 from tg_mafia.sandbox import HttpTransport, Limits, Network, Sandbox, SimUser  # noqa: E402
 from tg_mafia.sandbox.errors import SimulationError  # noqa: E402
 from tg_mafia.sandbox.records import most_within  # noqa: E402
-from tg_mafia.sandbox.webhook import WebhookDeliverer  # noqa: E402
+from tg_mafia.sandbox.transport.webhook import WebhookDeliverer  # noqa: E402
 from tg_mafia.storage import Database, GameStatus, open_database  # noqa: E402
 
 POLL = 0.5  # seconds between looks at the database during the set-up

@@ -18,8 +18,8 @@ from tornado.httpclient import AsyncHTTPClient, HTTPClientError
 from engine import Role
 from tests.miniapp.conftest import Table, served_table
 from tests.play.test_browser import launched
-from tg_mafia.bot import texts
 from tg_mafia.i18n import translator
+from tg_mafia.render import texts
 from tg_mafia.sandbox.webapp import init_data
 
 pytestmark = pytest.mark.real_time

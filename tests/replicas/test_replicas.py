@@ -33,7 +33,7 @@ VARIANTS = ("classic", "party", "moscow", "club")
 
 
 # Known failure, not hidden: since presses are bound to the messages the bot recorded
-# (bot/gate.py), a few presses made while replicas are killed are refused or never
+# (runtime/gate.py), a few presses made while replicas are killed are refused or never
 # answered, and the driver, which never presses twice, sees a move lost. The cause is not
 # found yet; the gate's own tests, the crash test and the rest of the replicas' pass.
 @pytest.mark.xfail(reason="presses refused across replica kills since the press gate")

@@ -37,15 +37,15 @@ from tg_mafia.config import (
     given_secrets,
     load_settings,
 )
-from tg_mafia.logs import logging_to, quieted
+from tg_mafia.ops.logs import logging_to, quieted
 from tg_mafia.redaction import Redactor
 
 # The bot, PTB and the storage load in seconds: only once the settings are known to be good,
 # so that `tg-mafia run` without a token answers at once.
 if TYPE_CHECKING:
-    from tg_mafia.bot.app import App
-    from tg_mafia.bot.service import GameService
-    from tg_mafia.health import HealthServer
+    from tg_mafia.bootstrap import App
+    from tg_mafia.ops.health import HealthServer
+    from tg_mafia.runtime.service import GameService
     from tg_mafia.storage import Database
 
 log = logging.getLogger("tg_mafia.run")
@@ -219,9 +219,9 @@ def _app_url(settings: Settings) -> str | None:
 async def serve(settings: Settings, db: Database, *, take_over: bool = False) -> int:
     from telegram.ext import ApplicationBuilder
 
-    from tg_mafia.bot.app import BotOptions, build_application
-    from tg_mafia.bot.transport import calls_request, updates_request
-    from tg_mafia.metrics import BotMetrics
+    from tg_mafia.bootstrap import BotOptions, build_application
+    from tg_mafia.ops.metrics import BotMetrics
+    from tg_mafia.telegram.transport import calls_request, updates_request
 
     metrics = BotMetrics(settings.replica_id)
     # aiohttp for the calls and one connection for getUpdates, each call counted.
@@ -320,8 +320,8 @@ def _in_main_thread() -> bool:
 def _health_server(settings: Settings, app: App, db: Database) -> HealthServer | None:
     if settings.health_listen is None:
         return None
-    from tg_mafia.bot.app import scrape_metrics
-    from tg_mafia.health import HealthServer, NotReadyError
+    from tg_mafia.bootstrap import scrape_metrics
+    from tg_mafia.ops.health import HealthServer, NotReadyError
 
     async def probe() -> int:
         if "service" not in app.bot_data or not app.running:
@@ -347,9 +347,9 @@ async def _start(
     from telegram import Update
     from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
 
-    from tg_mafia.bot import heap
-    from tg_mafia.bot.app import start_service
-    from tg_mafia.startup import ATTEMPTS, with_retries
+    from tg_mafia.bootstrap import start_service
+    from tg_mafia.ops import heap
+    from tg_mafia.telegram.startup import ATTEMPTS, with_retries
 
     if health is not None:
         try:
@@ -368,7 +368,7 @@ async def _start(
         raise StartError(
             f"cannot reach the Bot API at {settings.base_url}: {error} ({ATTEMPTS} attempts)", 1
         ) from error
-    from tg_mafia.bot.leader import ReplicaConfigError
+    from tg_mafia.runtime.db.leader import ReplicaConfigError
 
     try:
         await start_service(app)
@@ -391,7 +391,7 @@ async def _start(
         log.info("running as @%s by long polling", app.bot.username)
     else:
         from tg_mafia.miniapp.routes import MiniApp, MiniAppConfig
-        from tg_mafia.webhook import WebhookListener, set_webhook
+        from tg_mafia.telegram.webhook import WebhookListener, set_webhook
 
         refused = f"Telegram refused the webhook {webhook.url}"
         # The table's Mini App, on the same server (Telegram opens it over the webhook's HTTPS).
@@ -452,7 +452,7 @@ async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:
     It is done only when asked (--take-over)."""
     from telegram.error import TelegramError
 
-    from tg_mafia.startup import with_retries
+    from tg_mafia.telegram.startup import with_retries
 
     try:
         info = await with_retries(
@@ -469,7 +469,7 @@ async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:
 
 
 async def _stop(app: App, health: HealthServer | None, *, flush: bool) -> None:
-    from tg_mafia.bot.app import stop_service
+    from tg_mafia.bootstrap import stop_service
 
     if health is not None:
         await health.stop()

@@ -1,4 +1,4 @@
-"""Every press is bound to the message it was put on (bot/gate.py): a modified
+"""Every press is bound to the message it was put on (runtime/gate.py): a modified
 client can send any callback data on any message of the bot, and Telegram
 vouches only for the message and the user. Forged, foreign, stale and replayed
 presses are refused alike: the out-of-date popup, nothing changed, nothing sent."""
@@ -19,12 +19,12 @@ from engine import GameState
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers, prefix
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
-from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.dbthread import AsyncDb
-from tg_mafia.bot.gate import Refusal, admit, check
-from tg_mafia.bot.limiter import InputLimiter
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.playtest.autoplay import find_buttons
+from tg_mafia.render.callbacks import Kind
+from tg_mafia.runtime.db.thread import AsyncDb
+from tg_mafia.runtime.gate import Refusal, admit, check
+from tg_mafia.runtime.limiter import InputLimiter
+from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.core import Press
 from tg_mafia.storage import ButtonsRecord, GameStatus

@@ -38,8 +38,8 @@ from tornado.httpserver import HTTPServer
 from tornado.web import Application as WebApplication
 from tornado.web import RequestHandler
 
-from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service
-from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.bootstrap import BotOptions, build_application, start_service, stop_service
+from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.storage import open_database
 
 

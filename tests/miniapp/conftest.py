@@ -12,13 +12,13 @@ from urllib.parse import quote
 
 from engine import GameState
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.config import Address
 from tg_mafia.miniapp.routes import MiniApp, MiniAppConfig
+from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.webapp import init_data
 from tg_mafia.storage import GameRecord
-from tg_mafia.webhook import WebhookListener
+from tg_mafia.telegram.webhook import WebhookListener
 
 THEME = {"bg_color": "#17212b", "text_color": "#f5f5f5", "button_color": "#5288c1"}
 

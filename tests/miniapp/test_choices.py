@@ -7,13 +7,13 @@ from __future__ import annotations
 from engine import GameState, action_from_dict, apply, legal_actions, new_game
 from engine.actions import Best
 from tests.protocol.games import played, record_of
-from tg_mafia.bot import screens, texts
-from tg_mafia.bot.gameview import game_view, table_of
-from tg_mafia.bot.keyboards import MARK
-from tg_mafia.bot.ops import Method
-from tg_mafia.bot.scene import Scene
 from tg_mafia.i18n import translator
 from tg_mafia.miniapp.snapshot import Viewer, choices
+from tg_mafia.render import screens, texts
+from tg_mafia.render.calls import Method
+from tg_mafia.render.keyboards import MARK
+from tg_mafia.render.scene import Scene
+from tg_mafia.runtime.gameview import game_view, table_of
 from tg_mafia.storage import ButtonsRecord, GameRecord
 
 T = translator("en")

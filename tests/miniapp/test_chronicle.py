@@ -13,11 +13,11 @@ import pytest
 from engine import GameState, action_from_dict, apply, new_game
 from engine import events as ev
 from tests.protocol.games import played
-from tg_mafia.bot import texts
-from tg_mafia.bot.gameview import table_of
 from tg_mafia.i18n import translator
 from tg_mafia.miniapp.chronicle import KEEP, LINES, UNLISTED, Chronicle
 from tg_mafia.miniapp.snapshot import plain
+from tg_mafia.render import texts
+from tg_mafia.runtime.gameview import table_of
 from tg_mafia.storage import ActionRecord, GameRecord
 
 T = translator("en")

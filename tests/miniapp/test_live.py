@@ -18,9 +18,9 @@ from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 from tests.miniapp.conftest import Table, served_table
 from tests.miniapp.test_page import PHONE, events_of, open_page
 from tests.play.test_browser import launched
-from tg_mafia.bot import texts
 from tg_mafia.i18n import translator
 from tg_mafia.miniapp.hub import read_game
+from tg_mafia.render import texts
 from tg_mafia.sandbox import SimUser
 
 pytestmark = pytest.mark.real_time

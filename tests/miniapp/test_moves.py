@@ -22,10 +22,10 @@ from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import running_bot
 from tests.bot.test_host_mode import hosted_game
 from tests.miniapp.conftest import Table, served_table, serving
-from tg_mafia.bot import texts
-from tg_mafia.bot.limiter import InputLimiter
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
+from tg_mafia.render import texts
+from tg_mafia.runtime.limiter import InputLimiter
+from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import SimUser
 
 # On the virtual clock: the page's requests are on loopback, within the loop.
@@ -134,7 +134,7 @@ async def test_the_speaker_nominates_and_thanks_from_the_page(thanks_table: Tabl
 
 
 def table_of_record(table: Table) -> Any:
-    from tg_mafia.bot.gameview import table_of as seats
+    from tg_mafia.runtime.gameview import table_of as seats
 
     return seats(table.record())
 

@@ -22,10 +22,10 @@ from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
 from tests.miniapp.conftest import Table, served_table
 from tests.play.test_browser import launched
-from tg_mafia.bot import texts
-from tg_mafia.bot.gameview import table_of as table_of_record
 from tg_mafia.i18n import translator
 from tg_mafia.miniapp.snapshot import plain
+from tg_mafia.render import texts
+from tg_mafia.runtime.gameview import table_of as table_of_record
 from tg_mafia.sandbox.webapp import init_data
 
 pytestmark = pytest.mark.real_time

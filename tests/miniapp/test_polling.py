@@ -14,7 +14,7 @@ import pytest
 
 from tests.loopback import loopback_client
 from tests.run.test_live import BOT_RIGHTS, PATIENCE, World, free_port, launch, until_healthy
-from tg_mafia.bot.callbacks import Kind, decode
+from tg_mafia.render.callbacks import Kind, decode
 from tg_mafia.sandbox import HttpTransport, Sandbox
 
 pytestmark = pytest.mark.real_time

@@ -24,16 +24,15 @@ from engine import Action, Side
 from tests.miniapp.conftest import Table, serving
 from tests.miniapp.test_page import PHONE, open_page
 from tests.play.test_browser import launched
-from tg_mafia import virtual_time
-from tg_mafia.bot import texts
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
 from tg_mafia.miniapp.snapshot import plain
 from tg_mafia.playtest.cast import LINES, names
 from tg_mafia.playtest.demo import Demo, ThankfulPlayers
 from tg_mafia.playtest.harness import running_bot
-from tg_mafia.protocol import build_protocol, protocol_json
-from tg_mafia.sandbox import SimUser
+from tg_mafia.render import texts
+from tg_mafia.render.protocol import build_protocol, protocol_json
+from tg_mafia.runtime.timers.scheduler import ManualScheduler
+from tg_mafia.sandbox import SimUser, virtual_time
 from tg_mafia.storage.tx import SEED_BITS
 
 pytestmark = pytest.mark.real_time

@@ -43,12 +43,12 @@ from tornado.web import Application as WebApplication
 from tornado.web import RequestHandler
 
 from tests.crash.bot_process import _Armed, _Fire
-from tg_mafia.bot.app import BotOptions, build_application, start_service
-from tg_mafia.bot.service import GameService
-from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.bootstrap import BotOptions, build_application, start_service
 from tg_mafia.config import Address
+from tg_mafia.runtime.service import GameService
+from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.storage import open_database
-from tg_mafia.webhook import WebhookListener, set_webhook
+from tg_mafia.telegram.webhook import WebhookListener, set_webhook
 
 HOOK_PATH = "hook"
 

@@ -14,14 +14,14 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import running_bot
-from tg_mafia.bot.app import scrape_metrics
-from tg_mafia.bot.metered import api_method
-from tg_mafia.bot.status import read_snapshot
-from tg_mafia.bot.timers import ManualScheduler
-from tg_mafia.metrics import BotMetrics, Snapshot, api_result
+from tg_mafia.bootstrap import scrape_metrics
+from tg_mafia.ops.metrics import BotMetrics, Snapshot, api_result
+from tg_mafia.ops.status import read_snapshot
+from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import Sandbox
-from tg_mafia.sandbox.faults import Fault
+from tg_mafia.sandbox.transport.faults import Fault
 from tg_mafia.storage import GameStatus, open_database
+from tg_mafia.telegram.metered import api_method
 
 Samples = list[tuple[str, dict[str, str], float]]
 

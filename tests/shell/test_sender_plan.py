@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tg_mafia.bot.sender import MAX_TEXT, plan
+from tg_mafia.runtime.outbox.sender import MAX_TEXT, plan
 from tg_mafia.storage import OutboxRecord
 
 

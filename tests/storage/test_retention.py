@@ -14,7 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from tests.storage.traces import file_traces, sqlite_file, table_traces
-from tg_mafia.bot.retention import cutoff
+from tg_mafia.runtime.timers.retention import cutoff
 from tg_mafia.storage import (
     Database,
     GameRecord,

@@ -37,18 +37,18 @@ from tg_mafia.config import (
     given_secrets,
     load_settings,
 )
-from tg_mafia.logs import logging_to, quieted
+from tg_mafia.ops.logs import logging_to, quieted
 from tg_mafia.redaction import Redactor
 
 # The bot, PTB and the storage load in seconds: only once the settings are known to be good,
 # so that `tg-mafia run` without a token answers at once.
 if TYPE_CHECKING:
-    from tg_mafia.bot.app import App
-    from tg_mafia.bot.service import GameService
-    from tg_mafia.health import HealthServer
+    from tg_mafia.bootstrap import App
     from tg_mafia.miniapp.routes import MiniApp
+    from tg_mafia.ops.health import HealthServer
+    from tg_mafia.runtime.service import GameService
     from tg_mafia.storage import Database
-    from tg_mafia.webhook import WebServer
+    from tg_mafia.telegram.webhook import WebServer
 
 log = logging.getLogger("tg_mafia.run")
 
@@ -237,10 +237,10 @@ def _cannot_listen(name: str, address: Address, error: OSError) -> str:
 async def serve(settings: Settings, db: Database, *, take_over: bool = False) -> int:
     from telegram.ext import ApplicationBuilder
 
-    from tg_mafia.bot.admission import TokenBudget
-    from tg_mafia.bot.app import BotOptions, build_application
-    from tg_mafia.bot.transport import calls_request, updates_request
-    from tg_mafia.metrics import BotMetrics
+    from tg_mafia.bootstrap import BotOptions, build_application
+    from tg_mafia.ops.metrics import BotMetrics
+    from tg_mafia.runtime.admission.budget import TokenBudget
+    from tg_mafia.telegram.transport import calls_request, updates_request
 
     metrics = BotMetrics(settings.replica_id)
     # aiohttp for the calls and one connection for getUpdates, each call counted.
@@ -341,8 +341,8 @@ def _in_main_thread() -> bool:
 def _health_server(settings: Settings, app: App, db: Database) -> HealthServer | None:
     if settings.health_listen is None:
         return None
-    from tg_mafia.bot.app import scrape_metrics
-    from tg_mafia.health import HealthServer, NotReadyError
+    from tg_mafia.bootstrap import scrape_metrics
+    from tg_mafia.ops.health import HealthServer, NotReadyError
 
     async def probe() -> int:
         if "service" not in app.bot_data or not app.running:
@@ -368,9 +368,9 @@ async def _start(
     from telegram import Update
     from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
 
-    from tg_mafia.bot import heap
-    from tg_mafia.bot.app import start_service
-    from tg_mafia.startup import ATTEMPTS, with_retries
+    from tg_mafia.bootstrap import start_service
+    from tg_mafia.ops import heap
+    from tg_mafia.telegram.startup import ATTEMPTS, with_retries
 
     if health is not None:
         try:
@@ -389,7 +389,7 @@ async def _start(
         raise StartError(
             f"cannot reach the Bot API at {settings.base_url}: {error} ({ATTEMPTS} attempts)", 1
         ) from error
-    from tg_mafia.bot.leader import ReplicaConfigError
+    from tg_mafia.runtime.db.leader import ReplicaConfigError
 
     try:
         await start_service(app)
@@ -404,7 +404,7 @@ async def _start(
     miniapp = _miniapp(settings, app)
     if webhook is None:
         if miniapp is not None and settings.app_server is not None:
-            from tg_mafia.webhook import WebServer
+            from tg_mafia.telegram.webhook import WebServer
 
             # No webhook: the Mini App has the bot's web server to itself, in this process.
             _listen(app, WebServer(settings.app_server, miniapp.routes()), settings, miniapp)
@@ -421,7 +421,7 @@ async def _start(
             f", the Mini App on {settings.app_server}" if miniapp is not None else "",
         )
     else:
-        from tg_mafia.webhook import WebhookListener, set_webhook
+        from tg_mafia.telegram.webhook import WebhookListener, set_webhook
 
         refused = f"Telegram refused the webhook {webhook.url}"
         # Each update handled before it is answered (not PTB's webhook server, which
@@ -499,7 +499,7 @@ async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:
     It is done only when asked (--take-over)."""
     from telegram.error import TelegramError
 
-    from tg_mafia.startup import with_retries
+    from tg_mafia.telegram.startup import with_retries
 
     try:
         info = await with_retries(
@@ -516,7 +516,7 @@ async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:
 
 
 async def _stop(app: App, health: HealthServer | None, *, flush: bool) -> None:
-    from tg_mafia.bot.app import stop_service
+    from tg_mafia.bootstrap import stop_service
 
     if health is not None:
         await health.stop()

@@ -21,13 +21,14 @@ from typing import Any, Final
 from engine import GameState, IllegalAction, action_from_dict, apply
 from engine import events as ev
 from engine.events import Event
-from tg_mafia.bot import sport_texts, texts
-from tg_mafia.bot.gameview import mask_of, table_of
-from tg_mafia.bot.table import Table
 from tg_mafia.i18n import Translator, translator
 from tg_mafia.miniapp import words
 from tg_mafia.miniapp.snapshot import plain
-from tg_mafia.protocol.build import start_game
+from tg_mafia.render import texts
+from tg_mafia.render.protocol.build import start_game
+from tg_mafia.render.texts import sport as sport_texts
+from tg_mafia.render.texts.table import Table
+from tg_mafia.runtime.gameview import mask_of, table_of
 from tg_mafia.storage import ActionRecord, GameRecord
 
 log = logging.getLogger(__name__)

@@ -30,10 +30,10 @@ from typing import Any, Final
 
 from sqlalchemy import Engine
 
-from tg_mafia.bot.clock import BotClock
-from tg_mafia.bot.dbthread import AsyncDb
 from tg_mafia.miniapp.chronicle import Chronicle, Entry
 from tg_mafia.miniapp.snapshot import Json, Viewer, chats_of, snapshot
+from tg_mafia.runtime.clock import BotClock
+from tg_mafia.runtime.db.thread import AsyncDb
 from tg_mafia.storage import ActionRecord, ButtonsRecord, Database, GameRecord
 
 log = logging.getLogger(__name__)
@@ -236,7 +236,7 @@ class ChannelListener:
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        from tg_mafia.bot.leader import current_scope
+        from tg_mafia.runtime.db.leader import current_scope
 
         while not self._stop.is_set():
             try:

@@ -21,18 +21,18 @@ from typing import Any, Final
 from tornado.iostream import StreamClosedError
 from tornado.web import RequestHandler, StaticFileHandler
 
-from tg_mafia.bot import texts
-from tg_mafia.bot.gameview import state_of, table_of
-from tg_mafia.bot.gate import Refusal, admit_data
-from tg_mafia.bot.handlers.common import too_fast
-from tg_mafia.bot.limiter import InputLimiter
-from tg_mafia.bot.presses import stale
-from tg_mafia.bot.service import GameService, is_move
 from tg_mafia.i18n import Translator, resolve_language, translator
 from tg_mafia.miniapp.hub import Game, Hub, Page, content_for, event_id
 from tg_mafia.miniapp.initdata import DEFAULT_MAX_AGE, Rejection, SignedUser, verify
 from tg_mafia.miniapp.snapshot import chats_of, choices, viewer_of
+from tg_mafia.render import texts
+from tg_mafia.render.presses import stale
+from tg_mafia.runtime.gameview import state_of, table_of
+from tg_mafia.runtime.gate import Refusal, admit_data
+from tg_mafia.runtime.limiter import InputLimiter
+from tg_mafia.runtime.service import GameService, is_move
 from tg_mafia.storage import Database, GameRecord, GameStatus
+from tg_mafia.telegram.handlers.common import too_fast
 
 log = logging.getLogger(__name__)
 

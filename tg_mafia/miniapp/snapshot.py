@@ -21,16 +21,16 @@ from typing import Any
 from engine import GameState, legal_actions, player_view, public_view
 from engine.actions import Best, HostWarn, Nominate
 from engine.views import PlayerView, PublicView
-from tg_mafia.bot import texts
-from tg_mafia.bot.callbacks import Button, Kind, decode
-from tg_mafia.bot.clock import BotClock
-from tg_mafia.bot.gameview import state_of, table_of
-from tg_mafia.bot.keyboards import MARK
-from tg_mafia.bot.presses import is_toggle, picked, refusal
-from tg_mafia.bot.service import is_move, move_of
-from tg_mafia.bot.table import Table
 from tg_mafia.i18n import Translator, translator
 from tg_mafia.miniapp import words
+from tg_mafia.render import texts
+from tg_mafia.render.callbacks import Button, Kind, decode
+from tg_mafia.render.keyboards import MARK
+from tg_mafia.render.presses import is_toggle, picked, refusal
+from tg_mafia.render.texts.table import Table
+from tg_mafia.runtime.clock import BotClock
+from tg_mafia.runtime.gameview import state_of, table_of
+from tg_mafia.runtime.service import is_move, move_of
 from tg_mafia.storage import ButtonsRecord, GameRecord, GameStatus
 
 Json = dict[str, Any]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from engine.state import Stage
 from engine.views import PublicView
-from tg_mafia.bot import texts
 from tg_mafia.i18n import Translator
+from tg_mafia.render import texts
 
 
 def page_words(t: Translator) -> dict[str, str]:

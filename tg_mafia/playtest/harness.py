@@ -15,16 +15,16 @@ from sqlalchemy import create_engine, make_url, text
 from telegram import Update
 
 from engine import GameState
-from tg_mafia.bot.admission import TokenBudget
-from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service
-from tg_mafia.bot.callbacks import Kind, decode
-from tg_mafia.bot.metered import MeteredRequest
-from tg_mafia.bot.service import GameService
-from tg_mafia.bot.timers import Scheduler
-from tg_mafia.metrics import BotMetrics
+from tg_mafia.bootstrap import BotOptions, build_application, start_service, stop_service
+from tg_mafia.ops.metrics import BotMetrics
+from tg_mafia.render.callbacks import Kind, decode
+from tg_mafia.runtime.admission.budget import TokenBudget
+from tg_mafia.runtime.service import GameService
+from tg_mafia.runtime.timers.scheduler import Scheduler
 from tg_mafia.sandbox import Sandbox, SimUser
-from tg_mafia.sandbox.state import Chat
+from tg_mafia.sandbox.world.state import Chat
 from tg_mafia.storage import Database, open_database
+from tg_mafia.telegram.metered import MeteredRequest
 
 BOT_RIGHTS = {"can_delete_messages": True, "can_restrict_members": True, "can_pin_messages": True}
 

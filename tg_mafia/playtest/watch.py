@@ -13,8 +13,8 @@ from typing import Any
 
 from engine import action_from_dict, apply, new_game
 from engine.events import PostDeleted
-from tg_mafia.bot import texts
 from tg_mafia.i18n import translator
+from tg_mafia.render import texts
 from tg_mafia.sandbox import CallRecord, Sandbox
 from tg_mafia.storage import Database
 

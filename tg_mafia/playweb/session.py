@@ -15,8 +15,6 @@ from typing import Any
 
 from engine import VARIANTS, SetupError, find_variant
 from engine.options import SPECS_BY_NAME, OptionValue
-from tg_mafia.bot.option_texts import language_name
-from tg_mafia.bot.texts import variant_name
 from tg_mafia.commands.table_args import check_table
 from tg_mafia.i18n import LANGUAGES, Translator, translator
 from tg_mafia.playtest.cast import names
@@ -26,8 +24,10 @@ from tg_mafia.playweb.autoplay import Autoplay
 from tg_mafia.playweb.pace import People
 from tg_mafia.playweb.view import chat_messages
 from tg_mafia.playweb.words import Refused
+from tg_mafia.render.texts import variant_name
+from tg_mafia.render.texts.options import language_name
 from tg_mafia.sandbox import SimulationError, SimUser
-from tg_mafia.sandbox.state import Chat
+from tg_mafia.sandbox.world.state import Chat
 from tg_mafia.storage import GameStatus
 
 MAX_SPEED = 200.0

@@ -12,28 +12,27 @@ import itertools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
+from tg_mafia.sandbox.clock import SandboxClock
+from tg_mafia.sandbox.errors import ApiError, SandboxBug, SimulationError, not_found
+from tg_mafia.sandbox.limits import Limits, RateLimiter
+from tg_mafia.sandbox.methods.table import CallContext, Methods, PendingQuery
+from tg_mafia.sandbox.records import CallLog, CallRecord
+from tg_mafia.sandbox.schema import Schema
+from tg_mafia.sandbox.transport.faults import Fault, FaultPlan
+from tg_mafia.sandbox.transport.network import Network, Wire
+from tg_mafia.sandbox.transport.updates import UpdateQueue
+from tg_mafia.sandbox.transport.webhook import WebhookConfig, WebhookDeliverer
+from tg_mafia.sandbox.world.files import FileStore, Upload
+from tg_mafia.sandbox.world.registry import World
+from tg_mafia.sandbox.world.state import CHANNEL_BOT_ID, GROUP_ANONYMOUS_BOT_ID, Chat, Message, User
 from tg_mafia.waiting import wait_set
-
-from .clock import SandboxClock
-from .errors import ApiError, SandboxBug, SimulationError, not_found
-from .faults import Fault, FaultPlan
-from .files import FileStore, Upload
-from .limits import Limits, RateLimiter
-from .methods import CallContext, Methods, PendingQuery
-from .network import Network, Wire
-from .records import CallLog, CallRecord
-from .schema import Schema
-from .state import CHANNEL_BOT_ID, GROUP_ANONYMOUS_BOT_ID, Chat, Message, User
-from .updates import UpdateQueue
-from .webhook import WebhookConfig, WebhookDeliverer
-from .world import World
 
 if TYPE_CHECKING:
     from telegram import Bot
     from telegram.ext import ApplicationBuilder
 
-    from .core import Sandbox
-    from .transport_inprocess import SandboxRequest
+    from tg_mafia.sandbox.core import Sandbox
+    from tg_mafia.sandbox.transport.inprocess import SandboxRequest
 
 DEFAULT_BOT_ID = 7_000_000_001
 _FAKE_SENDERS = (GROUP_ANONYMOUS_BOT_ID, CHANNEL_BOT_ID)  # users with is_bot, not bots
@@ -260,7 +259,7 @@ class SandboxBase:
     # -- wiring a python-telegram-bot Bot ------------------------------------------
 
     def request(self, read_timeout: float = 5.0) -> SandboxRequest:
-        from .transport_inprocess import SandboxRequest
+        from tg_mafia.sandbox.transport.inprocess import SandboxRequest
 
         return SandboxRequest(self, read_timeout=read_timeout)
 

@@ -17,8 +17,8 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from .errors import bad_request
-from .files import Upload
+from tg_mafia.sandbox.errors import bad_request
+from tg_mafia.sandbox.world.files import Upload
 
 PRIMITIVES = frozenset({"Integer", "String", "Boolean", "Float", "True", "InputFile"})
 _INT_RE = re.compile(r"^\s*-?\d+\s*$")

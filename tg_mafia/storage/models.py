@@ -236,7 +236,7 @@ class ButtonMessage(SQLModel, table=True):
     """A message the bot put buttons on, and the only presses it takes: the
     callback data of its buttons as they stand (`choices`). Telegram vouches for
     the message a press is on, not for its data, so a press counts only when
-    its data is one of these (bot/gate.py). `game_id` is the game the message
+    its data is one of these (runtime/gate.py). `game_id` is the game the message
     serves (None: the settings menu of the chat it is in) (revision 0006)."""
 
     __tablename__ = "button_message"

@@ -12,6 +12,21 @@ from typing import Any, Final
 from sqlalchemy import Connection, delete, func, or_, update
 from sqlmodel import Session, col, select
 
+from tg_mafia.records import (
+    ACTIVE_STATUSES,
+    DEFAULT_LANGUAGE,
+    DEFAULT_VARIANT,
+    UNSET,
+    ActionRecord,
+    ButtonsRecord,
+    GameRecord,
+    GameStatus,
+    JsonObject,
+    OutboxRecord,
+    Player,
+    PlayerOutcome,
+    Unset,
+)
 from tg_mafia.storage import erasure
 from tg_mafia.storage.direct import GAME_COLUMNS, OUTBOX_COLUMNS, Direct
 from tg_mafia.storage.errors import (
@@ -33,21 +48,6 @@ from tg_mafia.storage.models import (
     PlayerResult,
     Seat,
     utc_now,
-)
-from tg_mafia.storage.records import (
-    ACTIVE_STATUSES,
-    DEFAULT_LANGUAGE,
-    DEFAULT_VARIANT,
-    UNSET,
-    ActionRecord,
-    ButtonsRecord,
-    GameRecord,
-    GameStatus,
-    JsonObject,
-    OutboxRecord,
-    Player,
-    PlayerOutcome,
-    Unset,
 )
 from tg_mafia.storage.rows import NOTIFY, aware, check_seed, game_record, players_json
 

@@ -11,8 +11,8 @@ from typing import Final
 from sqlalchemy import delete, func, text, update
 from sqlmodel import col, select
 
+from tg_mafia.records import DEFAULT_LANGUAGE
 from tg_mafia.storage.models import ACTIVE_GAME_WHERE, ChatSettings, Game, WaitingGroup, utc_now
-from tg_mafia.storage.records import DEFAULT_LANGUAGE
 from tg_mafia.storage.tx import Tx
 
 # PostgreSQL: the transaction-scoped advisory lock that makes admissions take turns

@@ -17,13 +17,12 @@ from tg_mafia.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
 from tg_mafia.ops.logs import RecentErrors
 from tg_mafia.ops.metrics import BotMetrics, Snapshot
 from tg_mafia.ops.status import read_snapshot
-from tg_mafia.runtime.clock import BotClock
+from tg_mafia.runtime.clock import BotClock, loop_time_source
 from tg_mafia.runtime.db.leader import Replica
 from tg_mafia.runtime.limiter import InputLimiter
 from tg_mafia.runtime.runner import CURRENT_UPDATE
 from tg_mafia.runtime.service import GameService, ServiceConfig
 from tg_mafia.runtime.timers.scheduler import JobQueueScheduler, LoopScheduler, Scheduler
-from tg_mafia.sandbox.virtual_time import current_time_source
 from tg_mafia.storage import Database
 from tg_mafia.telegram import handlers
 from tg_mafia.telegram.ratelimit import MessageRateLimiter
@@ -119,7 +118,7 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
         service: GameService = app.bot_data["service"]
         return service
     options: BotOptions = app.bot_data["options"]
-    source = current_time_source()
+    source = loop_time_source()
     if scheduler is None and source is not time.time:
         scheduler = LoopScheduler()  # APScheduler reads the wall clock
     if scheduler is None:

@@ -36,6 +36,7 @@ from tg_mafia.runtime.lobby import Lobbies, LobbyConfig
 from tg_mafia.runtime.members import MemberCheck
 from tg_mafia.runtime.membership import Membership
 from tg_mafia.runtime.outbox.sender import Sender
+from tg_mafia.runtime.queries import Queries
 from tg_mafia.runtime.runner import CURRENT_UPDATE, Outcome, Runner
 from tg_mafia.runtime.timers.keeper import COUNTDOWN_SECONDS, TimerKeeper
 from tg_mafia.runtime.timers.retention import Retention
@@ -74,6 +75,7 @@ class GameService:
         self.bot = bot
         self.db = db  # for reads outside the hot path (settings, stats)
         self.adb = AsyncDb(db)
+        self.queries = Queries(self.adb)  # the handlers' reads and small writes
         self.clock = clock
         self.config = config
         self.leader = leader_for(db.engine, config.replica)

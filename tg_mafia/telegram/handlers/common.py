@@ -14,13 +14,13 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from tg_mafia.i18n import Translator, resolve_language, translator
+from tg_mafia.records import GameStatus
 from tg_mafia.render import texts
 from tg_mafia.render.calls import Op
 from tg_mafia.render.texts.names import clean_name
 from tg_mafia.runtime.gate import CheckedPress, Refusal, admit
 from tg_mafia.runtime.limiter import InputLimiter
 from tg_mafia.runtime.service import GameService
-from tg_mafia.storage import Database, GameStatus
 from tg_mafia.telegram import webhook_reply
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ def user_translator(user: User | None) -> Translator:
 
 
 async def group_translator(context: Context, chat_id: int) -> Translator:
-    settings = await service_of(context).adb.run(Database.get_settings, chat_id)
+    settings = await service_of(context).queries.settings(chat_id)
     return translator(settings.language)
 
 
@@ -155,7 +155,7 @@ async def answer_place(context: Context, update: Update) -> tuple[int, int] | No
     topic = topic_of(update.effective_message)
     if chat.type == ChatType.PRIVATE:
         return chat.id, topic
-    game = await service_of(context).adb.run(Database.active_game, chat.id, topic)
+    game = await service_of(context).queries.active_game(chat.id, topic)
     if game is None or game.status is not GameStatus.RUNNING:
         return chat.id, topic
     message = update.effective_message

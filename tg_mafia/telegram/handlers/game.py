@@ -7,6 +7,7 @@ from __future__ import annotations
 from telegram import Update
 
 from tg_mafia.i18n import Translator, resolve_language, translator
+from tg_mafia.records import GameRecord
 from tg_mafia.render import texts
 from tg_mafia.render.callbacks import Kind
 from tg_mafia.render.texts.rules import rules, safe_options
@@ -14,7 +15,6 @@ from tg_mafia.runtime import archive
 from tg_mafia.runtime.gate import CheckedPress
 from tg_mafia.runtime.lobby import RIGHTS, parse_join
 from tg_mafia.runtime.service import is_move
-from tg_mafia.storage import Database, GameRecord
 from tg_mafia.telegram.handlers.common import (
     Context,
     answer_query,
@@ -134,7 +134,7 @@ async def on_button(press: CheckedPress, context: Context) -> None:
     if is_move(button):
         await answer_query(query, await service.press_move(press.game_id, button, user_id))
         return
-    record = await service.adb.run(Database.get_game, press.game_id)
+    record = await service.queries.game(press.game_id)
     if record is None:
         await answer_query(query, texts.popup(user_translator(query.from_user), "stale"))
         return

@@ -12,7 +12,7 @@ from telegram.ext import Application, CommandHandler, filters
 
 from tg_mafia.ops.logs import RecentErrors
 from tg_mafia.ops.metrics import BotMetrics
-from tg_mafia.ops.status import drain_text, read_snapshot, status_text
+from tg_mafia.ops.status import drain_text, status_text
 from tg_mafia.telegram.handlers.common import Context, reply, service_of, user_translator
 
 
@@ -29,7 +29,7 @@ async def on_status(update: Update, context: Context) -> None:
     metrics: BotMetrics = context.bot_data["metrics"]
     errors: RecentErrors | None = context.bot_data.get("errors")
     parked = frozenset(service.sender.parked)
-    snapshot = await service.adb.run(read_snapshot, service.clock.now(), parked)
+    snapshot = await service.queries.snapshot(service.clock.now(), parked)
     text = status_text(
         user_translator(update.effective_user),
         version=metrics.version,

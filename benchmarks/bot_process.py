@@ -6,7 +6,7 @@ benchmark; `serve` is the process.
 
 As `tg-mafia run` (tg_mafia/commands/run.py, `serve`): the calls on aiohttp
 (tg_mafia/telegram/transport.py; one connection for getUpdates), each call
-counted by `MeteredRequest`; `build_application` with speed 1, so the rate limiter
+counted by `MeteredRequest`; `bootstrap` with speed 1, so the rate limiter
 (tg_mafia/telegram/ratelimit.py) holds the bot to 30 message calls a second and the
 outbox keeps Telegram's per-chat budgets in real seconds; long polling with every
 kind of update, or with `webhook` the webhook listener (tg_mafia/telegram/webhook.py) on a free
@@ -316,7 +316,7 @@ async def serve(
     from tornado.web import Application as WebApplication
     from tornado.web import RequestHandler
 
-    from tg_mafia.bootstrap import BotOptions, build_application, scrape_metrics, start_service
+    from tg_mafia.bootstrap import BotOptions, bootstrap, scrape_metrics, start_service
     from tg_mafia.ops import heap
     from tg_mafia.ops.metrics import BotMetrics
     from tg_mafia.runtime.timers.scheduler import JobQueueScheduler
@@ -336,7 +336,7 @@ async def serve(
     if unlimited:
         lift_budgets()
     options = BotOptions(lobby_seconds=10**6, rate_limiter=not unlimited)
-    app = build_application(builder, db, options, metrics)
+    app = bootstrap(builder, db, options, metrics)
     stamps = Stamps()
     stamps.install(app)
 

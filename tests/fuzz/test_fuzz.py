@@ -347,7 +347,7 @@ async def test_fuzzed_updates_change_nothing_they_may_not(tmp_path: Path) -> Non
                     # The bursts' commands may have put the admin and the players past
                     # the limit (runtime/limiter.py): refused for a while, then heard again.
                     # (Forgiven at once here: waiting it out is tests/bot/test_attacks.py's.)
-                    h.app.bot_data["input_limiter"] = InputLimiter()
+                    h.app.bot_data.input_limiter = InputLimiter()
                     await h.open_and_fill()
                     await h.press_start()
                     games += 1

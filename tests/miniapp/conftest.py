@@ -62,7 +62,7 @@ async def served_table(tmp_path: Path, players: int = 7, **options: Any) -> Asyn
         await h.press_start()
         app = MiniApp(
             h.service,
-            h.app.bot_data["input_limiter"],
+            h.app.bot_data.input_limiter,
             MiniAppConfig(token=h.sb.token, telegram_script=False),
         )
         listener = WebhookListener(

@@ -125,7 +125,7 @@ async def test_database_errors_are_counted_by_kind(tmp_path: Path) -> None:
         samples = parse(await scrape_metrics(h.app))
         assert total(samples, "tg_mafia_database_errors_total", kind=missing.__name__) == 1
     # Once the bot stopped, the database is no longer watched.
-    metrics: BotMetrics = h.app.bot_data["metrics"]
+    metrics: BotMetrics = h.app.bot_data.metrics
     # (On PostgreSQL the test's database is dropped by then: the connection fails.)
     with pytest.raises(sa.exc.DBAPIError), h.db.engine.connect() as connection:
         connection.execute(sa.text("SELECT * FROM no_such_table"))

@@ -24,6 +24,7 @@ import signal
 import socket
 import sys
 import threading
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
@@ -44,9 +45,10 @@ from tg_mafia.redaction import Redactor
 # so that `tg-mafia run` without a token answers at once.
 if TYPE_CHECKING:
     from tg_mafia.bootstrap import App
+    from tg_mafia.miniapp.routes import MiniApp
     from tg_mafia.ops.health import HealthServer
-    from tg_mafia.runtime.service import GameService
     from tg_mafia.storage import Database
+    from tg_mafia.telegram.webhook import WebhookListener
 
 log = logging.getLogger("tg_mafia.run")
 
@@ -57,6 +59,15 @@ tg-mafia run: no bot token.
   2. Run: TELEGRAM_BOT_TOKEN='<that token>' tg-mafia run   (or pass --token)
 To see a whole game offline first, with simulated players:
   tg-mafia demo --variant moscow --players 11 --lang ru"""
+
+
+@dataclass
+class Listeners:
+    """What `tg-mafia run` serves beside the bot, started with it and stopped with it."""
+
+    health: HealthServer | None = None
+    webhook: WebhookListener | None = None  # webhook mode: Telegram's updates
+    miniapp: MiniApp | None = None  # webhook mode: the table's Mini App, on the same server
 
 
 class StartError(Exception):
@@ -219,7 +230,7 @@ def _app_url(settings: Settings) -> str | None:
 async def serve(settings: Settings, db: Database, *, take_over: bool = False) -> int:
     from telegram.ext import ApplicationBuilder
 
-    from tg_mafia.bootstrap import BotOptions, build_application
+    from tg_mafia.bootstrap import BotOptions, bootstrap
     from tg_mafia.ops.metrics import BotMetrics
     from tg_mafia.telegram.transport import calls_request, updates_request
 
@@ -244,7 +255,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         miniapp_name=settings.miniapp_name if settings.webhook is not None else None,
         app_url=_app_url(settings),
     )
-    app = build_application(builder, db, options, metrics)
+    app = bootstrap(builder, db, options, metrics)
     now = asyncio.Event()  # stop without waiting: SIGINT, or a second SIGTERM
     terms = 0
 
@@ -255,7 +266,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
     def on_sigterm() -> None:
         nonlocal terms
         terms += 1
-        service: GameService | None = app.bot_data.get("service")
+        service = app.bot_data.service
         if terms > 1 or service is None:
             stop_now()
         elif not service.draining.begin("SIGTERM"):
@@ -266,16 +277,16 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
     handlers = {signal.SIGINT: stop_now, signal.SIGTERM: on_sigterm} if _in_main_thread() else {}
     for sig, handler in handlers.items():
         loop.add_signal_handler(sig, handler)
-    health = _health_server(settings, app, db)
+    listeners = Listeners(health=_health_server(settings, app, db))
     try:
-        await _start(settings, app, health, take_over=take_over)
+        await _start(settings, app, listeners, take_over=take_over)
         await _until_drained(app, now)
         log.info("stopping")
         return 0
     finally:
         for sig in handlers:
             loop.remove_signal_handler(sig)
-        await _stop(app, health, flush=not now.is_set())
+        await _stop(app, listeners, flush=not now.is_set())
         # PTB shuts a bot's connections down only if the bot initialised: after a
         # rejected token their sessions would be left open.
         for request in requests:
@@ -285,7 +296,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
 async def _until_drained(app: App, now: asyncio.Event) -> None:
     """Until a drain (SIGTERM or the owner's /drain) has let the games end or reached its
     limit, or until `now` is set."""
-    service: GameService = app.bot_data["service"]
+    service = app.bot_data.running
     drained = asyncio.ensure_future(service.draining.finished(service.own_running_games))
     stopped = asyncio.ensure_future(now.wait())
     try:
@@ -324,12 +335,12 @@ def _health_server(settings: Settings, app: App, db: Database) -> HealthServer |
     from tg_mafia.ops.health import HealthServer, NotReadyError
 
     async def probe() -> int:
-        if "service" not in app.bot_data or not app.running:
+        if app.bot_data.service is None or not app.running:
             raise NotReadyError("starting or stopping")
         return len(db.unfinished_games())
 
     def draining() -> bool:
-        service: GameService | None = app.bot_data.get("service")
+        service = app.bot_data.service
         return service is not None and service.draining.active
 
     async def scrape() -> bytes:
@@ -339,7 +350,7 @@ def _health_server(settings: Settings, app: App, db: Database) -> HealthServer |
 
 
 async def _start(
-    settings: Settings, app: App, health: HealthServer | None, *, take_over: bool = False
+    settings: Settings, app: App, listeners: Listeners, *, take_over: bool = False
 ) -> None:
     # The same steps as Application.run_polling/run_webhook, by hand: each failure gets its
     # own line, the health listener shares the loop, and the game service drains its outbox
@@ -351,6 +362,7 @@ async def _start(
     from tg_mafia.ops import heap
     from tg_mafia.telegram.startup import ATTEMPTS, with_retries
 
+    health = listeners.health
     if health is not None:
         try:
             await health.start()
@@ -375,7 +387,7 @@ async def _start(
     except ReplicaConfigError as error:
         raise StartError(str(error)) from error
     updater = app.updater
-    assert updater is not None  # build_application keeps PTB's default Updater
+    assert updater is not None  # bootstrap keeps PTB's default Updater
     webhook = settings.webhook
     # PTB logs the traceback of a failed setWebhook/deleteWebhook before raising it; the
     # raised error becomes our one line, so its log is wanted only when debugging.
@@ -396,8 +408,8 @@ async def _start(
         refused = f"Telegram refused the webhook {webhook.url}"
         # The table's Mini App, on the same server (Telegram opens it over the webhook's HTTPS).
         miniapp = MiniApp(
-            app.bot_data["service"],
-            app.bot_data["input_limiter"],
+            app.bot_data.running,
+            app.bot_data.input_limiter,
             MiniAppConfig(token=settings.token, max_age=settings.miniapp_max_age),
         )
 
@@ -409,7 +421,7 @@ async def _start(
             app.bot,
             app.process_update,
             webhook.secret_token,
-            app.bot_data["metrics"].api_call,
+            app.bot_data.metrics.api_call,
             routes=miniapp.routes(),
         )
         try:
@@ -417,9 +429,9 @@ async def _start(
         except OSError as error:
             name = settings.name_of("listen")
             raise StartError(_cannot_listen(name, webhook.listen, error)) from error
-        app.bot_data["webhook_listener"] = listener
+        listeners.webhook = listener
         miniapp.start()
-        app.bot_data["miniapp"] = miniapp
+        listeners.miniapp = miniapp
         try:
             await with_retries(
                 "setting the webhook (setWebhook)",
@@ -468,22 +480,19 @@ async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:
         )
 
 
-async def _stop(app: App, health: HealthServer | None, *, flush: bool) -> None:
+async def _stop(app: App, listeners: Listeners, *, flush: bool) -> None:
     from tg_mafia.bootstrap import stop_service
 
-    if health is not None:
-        await health.stop()
-    listener = app.bot_data.pop("webhook_listener", None)
+    if listeners.health is not None:
+        await listeners.health.stop()
+    listener, listeners.webhook = listeners.webhook, None
     if listener is not None:
         await listener.stop()
-    miniapp = app.bot_data.pop("miniapp", None)
+    miniapp, listeners.miniapp = listeners.miniapp, None
     if miniapp is not None:
         miniapp.stop()
     if app.updater is not None and app.updater.running:
         await app.updater.stop()
-    listener = app.bot_data.pop("webhook", None)
-    if listener is not None:
-        await listener.stop()
     if app.running:
         await app.stop()
     await stop_service(app, flush=flush)

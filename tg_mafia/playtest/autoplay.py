@@ -109,7 +109,7 @@ class AutoPlayers:
         self.steps = 0
         # They press at machine speed, many times a second of the game's clock: the limit
         # on what a person sends (runtime/limiter.py) is not theirs; its tests keep one.
-        h.app.bot_data["input_limiter"] = InputLimiter(rate=UNLIMITED)
+        h.app.bot_data.input_limiter = InputLimiter(rate=UNLIMITED)
 
     def user(self, player: str) -> SimUser:
         return self.users[player]

@@ -8,8 +8,8 @@ from telegram import Update
 
 from tg_mafia.runtime import archive
 from tg_mafia.runtime.lobby import EXTEND_RANGE, EXTEND_SECONDS
+from tg_mafia.telegram.context import Context
 from tg_mafia.telegram.handlers.common import (
-    Context,
     group_translator,
     is_admin,
     reply,

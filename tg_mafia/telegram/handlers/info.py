@@ -16,8 +16,8 @@ from tg_mafia.render.drawings import leaderboard_picture, player_picture
 from tg_mafia.render.standings import standings
 from tg_mafia.render.texts.rules import rules, safe_options
 from tg_mafia.render.texts.stats import GROUPS, TOP, chat_text, player_text
+from tg_mafia.telegram.context import Context
 from tg_mafia.telegram.handlers.common import (
-    Context,
     group_translator,
     reply,
     send,

@@ -12,13 +12,8 @@ from telegram.constants import ChatType
 
 from tg_mafia.i18n import Translator
 from tg_mafia.records import Forgotten, GameStatus, StillPlaying
-from tg_mafia.telegram.handlers.common import (
-    Context,
-    group_translator,
-    reply,
-    service_of,
-    user_translator,
-)
+from tg_mafia.telegram.context import Context
+from tg_mafia.telegram.handlers.common import group_translator, reply, service_of, user_translator
 
 
 async def on_forget(update: Update, context: Context) -> None:

@@ -19,8 +19,8 @@ from tg_mafia.render.settings_menu import (
     menu_text,
 )
 from tg_mafia.runtime.gate import CheckedPress
+from tg_mafia.telegram.context import Context
 from tg_mafia.telegram.handlers.common import (
-    Context,
     answer_query,
     is_admin,
     is_member_admin,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.bot.harness import BOT_RIGHTS, running_bot
-from tg_mafia.runtime.outbox.sender import BOT_BUDGET
+from tg_mafia.runtime.outbox.budgets import BOT_BUDGET
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.sandbox.limits import CHARGED_METHODS
 

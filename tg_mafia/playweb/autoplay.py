@@ -19,7 +19,7 @@ from engine import GameState
 from engine.actions import Action, HostConfirm, Timeout
 from engine.simulation import lively_action
 from tg_mafia.playtest.harness import Harness
-from tg_mafia.runtime.lobby import join_payload
+from tg_mafia.render.lobby import join_payload
 from tg_mafia.sandbox import SimulationError
 from tg_mafia.storage import GameRecord, GameStatus
 

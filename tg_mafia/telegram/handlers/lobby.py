@@ -6,7 +6,7 @@ from __future__ import annotations
 from telegram import Update
 
 from tg_mafia.i18n import Translator, resolve_language
-from tg_mafia.runtime.lobby import parse_join
+from tg_mafia.render.lobby import parse_join
 from tg_mafia.telegram.context import Context
 from tg_mafia.telegram.handlers.common import (
     display_name,

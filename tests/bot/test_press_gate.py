@@ -21,11 +21,11 @@ from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
 from tg_mafia.playtest.autoplay import find_buttons
 from tg_mafia.render.callbacks import Kind
 from tg_mafia.runtime.gate import Refusal, check
-from tg_mafia.runtime.limiter import InputLimiter
 from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.core import Press
 from tg_mafia.storage import ButtonsRecord, GameStatus
+from tg_mafia.telegram.limiter import InputLimiter
 
 STALE = "This button is out of date."
 # Calls that show nothing to anyone: the popups, the bot's own looks.

@@ -24,10 +24,10 @@ from tg_mafia.miniapp.initdata import DEFAULT_MAX_AGE, Rejection, SignedUser, ve
 from tg_mafia.miniapp.snapshot import chats_of, viewer_of
 from tg_mafia.render import texts
 from tg_mafia.runtime.gate import Refusal, admit_data
-from tg_mafia.runtime.limiter import InputLimiter
 from tg_mafia.runtime.service import GameService, is_move
 from tg_mafia.storage import GameRecord
 from tg_mafia.telegram.handlers.common import too_fast
+from tg_mafia.telegram.limiter import InputLimiter
 
 log = logging.getLogger(__name__)
 

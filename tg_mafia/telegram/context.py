@@ -14,9 +14,9 @@ from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 from engine import GameState
 from tg_mafia.ops.logs import RecentErrors
 from tg_mafia.ops.metrics import BotMetrics
-from tg_mafia.runtime.limiter import InputLimiter
 from tg_mafia.runtime.service import GameService
 from tg_mafia.storage import Database
+from tg_mafia.telegram.limiter import InputLimiter
 
 
 @dataclass(frozen=True)

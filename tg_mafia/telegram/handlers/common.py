@@ -18,10 +18,10 @@ from tg_mafia.render import texts
 from tg_mafia.render.calls import Op
 from tg_mafia.render.texts.names import clean_name
 from tg_mafia.runtime.gate import CheckedPress, Refusal, admit
-from tg_mafia.runtime.limiter import InputLimiter
 from tg_mafia.runtime.service import GameService
 from tg_mafia.telegram import webhook_reply
 from tg_mafia.telegram.context import Context
+from tg_mafia.telegram.limiter import InputLimiter
 
 log = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ from benchmarks import machine, results  # noqa: E402
 from tests.bot.autoplay import AutoPlayers  # noqa: E402
 from tests.bot.harness import BOT_RIGHTS, Harness  # noqa: E402
 from tg_mafia.bootstrap import BotOptions, bootstrap, start_service, stop_service  # noqa: E402
-from tg_mafia.runtime.timers.scheduler import ManualScheduler  # noqa: E402
+from tg_mafia.playtest.scheduler import ManualScheduler  # noqa: E402
 from tg_mafia.sandbox import Sandbox  # noqa: E402
 from tg_mafia.sandbox.limits import CHARGED_METHODS  # noqa: E402
 from tg_mafia.storage import GameStatus, open_database  # noqa: E402

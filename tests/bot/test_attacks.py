@@ -9,8 +9,8 @@ from pathlib import Path
 
 from engine import GameState, Stage
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render.texts import RELAY_LIMIT
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.storage import GameStatus
 
 

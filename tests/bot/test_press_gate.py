@@ -19,9 +19,9 @@ from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers, prefix
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
 from tg_mafia.playtest.autoplay import find_buttons
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render.callbacks import Kind
 from tg_mafia.runtime.gate import Refusal, check
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.core import Press
 from tg_mafia.storage import ButtonsRecord, GameStatus

@@ -39,7 +39,7 @@ from tornado.web import Application as WebApplication
 from tornado.web import RequestHandler
 
 from tg_mafia.bootstrap import BotOptions, bootstrap, start_service, stop_service
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.storage import open_database
 
 

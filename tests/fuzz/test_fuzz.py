@@ -27,8 +27,8 @@ from engine import HOST, GameState
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render.callbacks import Kind
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.errors import SimulationError
 from tg_mafia.sandbox.methods.table import PendingQuery

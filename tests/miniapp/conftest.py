@@ -14,7 +14,7 @@ from engine import GameState
 from tests.bot.harness import Harness, running_bot
 from tg_mafia.config import Address
 from tg_mafia.miniapp.routes import MiniApp, MiniAppConfig
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.sandbox import SimUser
 from tg_mafia.storage import GameRecord
 from tg_mafia.telegram.webhook import WebhookListener

@@ -45,8 +45,8 @@ from tornado.web import RequestHandler
 from tests.crash.bot_process import _Armed, _Fire
 from tg_mafia.bootstrap import BotOptions, bootstrap, start_service
 from tg_mafia.config import Address
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.runtime.service import GameService
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.storage import open_database
 from tg_mafia.telegram.webhook import WebhookListener, set_webhook
 

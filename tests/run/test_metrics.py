@@ -17,7 +17,7 @@ from tests.bot.harness import running_bot
 from tg_mafia.bootstrap import scrape_metrics
 from tg_mafia.ops.metrics import BotMetrics, Snapshot, api_result
 from tg_mafia.ops.status import read_snapshot
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.sandbox.transport.faults import Fault
 from tg_mafia.storage import GameStatus, open_database

@@ -28,9 +28,9 @@ from engine.actions import (
 from engine.simulation import lively_action
 from tg_mafia.i18n import LANGUAGES, translator
 from tg_mafia.playtest.harness import Harness
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render import texts
 from tg_mafia.render.callbacks import Kind, decode
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.errors import SimulationError
 from tg_mafia.storage import GameRecord, GameStatus

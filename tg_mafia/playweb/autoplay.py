@@ -38,7 +38,7 @@ async def press_for(
     bot's button protocol."""
     from tg_mafia.playtest.autoplay import AutoPlayers
     from tg_mafia.playtest.cast import LINES
-    from tg_mafia.runtime.timers.scheduler import ManualScheduler
+    from tg_mafia.playtest.scheduler import ManualScheduler
 
     players = AutoPlayers(
         h, ManualScheduler(), rng.getrandbits(32), CHATTER, LINES.get(record.language, ())

@@ -355,7 +355,6 @@ async def _start(
     # The same steps as Application.run_polling/run_webhook, by hand: each failure gets its
     # own line, the health listener shares the loop, and the game service drains its outbox
     # while the bot can still send.
-    from telegram import Update
     from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
 
     from tg_mafia.bootstrap import start_service
@@ -364,11 +363,7 @@ async def _start(
 
     health = listeners.health
     if health is not None:
-        try:
-            await health.start()
-        except OSError as error:
-            name = settings.name_of("health_listen")
-            raise StartError(_cannot_listen(name, health.address, error)) from error
+        await _start_health(settings, health)
     try:
         await with_retries("asking Telegram who the bot is (getMe)", app.initialize)
     except InvalidToken as error:
@@ -386,21 +381,12 @@ async def _start(
         await start_service(app)
     except ReplicaConfigError as error:
         raise StartError(str(error)) from error
-    updater = app.updater
-    assert updater is not None  # bootstrap keeps PTB's default Updater
     webhook = settings.webhook
     # PTB logs the traceback of a failed setWebhook/deleteWebhook before raising it; the
     # raised error becomes our one line, so its log is wanted only when debugging.
     ptb_start_level = logging.NOTSET if settings.log_level == "DEBUG" else logging.CRITICAL
     if webhook is None:
-        if not take_over:
-            await _refuse_polling_over_a_webhook(app, settings)
-        with quieted(["telegram.ext"], ptb_start_level):
-            await with_retries(
-                "starting to poll (deleteWebhook)",
-                lambda: updater.start_polling(allowed_updates=Update.ALL_TYPES),
-            )
-        log.info("running as @%s by long polling", app.bot.username)
+        await _start_polling(settings, app, ptb_start_level, take_over=take_over)
     else:
         from tg_mafia.miniapp.routes import MiniApp, MiniAppConfig
         from tg_mafia.telegram.webhook import WebhookListener, set_webhook
@@ -457,6 +443,33 @@ async def _start(
     log.debug("%d long-lived objects kept out of the garbage collector's walks", frozen)
     if health is not None:
         log.info("health check on http://%s/healthz", health.address)
+
+
+async def _start_health(settings: Settings, health: HealthServer) -> None:
+    try:
+        await health.start()
+    except OSError as error:
+        name = settings.name_of("health_listen")
+        raise StartError(_cannot_listen(name, health.address, error)) from error
+
+
+async def _start_polling(
+    settings: Settings, app: App, ptb_start_level: int, *, take_over: bool
+) -> None:
+    from telegram import Update
+
+    from tg_mafia.telegram.startup import with_retries
+
+    updater = app.updater
+    assert updater is not None  # bootstrap keeps PTB's default Updater
+    if not take_over:
+        await _refuse_polling_over_a_webhook(app, settings)
+    with quieted(["telegram.ext"], ptb_start_level):
+        await with_retries(
+            "starting to poll (deleteWebhook)",
+            lambda: updater.start_polling(allowed_updates=Update.ALL_TYPES),
+        )
+    log.info("running as @%s by long polling", app.bot.username)
 
 
 async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:

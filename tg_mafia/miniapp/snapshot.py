@@ -152,13 +152,8 @@ def _choices(
             button = decode(data)
             if button is None or button.game != record.id or data in seen:
                 continue
-            if not is_move(button) or (button.step is not None and button.step != state.step):
+            if not _pressable(record, state, viewer, button):
                 continue
-            if button.kind is Kind.HOST or button.kind is Kind.HOST_WARN:
-                continue  # the host's panel stays in the host's chat
-            action = move_of(record, state, viewer, button)
-            if isinstance(action, str) or refusal(state, action) != "ok":
-                continue  # a button of the chat the engine would not take from this viewer
             label, seat = _label(t, table, button)
             seen.add(data)
             found.append(
@@ -166,6 +161,17 @@ def _choices(
                 | ({"seat": seat} if seat else {})
             )
     return found
+
+
+def _pressable(record: GameRecord, state: GameState, viewer: int, button: Button) -> bool:
+    """A move of the game's current step that the engine would take from the viewer."""
+    if not is_move(button) or (button.step is not None and button.step != state.step):
+        return False
+    if button.kind is Kind.HOST or button.kind is Kind.HOST_WARN:
+        return False  # the host's panel stays in the host's chat
+    action = move_of(record, state, viewer, button)
+    # Not a button of the chat the engine would take from this viewer.
+    return not isinstance(action, str) and refusal(state, action) == "ok"
 
 
 def _label(t: Translator, table: Table, button: Button) -> tuple[str, int | None]:

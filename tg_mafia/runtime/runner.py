@@ -99,6 +99,13 @@ def _unpin_table(tx: Tx, record: GameRecord) -> list[Outgoing]:
     return [Outgoing(record.chat_id, Op(Method.UNPIN, key=LOBBY_KEY), topic=record.topic)]
 
 
+def _locked(tx: Tx, game: GameRef) -> GameRecord | None:
+    """The game read for update: by its id, or as its chat's (topic's) active game."""
+    if isinstance(game, int):
+        return tx.game(game, for_update=True)
+    return tx.active_game(*game, for_update=True)
+
+
 def album_key(album: str) -> str:
     return f"album:{album}"[:64]
 
@@ -157,10 +164,7 @@ class Runner:
         now: float,
     ) -> Outcome:
         with db.transaction() as tx:
-            if isinstance(game, int):
-                record = tx.game(game, for_update=True)
-            else:
-                record = tx.active_game(*game, for_update=True)
+            record = _locked(tx, game)
             if record is None or record.status is not GameStatus.RUNNING:
                 return Outcome("no_game", record)
             before = state_of(record)

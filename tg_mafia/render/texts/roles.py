@@ -86,19 +86,14 @@ def side_name(t: Translator, side: Side) -> str:
 def role_description(t: Translator, role: Role, variant: str) -> str:
     # The first night with a move where night 1 is quiet: night 2, sport's night 1.
     first = shown_night(variant, 2)
+    if role is Role.MAFIA:
+        return _mafia_description(t, variant, first)
+    if role is Role.DETECTIVE or role is Role.POLICE:
+        return _checker_description(t, variant, first)
+    if role is Role.DOCTOR:
+        return _doctor_description(t, variant, first)
     if role is Role.CITIZEN:
         return t.gettext("You have no night move. By day, find the mafia and vote them out.")
-    if role is Role.MAFIA:
-        if variant in ("moscow", "club", "sport"):
-            return t.gettext(
-                "Each night from night {n} the mafia shoot: the shot lands only if every "
-                "living mafioso picks the same player."
-            ).format(n=first)
-        if VARIANTS[variant].quiet_first_night:
-            return t.gettext(
-                "Each night from night {n} the mafia choose a victim together. Stay hidden by day."
-            ).format(n=first)
-        return t.gettext("Each night the mafia choose a victim together. Stay hidden by day.")
     if role is Role.GODFATHER:
         return t.gettext(
             "You lead the mafia: your choice breaks a tie between the mafiosi, and the "
@@ -109,31 +104,11 @@ def role_description(t: Translator, role: Role, variant: str) -> str:
             "You lead the mafia. Each night from night {n} you shoot with them and may check "
             "one player: the bot tells you whether they are the sheriff."
         ).format(n=first)
-    if (role is Role.DETECTIVE or role is Role.POLICE) and VARIANTS[variant].quiet_first_night:
-        return t.gettext(
-            "Each night from night {n} you may check one player: the bot tells you whether "
-            "they are mafia."
-        ).format(n=first)
-    if role is Role.DETECTIVE or role is Role.POLICE:
-        return t.gettext(
-            "Each night you may check one player: the bot tells you whether they are mafia."
-        )
     if role is Role.SHERIFF:
         return t.gettext(
             "Each night from night {n} you may check one player: the bot tells you whether "
             "they are mafia. The Don is hunting you: keep it quiet."
         ).format(n=first)
-    if role is Role.DOCTOR and VARIANTS[variant].quiet_first_night:
-        # Night 1 is quiet there: nobody is shot, so nobody is healed.
-        return t.gettext(
-            "Each night from night {n} you may heal one player, yourself included, but not "
-            "the same player two nights in a row."
-        ).format(n=first)
-    if role is Role.DOCTOR:
-        return t.gettext(
-            "Each night you may heal one player, yourself included, but not the same "
-            "player two nights in a row."
-        )
     if role is Role.ESCORT:
         return t.gettext(
             "Each night from night {n} you may visit one player: the next day they may "
@@ -143,6 +118,44 @@ def role_description(t: Translator, role: Role, variant: str) -> str:
         "You play alone. Each night from night {n} you may kill one player. You win if you "
         "are the last one alive."
     ).format(n=first)
+
+
+def _mafia_description(t: Translator, variant: str, first: int) -> str:
+    if variant in ("moscow", "club", "sport"):
+        return t.gettext(
+            "Each night from night {n} the mafia shoot: the shot lands only if every "
+            "living mafioso picks the same player."
+        ).format(n=first)
+    if VARIANTS[variant].quiet_first_night:
+        return t.gettext(
+            "Each night from night {n} the mafia choose a victim together. Stay hidden by day."
+        ).format(n=first)
+    return t.gettext("Each night the mafia choose a victim together. Stay hidden by day.")
+
+
+def _checker_description(t: Translator, variant: str, first: int) -> str:
+    """The detective's and the police's."""
+    if VARIANTS[variant].quiet_first_night:
+        return t.gettext(
+            "Each night from night {n} you may check one player: the bot tells you whether "
+            "they are mafia."
+        ).format(n=first)
+    return t.gettext(
+        "Each night you may check one player: the bot tells you whether they are mafia."
+    )
+
+
+def _doctor_description(t: Translator, variant: str, first: int) -> str:
+    if VARIANTS[variant].quiet_first_night:
+        # Night 1 is quiet there: nobody is shot, so nobody is healed.
+        return t.gettext(
+            "Each night from night {n} you may heal one player, yourself included, but not "
+            "the same player two nights in a row."
+        ).format(n=first)
+    return t.gettext(
+        "Each night you may heal one player, yourself included, but not the same "
+        "player two nights in a row."
+    )
 
 
 def your_role(t: Translator, role: Role, variant: str, title: str) -> str:

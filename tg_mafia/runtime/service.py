@@ -101,7 +101,7 @@ class GameService:
         self.membership = Membership(bot, self.adb, clock, self.runner, self.lobbies, self._written)
         self.unreachable: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()  # work started by a callback, kept alive
-        self.draining = Draining(clock, config.drain_seconds)
+        self.draining = Draining(clock.now, config.drain_seconds)
         self.retention = Retention(self.adb, scheduler, config.retention_days)
         self.led = threading.Event()  # set once this process has led (timers armed, sender on)
         # Told of every game this process writes (the Mini App's live pages).

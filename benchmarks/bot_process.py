@@ -6,7 +6,7 @@ benchmark; `serve` is the process.
 
 As `tg-mafia run` (tg_mafia/commands/run.py, `serve`): the calls on aiohttp
 (tg_mafia/telegram/transport.py; one connection for getUpdates), each call
-counted by `MeteredRequest`; `build_application` with speed 1, so the rate limiter
+counted by `MeteredRequest`; `bootstrap` with speed 1, so the rate limiter
 (tg_mafia/telegram/ratelimit.py) holds the bot to 30 message calls a second and the
 outbox keeps Telegram's per-chat budgets in real seconds; long polling with every
 kind of update, or with `webhook` the webhook listener (tg_mafia/telegram/webhook.py) on a free
@@ -18,7 +18,7 @@ nothing else:
   not. Scripted players fill the lobbies, so a lobby waits 10^6 s.
 - With `unlimited` (a benchmark's unmeasured set-up only: load.py --fast-setup):
   no rate limiter and no outbox budgets, so the set-up's calls go out as fast as
-  the network takes them, and no admission (tg_mafia/runtime/admission/budget.py): every
+  the network takes them, and no admission (tg_mafia/ops/budget.py): every
   /newgame opens its game, past what one token carries; the process is then killed
   and started again without it.
 - Each update is time-stamped (time.monotonic, the same clock in every process on
@@ -347,10 +347,10 @@ async def serve(
     from tornado.web import Application as WebApplication
     from tornado.web import RequestHandler
 
-    from tg_mafia.bootstrap import BotOptions, build_application, scrape_metrics, start_service
+    from tg_mafia.bootstrap import BotOptions, bootstrap, scrape_metrics, start_service
     from tg_mafia.ops import heap
+    from tg_mafia.ops.budget import TokenBudget
     from tg_mafia.ops.metrics import BotMetrics
-    from tg_mafia.runtime.admission.budget import TokenBudget
     from tg_mafia.runtime.timers.scheduler import JobQueueScheduler
     from tg_mafia.storage import open_database
     from tg_mafia.telegram.transport import calls_request, updates_request
@@ -369,7 +369,7 @@ async def serve(
         lift_budgets()
     budget = TokenBudget(calls_per_second=float("inf")) if unlimited else TokenBudget()
     options = BotOptions(lobby_seconds=10**6, rate_limiter=not unlimited, budget=budget)
-    app = build_application(builder, db, options, metrics)
+    app = bootstrap(builder, db, options, metrics)
     stamps = Stamps()
     stamps.install(app)
 

@@ -43,7 +43,7 @@ from engine.actions import Action, Timeout  # noqa: E402
 from tests.replicas.driver import peak  # noqa: E402
 from tg_mafia.playtest.autoplay import AutoPlayers  # noqa: E402
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness, running_bot  # noqa: E402
-from tg_mafia.runtime.timers.scheduler import ManualScheduler  # noqa: E402
+from tg_mafia.playtest.scheduler import ManualScheduler  # noqa: E402
 from tg_mafia.sandbox import Sandbox  # noqa: E402
 from tg_mafia.sandbox.limits import CHARGED_METHODS  # noqa: E402
 from tg_mafia.sandbox.virtual_time import VirtualTimeLoop  # noqa: E402

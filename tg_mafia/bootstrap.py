@@ -1,76 +1,38 @@
-"""Wiring: the PTB Application, its handlers, and the game service."""
+"""The one place the bot is put together: `bootstrap` makes python-telegram-bot's
+Application with its typed context (telegram/context.py), gives it the database and
+registers every handler (telegram/handlers/); the game service (runtime/service.py) is
+started on that database once Telegram said who the bot is (`start_service`, PTB's
+post_init) and stopped with the application (`stop_service`). `tg-mafia run`, the
+playtest harness and the tests all start the bot through here."""
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import BotCommand, Update
-from telegram.error import TelegramError
+from telegram import Update
 from telegram.ext import Application, ApplicationBuilder
 
-from engine import GameState
-from tg_mafia.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
 from tg_mafia.ops.logs import RecentErrors
 from tg_mafia.ops.metrics import BotMetrics, Snapshot
-from tg_mafia.ops.status import read_snapshot
-from tg_mafia.runtime.admission.budget import TokenBudget
-from tg_mafia.runtime.clock import BotClock
+from tg_mafia.runtime.clock import BotClock, loop_time_source
 from tg_mafia.runtime.db.leader import Replica
-from tg_mafia.runtime.limiter import InputLimiter
 from tg_mafia.runtime.runner import CURRENT_UPDATE
 from tg_mafia.runtime.service import GameService, ServiceConfig
 from tg_mafia.runtime.timers.scheduler import JobQueueScheduler, LoopScheduler, Scheduler
-from tg_mafia.sandbox.virtual_time import current_time_source
 from tg_mafia.storage import Database
 from tg_mafia.telegram import handlers
+from tg_mafia.telegram.context import CONTEXT_TYPES, App, BotData, BotOptions
 from tg_mafia.telegram.ratelimit import MessageRateLimiter
+
+__all__ = ["App", "BotOptions", "bootstrap", "scrape_metrics", "start_service", "stop_service"]
 
 log = logging.getLogger(__name__)
 
-App = Application[Any, Any, Any, Any, Any, Any]
 
-
-@dataclass(frozen=True)
-class BotOptions:
-    speed: float = 1.0  # > 1 only in tests and the demo: every timer runs faster
-    lobby_seconds: int = 600
-    rate_limiter: bool = True  # PTB's AIORateLimiter, on real time (off when speed > 1)
-    lobby_seed: int | None = None  # the demo: a seeded deal, to replay a game; None: random
-    replica_id: str = "local"  # this process's name on its metrics
-    owner_id: int | None = None  # the operator: /status and /drain in private
-    drain_seconds: float = 1800.0  # how long a drain lets running games finish
-    closed_topic_seconds: int = 1800  # how long a game waits for its closed topic (runner.py)
-    retention_days: int = 90  # finished games anonymised after this (docs/privacy.md); 0: never
-    mode: str = "polling"  # or webhook: several replicas may share a database (leader.py)
-    webhook_secret: str | None = None  # as set by the operator; None when made up at start
-    miniapp_name: str | None = None  # BotFather's short name of the table's Mini App
-    app_url: str | None = None  # the Mini App's page, served with the webhook
-    # The play page: the stages its person plays run at real time at most (clock.py).
-    own_pace: Callable[[GameState], bool] | None = None
-    # The bot token's: how many games it takes (admission.py).
-    budget: TokenBudget = field(default_factory=TokenBudget)
-
-
-COMMANDS = (
-    ("newgame", N_("Open a lobby for a new game")),
-    ("nextgame", N_("Tell me in private when the next game opens here")),
-    ("extend", N_("Give the open lobby more time")),
-    ("host", N_("Host the open lobby yourself (you do not play)")),
-    ("cancel", N_("Cancel the game (administrators)")),
-    ("settings", N_("Language, variant and options (administrators)")),
-    ("rules", N_("The rules of the group's variant")),
-    ("stats", N_("The leaderboard; in private, your own card")),
-    ("protocol", N_("The protocol of the last game")),
-    ("help", N_("What I do and how")),
-)
-
-
-class MeteredApplication(Application[Any, Any, Any, Any, Any, Any]):
-    """PTB's Application, timing each update it handles (bot_data["metrics"])."""
+class MeteredApplication(Application[Any, Any, Any, Any, BotData, Any]):
+    """PTB's Application, timing each update it handles (BotData.metrics)."""
 
     async def process_update(self, update: object) -> None:
         began = time.perf_counter()
@@ -79,19 +41,18 @@ class MeteredApplication(Application[Any, Any, Any, Any, Any, Any]):
             await super().process_update(update)
         finally:
             CURRENT_UPDATE.reset(handling)
-            metrics: BotMetrics | None = self.bot_data.get("metrics")
-            if metrics is not None:
-                metrics.update_handled(update, time.perf_counter() - began)
+            self.bot_data.metrics.update_handled(update, time.perf_counter() - began)
 
 
-def build_application(
+def bootstrap(
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any],
     db: Database,
     options: BotOptions,
     metrics: BotMetrics | None = None,
 ) -> App:
-    """The bot's Application. `metrics` counts its Bot API calls only when the builder's
-    requests were wrapped with it (`MeteredRequest`); it is made here when not given."""
+    """The bot's Application on `db`. `metrics` counts its Bot API calls only when the
+    builder's requests were wrapped with it (`MeteredRequest`); it is made here when not
+    given."""
     if options.rate_limiter and options.speed == 1.0:
         # The bot's ceiling on its message calls (30 a second: ratelimit.py). The
         # per-chat budgets (a group's 20 a minute, a private chat's one a second)
@@ -105,13 +66,13 @@ def build_application(
         )
     # Updates are handled concurrently; each game's are applied one at a time, in order,
     # under the game's lock (runner.py).
-    builder = builder.concurrent_updates(64)
+    builder = builder.concurrent_updates(64).context_types(CONTEXT_TYPES)
     builder = builder.application_class(MeteredApplication)
     app: App = builder.post_init(_post_init).post_shutdown(_post_shutdown).build()
-    app.bot_data["db"] = db
-    app.bot_data["options"] = options
-    app.bot_data["metrics"] = metrics or BotMetrics(options.replica_id)
-    app.bot_data["input_limiter"] = InputLimiter()
+    data = app.bot_data
+    data.db = db
+    data.options = options
+    data.metrics = metrics or BotMetrics(options.replica_id)
     handlers.register(app)
     return app
 
@@ -119,11 +80,12 @@ def build_application(
 async def start_service(app: App, scheduler: Scheduler | None = None) -> GameService:
     """Creates the game service and resumes unfinished games. `run_polling`
     calls it through post_init; tests that start the app by hand call it."""
-    if "service" in app.bot_data:
-        service: GameService = app.bot_data["service"]
-        return service
-    options: BotOptions = app.bot_data["options"]
-    source = current_time_source()
+    data = app.bot_data
+    if data.service is not None:
+        return data.service
+    assert data.db is not None, "the application was not made by bootstrap()"
+    options = data.options
+    source = loop_time_source()
     if scheduler is None and source is not time.time:
         scheduler = LoopScheduler()  # APScheduler reads the wall clock
     if scheduler is None:
@@ -131,7 +93,7 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
         scheduler = JobQueueScheduler(app.job_queue)
     service = GameService(
         app.bot,
-        app.bot_data["db"],
+        data.db,
         BotClock(options.speed, source, options.own_pace),
         scheduler,
         ServiceConfig(
@@ -147,16 +109,15 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
             budget=options.budget,
         ),
     )
-    app.bot_data["service"] = service
-    metrics: BotMetrics = app.bot_data["metrics"]
-    metrics.watch(service.db.engine)
+    data.service = service
+    data.metrics.watch(service.db.engine)
     errors = RecentErrors([app.bot.token])
     logging.getLogger().addHandler(errors)
-    app.bot_data["errors"] = errors
+    data.errors = errors
     service.leader.claim()  # refuses a second process on SQLite, a bad replica set-up
 
     async def commands() -> None:
-        await set_commands(app)
+        await handlers.set_commands(app)
 
     service.on_lead = commands  # one-off work: the leader's
     resumed = await service.resume_all()
@@ -165,49 +126,35 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
     return service
 
 
-async def set_commands(app: App) -> None:
-    """The command menu in each language (Telegram picks it by the user's
-    app language; English is the default)."""
-    for language in LANGUAGES:
-        t = translator(language)
-        commands = [BotCommand(name, t.gettext(text)) for name, text in COMMANDS]
-        try:
-            await app.bot.set_my_commands(
-                commands, language_code=None if language == DEFAULT_LANGUAGE else language
-            )
-        except TelegramError as error:
-            log.warning("could not set the %s command list: %s", language, error)
-
-
 async def stop_service(app: App, *, flush: bool = True) -> None:
     """Stops the game service; with `flush`, once the outbox has sent what it can (what
     it holds otherwise waits, durable, for the next start)."""
-    service: GameService | None = app.bot_data.pop("service", None)
+    data = app.bot_data
+    service, data.service = data.service, None
     if service is not None:
         if flush:
             await service.drain()
         await service.close()
-        metrics: BotMetrics = app.bot_data["metrics"]
-        metrics.unwatch(service.db.engine)
-    errors: RecentErrors | None = app.bot_data.pop("errors", None)
+        data.metrics.unwatch(service.db.engine)
+    errors, data.errors = data.errors, None
     if errors is not None:
         logging.getLogger().removeHandler(errors)
 
 
 async def scrape_metrics(app: App) -> bytes:
     """/metrics: the gauges read now (the database's in its worker thread), then the text."""
-    metrics: BotMetrics = app.bot_data["metrics"]
-    service: GameService | None = app.bot_data.get("service")
+    data = app.bot_data
+    service = data.service
     snapshot: Snapshot | None = None
     if service is not None:
         try:
             parked = frozenset(service.sender.parked)
-            snapshot = await service.adb.run(read_snapshot, service.clock.now(), parked)
+            snapshot = await service.queries.snapshot(service.clock.now(), parked)
         except Exception as error:  # counted as a database error; the rest still shows
             log.warning("metrics: cannot read the database: %r", error)
     draining = service is not None and service.draining.active
-    metrics.observe(snapshot, app.update_queue.qsize(), draining)
-    return metrics.exposition()
+    data.metrics.observe(snapshot, app.update_queue.qsize(), draining)
+    return data.metrics.exposition()
 
 
 async def _post_init(app: App) -> None:

@@ -195,64 +195,27 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
     def name_of(name: str) -> str:
         return setting_name(name, from_flags)
 
-    token = pick("token")
-    if token is None:
-        raise MissingTokenError("no bot token: set TELEGRAM_BOT_TOKEN or pass --token")
-    if not TOKEN_PATTERN.fullmatch(token):
-        # Never echo the value: a mistyped token is still mostly a secret.
-        raise ConfigError(
-            f"{name_of('token')} does not look like a bot token "
-            "(BotFather gives one like 123456789:AAF...; check for quotes or spaces)"
-        )
+    token = _token(name_of("token"), pick("token"))
     log_format = (pick("log_format") or "text").lower()
-    if log_format not in LOG_FORMATS:
-        raise ConfigError(f"{name_of('log_format')} must be text or json, not {log_format!r}")
+    _one_of(name_of("log_format"), log_format, LOG_FORMATS, "text or json")
     log_level = (pick("log_level") or "INFO").upper()
-    if log_level not in LOG_LEVELS:
-        raise ConfigError(
-            f"{name_of('log_level')} must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}"
-        )
+    _one_of(name_of("log_level"), log_level, LOG_LEVELS, f"one of {', '.join(LOG_LEVELS)}")
     base_url = bot_api_base_url(name_of("base_url"), pick("base_url") or DEFAULT_BASE_URL)
     health = pick("health_listen")
-    replica = pick("replica_id") or default_replica_id()
-    if not REPLICA_PATTERN.fullmatch(replica):
-        raise ConfigError(
-            f"{name_of('replica_id')} must be 1-64 characters among A-Z, a-z, 0-9, . _ : - "
-            f"(starting with a letter or digit), not {replica!r}"
-        )
-    owner = pick("owner_id")
-    if owner is not None and not (owner.isdigit() and 0 < int(owner) < 2**63):
-        raise ConfigError(
-            f"{name_of('owner_id')} must be your numeric Telegram user id (e.g. 123456789), "
-            f"not {owner!r}"
-        )
-    drain = pick("drain_seconds")
-    if drain is not None and not (drain.isdigit() and int(drain) <= 7 * 86400):
-        raise ConfigError(
-            f"{name_of('drain_seconds')} must be a number of seconds from 0 to 604800, "
-            f"not {drain!r}"
-        )
-    closed = pick("closed_topic_seconds")
-    if closed is not None and not (
-        closed.isdigit() and 60 <= int(closed) <= MAX_CLOSED_TOPIC_SECONDS
-    ):
-        raise ConfigError(
-            f"{name_of('closed_topic_seconds')} must be a number of seconds from 60 to "
-            f"{MAX_CLOSED_TOPIC_SECONDS}, not {closed!r}"
-        )
+    replica = _replica_id(name_of("replica_id"), pick("replica_id") or default_replica_id())
+    owner = _owner_id(name_of("owner_id"), pick("owner_id"))
+    drain = _seconds(name_of("drain_seconds"), pick("drain_seconds"), 0, DEFAULT_DRAIN_SECONDS)
     retention_days = parse_retention_days(name_of("retention_days"), pick("retention_days"))
-    miniapp = pick("miniapp_name")
-    if miniapp is not None and not MINIAPP_NAME_PATTERN.fullmatch(miniapp):
-        raise ConfigError(
-            f"{name_of('miniapp_name')} must be the Mini App's short name given to BotFather "
-            f"(3-30 letters, digits or _), not {miniapp!r}"
-        )
-    max_age = pick("miniapp_max_age")
-    if max_age is not None and not (max_age.isdigit() and 60 <= int(max_age) <= 7 * 86400):
-        raise ConfigError(
-            f"{name_of('miniapp_max_age')} must be a number of seconds from 60 to 604800, "
-            f"not {max_age!r}"
-        )
+    miniapp = _miniapp_name(name_of("miniapp_name"), pick("miniapp_name"))
+    max_age = _seconds(
+        name_of("miniapp_max_age"), pick("miniapp_max_age"), 60, DEFAULT_MINIAPP_MAX_AGE
+    )
+    closed = _seconds(
+        name_of("closed_topic_seconds"),
+        pick("closed_topic_seconds"),
+        60,
+        DEFAULT_CLOSED_TOPIC_SECONDS,
+    )
     official = _is_official(base_url)
     page = pick("miniapp_url")
     if page is not None:
@@ -270,17 +233,71 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
             parse_address(name_of("health_listen"), health, "127.0.0.1") if health else None
         ),
         replica_id=replica,
-        owner_id=int(owner) if owner is not None else None,
-        drain_seconds=int(drain) if drain is not None else DEFAULT_DRAIN_SECONDS,
-        closed_topic_seconds=(int(closed) if closed is not None else DEFAULT_CLOSED_TOPIC_SECONDS),
+        owner_id=owner,
+        drain_seconds=drain,
+        closed_topic_seconds=closed,
         retention_days=retention_days,
         miniapp_name=miniapp,
-        miniapp_max_age=int(max_age) if max_age is not None else DEFAULT_MINIAPP_MAX_AGE,
+        miniapp_max_age=max_age,
         miniapp_url=page.rstrip("/") if page is not None else None,
         miniapp_listen=parse_address(name_of("miniapp_listen"), listen, "127.0.0.1"),
         admission_share=admission_share,
         from_flags=from_flags,
     )
+
+
+def _token(name: str, token: str | None) -> str:
+    if token is None:
+        raise MissingTokenError("no bot token: set TELEGRAM_BOT_TOKEN or pass --token")
+    if not TOKEN_PATTERN.fullmatch(token):
+        # Never echo the value: a mistyped token is still mostly a secret.
+        raise ConfigError(
+            f"{name} does not look like a bot token "
+            "(BotFather gives one like 123456789:AAF...; check for quotes or spaces)"
+        )
+    return token
+
+
+def _one_of(name: str, given: str, allowed: tuple[str, ...], wording: str) -> None:
+    if given not in allowed:
+        raise ConfigError(f"{name} must be {wording}, not {given!r}")
+
+
+def _replica_id(name: str, replica: str) -> str:
+    if not REPLICA_PATTERN.fullmatch(replica):
+        raise ConfigError(
+            f"{name} must be 1-64 characters among A-Z, a-z, 0-9, . _ : - "
+            f"(starting with a letter or digit), not {replica!r}"
+        )
+    return replica
+
+
+def _owner_id(name: str, owner: str | None) -> int | None:
+    if owner is not None and not (owner.isdigit() and 0 < int(owner) < 2**63):
+        raise ConfigError(
+            f"{name} must be your numeric Telegram user id (e.g. 123456789), not {owner!r}"
+        )
+    return int(owner) if owner is not None else None
+
+
+def _seconds(name: str, given: str | None, low: int, default: int) -> int:
+    """A number of seconds from `low` to a week."""
+    if given is None:
+        return default
+    if not (given.isdigit() and low <= int(given) <= 7 * 86400):
+        raise ConfigError(
+            f"{name} must be a number of seconds from {low} to {7 * 86400}, not {given!r}"
+        )
+    return int(given)
+
+
+def _miniapp_name(name: str, miniapp: str | None) -> str | None:
+    if miniapp is not None and not MINIAPP_NAME_PATTERN.fullmatch(miniapp):
+        raise ConfigError(
+            f"{name} must be the Mini App's short name given to BotFather "
+            f"(3-30 letters, digits or _), not {miniapp!r}"
+        )
+    return miniapp
 
 
 def parse_retention_days(name: str, given: str | None) -> int:

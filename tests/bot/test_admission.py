@@ -12,13 +12,13 @@ import pytest
 from tests.bot.autoplay import AutoPlayers, prefix, press
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
 from tg_mafia.i18n import translator
+from tg_mafia.ops.budget import GAME_COSTS, SOURCE, TokenBudget, fits, game_rate, load
 from tg_mafia.ops.metrics import Snapshot
 from tg_mafia.ops.status import load_text
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render import texts
 from tg_mafia.render.callbacks import Kind
-from tg_mafia.runtime.admission.budget import GAME_COSTS, SOURCE, TokenBudget, fits, game_rate, load
 from tg_mafia.runtime.admission.waitlist import JOB
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox.world.state import Chat
 from tg_mafia.storage import GameStatus
 from tg_mafia.storage import waitlist as store

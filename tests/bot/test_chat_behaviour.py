@@ -10,9 +10,9 @@ from pathlib import Path
 from engine import GameState, Stage
 from tests.bot.autoplay import AutoPlayers, find_button, prefix, press
 from tests.bot.harness import Harness, running_bot
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render.callbacks import Kind
 from tg_mafia.runtime.service import GameService
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.storage import GameRecord, GameStatus
 

@@ -13,9 +13,9 @@ from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers, find_button, prefix
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
 from tg_mafia.i18n import translator
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render import texts
 from tg_mafia.render.callbacks import Kind, decode
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.sandbox.world.state import Chat
 from tg_mafia.storage import GameStatus

@@ -14,9 +14,9 @@ from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
 from tests.storage.traces import file_traces, sqlite_file, table_traces
 from tg_mafia.i18n import translator
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render.protocol import build_protocol
 from tg_mafia.render.standings import standings
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.storage import Forgotten, GameStatus, StillPlaying
 from tg_mafia.telegram.handlers.privacy import forget_text, in_private

@@ -14,7 +14,7 @@ from engine import GameState
 from tests.bot.harness import Harness, running_bot
 from tg_mafia.config import Address
 from tg_mafia.miniapp.routes import MiniApp, MiniAppConfig
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.webapp import init_data
 from tg_mafia.storage import GameRecord
@@ -83,7 +83,7 @@ async def serving(h: Harness, game_id: int, scheduler: ManualScheduler) -> Async
     """The Mini App on the webhook listener of the bot `h` runs, for game `game_id`."""
     app = MiniApp(
         h.service,
-        h.app.bot_data["input_limiter"],
+        h.app.bot_data.input_limiter,
         MiniAppConfig(token=h.sb.token, telegram_script=False),
     )
     listener = WebhookListener(

@@ -23,10 +23,10 @@ from tests.bot.harness import running_bot
 from tests.bot.test_host_mode import hosted_game
 from tests.miniapp.conftest import Table, served_table, serving
 from tg_mafia.i18n import translator
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render import texts
-from tg_mafia.runtime.limiter import InputLimiter
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import SimUser
+from tg_mafia.telegram.limiter import InputLimiter
 
 # On the virtual clock: the page's requests are on loopback, within the loop.
 T = translator("en")
@@ -96,7 +96,7 @@ def may_nominate(state: GameState) -> str | None:
 async def test_the_speaker_nominates_and_thanks_from_the_page(thanks_table: Table) -> None:
     table, h = thanks_table, thanks_table.h
     auto = AutoPlayers(h, table.scheduler, 5, chatter=0.0)
-    table.app.limiter = h.app.bot_data["input_limiter"]
+    table.app.limiter = h.app.bot_data.input_limiter
     state = await until(table, auto, may_nominate)
     speaker = user_of(table, str(state.speaker))
     other = user_of(table, next(p for p in state.alive if p != state.speaker))
@@ -144,7 +144,7 @@ async def hosted(tmp_path: Path) -> AsyncIterator[Table]:
     scheduler = ManualScheduler()
     async with running_bot(tmp_path, 9, scheduler=scheduler, lobby_seed=2) as h:
         game_id = await hosted_game(h, "club")
-        h.app.bot_data["input_limiter"] = InputLimiter(rate=10**9)
+        h.app.bot_data.input_limiter = InputLimiter(rate=10**9)
         async with serving(h, game_id, scheduler) as table:
             yield table
 

@@ -195,7 +195,7 @@ async def test_after_two_nights_no_role_nor_night_move_reaches_another_page(
     async with served_table(tmp_path / "game", 8, lobby_seed=7, speed=SPEED) as table:
         h = table.h
         auto = AutoPlayers(h, table.scheduler, 7, chatter=0.0)
-        table.app.limiter = h.app.bot_data["input_limiter"]
+        table.app.limiter = h.app.bot_data.input_limiter
         for _ in range(400):
             await h.settle()
             state = table.state()

@@ -29,9 +29,9 @@ from tg_mafia.miniapp.snapshot import plain
 from tg_mafia.playtest.cast import LINES, names
 from tg_mafia.playtest.demo import Demo, ThankfulPlayers
 from tg_mafia.playtest.harness import running_bot
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render import texts
 from tg_mafia.render.protocol import build_protocol, protocol_json
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import SimUser, virtual_time
 from tg_mafia.storage.tx import SEED_BITS
 

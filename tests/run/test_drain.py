@@ -34,8 +34,8 @@ from tests.loopback import loopback_client
 from tg_mafia.config import ENV_VARS
 from tg_mafia.i18n import translator
 from tg_mafia.playtest.autoplay import press
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render import texts
-from tg_mafia.runtime.timers.scheduler import ManualScheduler
 from tg_mafia.sandbox import HttpTransport, Sandbox
 from tg_mafia.sandbox.world.state import Chat
 from tg_mafia.storage import Database, GameRecord, GameStatus, open_database

@@ -537,7 +537,7 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade_from(
     from engine.simulation import lively_action
     from tests.bot.autoplay import AutoPlayers
     from tests.bot.harness import running_bot
-    from tg_mafia.runtime.timers.scheduler import ManualScheduler
+    from tg_mafia.playtest.scheduler import ManualScheduler
     from tg_mafia.sandbox import Sandbox
 
     sb = Sandbox()

@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from tg_mafia.i18n import translator
-from tg_mafia.runtime.admission.budget import TokenBudget, game_rate
+from tg_mafia.ops.budget import TokenBudget, game_rate
 from tg_mafia.runtime.admission.waitlist import admit, offer
 from tg_mafia.storage import Database, open_database
 from tg_mafia.storage import waitlist as store

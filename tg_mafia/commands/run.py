@@ -24,6 +24,7 @@ import signal
 import socket
 import sys
 import threading
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
@@ -46,7 +47,6 @@ if TYPE_CHECKING:
     from tg_mafia.bootstrap import App
     from tg_mafia.miniapp.routes import MiniApp
     from tg_mafia.ops.health import HealthServer
-    from tg_mafia.runtime.service import GameService
     from tg_mafia.storage import Database
     from tg_mafia.telegram.webhook import WebServer
 
@@ -59,6 +59,15 @@ tg-mafia run: no bot token.
   2. Run: TELEGRAM_BOT_TOKEN='<that token>' tg-mafia run   (or pass --token)
 To see a whole game offline first, with simulated players:
   tg-mafia demo --variant moscow --players 11 --lang ru"""
+
+
+@dataclass
+class Listeners:
+    """What `tg-mafia run` serves beside the bot, started with it and stopped with it."""
+
+    health: HealthServer | None = None
+    web: WebServer | None = None  # the webhook's server (Telegram's updates), or the Mini App's
+    miniapp: MiniApp | None = None  # the table's Mini App, on that server
 
 
 class StartError(Exception):
@@ -237,9 +246,9 @@ def _cannot_listen(name: str, address: Address, error: OSError) -> str:
 async def serve(settings: Settings, db: Database, *, take_over: bool = False) -> int:
     from telegram.ext import ApplicationBuilder
 
-    from tg_mafia.bootstrap import BotOptions, build_application
+    from tg_mafia.bootstrap import BotOptions, bootstrap
+    from tg_mafia.ops.budget import TokenBudget
     from tg_mafia.ops.metrics import BotMetrics
-    from tg_mafia.runtime.admission.budget import TokenBudget
     from tg_mafia.telegram.transport import calls_request, updates_request
 
     metrics = BotMetrics(settings.replica_id)
@@ -265,7 +274,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         app_url=settings.app_url,
         budget=TokenBudget(share=settings.admission_share),
     )
-    app = build_application(builder, db, options, metrics)
+    app = bootstrap(builder, db, options, metrics)
     now = asyncio.Event()  # stop without waiting: SIGINT, or a second SIGTERM
     terms = 0
 
@@ -276,7 +285,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
     def on_sigterm() -> None:
         nonlocal terms
         terms += 1
-        service: GameService | None = app.bot_data.get("service")
+        service = app.bot_data.service
         if terms > 1 or service is None:
             stop_now()
         elif not service.draining.begin("SIGTERM"):
@@ -287,16 +296,16 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
     handlers = {signal.SIGINT: stop_now, signal.SIGTERM: on_sigterm} if _in_main_thread() else {}
     for sig, handler in handlers.items():
         loop.add_signal_handler(sig, handler)
-    health = _health_server(settings, app, db)
+    listeners = Listeners(health=_health_server(settings, app, db))
     try:
-        await _start(settings, app, health, take_over=take_over)
+        await _start(settings, app, listeners, take_over=take_over)
         await _until_drained(app, now)
         log.info("stopping")
         return 0
     finally:
         for sig in handlers:
             loop.remove_signal_handler(sig)
-        await _stop(app, health, flush=not now.is_set())
+        await _stop(app, listeners, flush=not now.is_set())
         # PTB shuts a bot's connections down only if the bot initialised: after a
         # rejected token their sessions would be left open.
         for request in requests:
@@ -306,7 +315,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
 async def _until_drained(app: App, now: asyncio.Event) -> None:
     """Until a drain (SIGTERM or the owner's /drain) has let the games end or reached its
     limit, or until `now` is set."""
-    service: GameService = app.bot_data["service"]
+    service = app.bot_data.running
     drained = asyncio.ensure_future(service.draining.finished(service.own_running_games))
     stopped = asyncio.ensure_future(now.wait())
     try:
@@ -345,12 +354,12 @@ def _health_server(settings: Settings, app: App, db: Database) -> HealthServer |
     from tg_mafia.ops.health import HealthServer, NotReadyError
 
     async def probe() -> int:
-        if "service" not in app.bot_data or not app.running:
+        if app.bot_data.service is None or not app.running:
             raise NotReadyError("starting or stopping")
         return len(db.unfinished_games())
 
     def draining() -> bool:
-        service: GameService | None = app.bot_data.get("service")
+        service = app.bot_data.service
         return service is not None and service.draining.active
 
     async def scrape() -> bytes:
@@ -360,24 +369,20 @@ def _health_server(settings: Settings, app: App, db: Database) -> HealthServer |
 
 
 async def _start(
-    settings: Settings, app: App, health: HealthServer | None, *, take_over: bool = False
+    settings: Settings, app: App, listeners: Listeners, *, take_over: bool = False
 ) -> None:
     # The same steps as Application.run_polling/run_webhook, by hand: each failure gets its
     # own line, the health listener shares the loop, and the game service drains its outbox
     # while the bot can still send.
-    from telegram import Update
     from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
 
     from tg_mafia.bootstrap import start_service
     from tg_mafia.ops import heap
     from tg_mafia.telegram.startup import ATTEMPTS, with_retries
 
+    health = listeners.health
     if health is not None:
-        try:
-            await health.start()
-        except OSError as error:
-            name = settings.name_of("health_listen")
-            raise StartError(_cannot_listen(name, health.address, error)) from error
+        await _start_health(settings, health)
     try:
         await with_retries("asking Telegram who the bot is (getMe)", app.initialize)
     except InvalidToken as error:
@@ -395,30 +400,18 @@ async def _start(
         await start_service(app)
     except ReplicaConfigError as error:
         raise StartError(str(error)) from error
-    updater = app.updater
-    assert updater is not None  # build_application keeps PTB's default Updater
     webhook = settings.webhook
     # PTB logs the traceback of a failed setWebhook/deleteWebhook before raising it; the
     # raised error becomes our one line, so its log is wanted only when debugging.
     ptb_start_level = logging.NOTSET if settings.log_level == "DEBUG" else logging.CRITICAL
     miniapp = _miniapp(settings, app)
     if webhook is None:
-        if miniapp is not None and settings.app_server is not None:
-            from tg_mafia.telegram.webhook import WebServer
-
-            # No webhook: the Mini App has the bot's web server to itself, in this process.
-            _listen(app, WebServer(settings.app_server, miniapp.routes()), settings, miniapp)
-        if not take_over:
-            await _refuse_polling_over_a_webhook(app, settings)
-        with quieted(["telegram.ext"], ptb_start_level):
-            await with_retries(
-                "starting to poll (deleteWebhook)",
-                lambda: updater.start_polling(allowed_updates=Update.ALL_TYPES),
-            )
+        _serve_miniapp_alone(settings, miniapp, listeners)
+        await _start_polling(settings, app, ptb_start_level, take_over=take_over)
         log.info(
             "running as @%s by long polling%s",
             app.bot.username,
-            f", the Mini App on {settings.app_server}" if miniapp is not None else "",
+            f", the Mini App on {settings.app_server}" if listeners.miniapp else "",
         )
     else:
         from tg_mafia.telegram.webhook import WebhookListener, set_webhook
@@ -433,10 +426,10 @@ async def _start(
             app.bot,
             app.process_update,
             webhook.secret_token,
-            app.bot_data["metrics"].api_call,
+            app.bot_data.metrics.api_call,
             routes=miniapp.routes() if miniapp is not None else (),
         )
-        _listen(app, listener, settings, miniapp)
+        _listen(listener, settings, miniapp, listeners)
         try:
             await with_retries(
                 "setting the webhook (setWebhook)",
@@ -476,10 +469,12 @@ def _miniapp(settings: Settings, app: App) -> MiniApp | None:
         max_age=settings.miniapp_max_age,
         prefix=urlsplit(url).path.rstrip("/"),
     )
-    return MiniApp(app.bot_data["service"], app.bot_data["input_limiter"], config)
+    return MiniApp(app.bot_data.running, app.bot_data.input_limiter, config)
 
 
-def _listen(app: App, server: WebServer, settings: Settings, miniapp: MiniApp | None) -> None:
+def _listen(
+    server: WebServer, settings: Settings, miniapp: MiniApp | None, listeners: Listeners
+) -> None:
     """The bot's web server started (a StartError when its address is taken), and
     the Mini App's live pages with it."""
     webhook = settings.webhook
@@ -488,10 +483,45 @@ def _listen(app: App, server: WebServer, settings: Settings, miniapp: MiniApp | 
         server.start()
     except OSError as error:
         raise StartError(_cannot_listen(name, server.address, error)) from error
-    app.bot_data["web_server"] = server
+    listeners.web = server
     if miniapp is not None:
         miniapp.start()
-        app.bot_data["miniapp"] = miniapp
+        listeners.miniapp = miniapp
+
+
+async def _start_health(settings: Settings, health: HealthServer) -> None:
+    try:
+        await health.start()
+    except OSError as error:
+        name = settings.name_of("health_listen")
+        raise StartError(_cannot_listen(name, health.address, error)) from error
+
+
+def _serve_miniapp_alone(settings: Settings, miniapp: MiniApp | None, listeners: Listeners) -> None:
+    """No webhook: the Mini App has the bot's web server to itself, in this process."""
+    if miniapp is None or settings.app_server is None:
+        return
+    from tg_mafia.telegram.webhook import WebServer
+
+    _listen(WebServer(settings.app_server, miniapp.routes()), settings, miniapp, listeners)
+
+
+async def _start_polling(
+    settings: Settings, app: App, ptb_start_level: int, *, take_over: bool
+) -> None:
+    from telegram import Update
+
+    from tg_mafia.telegram.startup import with_retries
+
+    updater = app.updater
+    assert updater is not None  # bootstrap keeps PTB's default Updater
+    if not take_over:
+        await _refuse_polling_over_a_webhook(app, settings)
+    with quieted(["telegram.ext"], ptb_start_level):
+        await with_retries(
+            "starting to poll (deleteWebhook)",
+            lambda: updater.start_polling(allowed_updates=Update.ALL_TYPES),
+        )
 
 
 async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:
@@ -515,22 +545,19 @@ async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:
         )
 
 
-async def _stop(app: App, health: HealthServer | None, *, flush: bool) -> None:
+async def _stop(app: App, listeners: Listeners, *, flush: bool) -> None:
     from tg_mafia.bootstrap import stop_service
 
-    if health is not None:
-        await health.stop()
-    server = app.bot_data.pop("web_server", None)
+    if listeners.health is not None:
+        await listeners.health.stop()
+    server, listeners.web = listeners.web, None
     if server is not None:
         await server.stop()
-    miniapp = app.bot_data.pop("miniapp", None)
+    miniapp, listeners.miniapp = listeners.miniapp, None
     if miniapp is not None:
         miniapp.stop()
     if app.updater is not None and app.updater.running:
         await app.updater.stop()
-    listener = app.bot_data.pop("webhook", None)
-    if listener is not None:
-        await listener.stop()
     if app.running:
         await app.stop()
     await stop_service(app, flush=flush)

@@ -29,10 +29,10 @@ from tg_mafia.render import texts
 from tg_mafia.render.presses import stale
 from tg_mafia.runtime.gameview import state_of, table_of
 from tg_mafia.runtime.gate import Refusal, admit_data
-from tg_mafia.runtime.limiter import InputLimiter
 from tg_mafia.runtime.service import GameService, is_move
 from tg_mafia.storage import Database, GameRecord, GameStatus
 from tg_mafia.telegram.handlers.common import too_fast
+from tg_mafia.telegram.limiter import InputLimiter
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,6 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from tg_mafia.runtime.clock import BotClock
 from tg_mafia.waiting import wait_set
 
 log = logging.getLogger(__name__)
@@ -22,8 +21,8 @@ POLL_SECONDS = 5.0
 
 
 class Draining:
-    def __init__(self, clock: BotClock, limit_seconds: float) -> None:
-        self.clock = clock
+    def __init__(self, now: Callable[[], float], limit_seconds: float) -> None:
+        self.now = now  # the bot's clock
         self.limit_seconds = limit_seconds
         self.since: float | None = None  # the bot clock's time the drain began
         self._begun = asyncio.Event()
@@ -37,7 +36,7 @@ class Draining:
         """Starts the drain; False when it had started already."""
         if self.since is not None:
             return False
-        self.since = self.clock.now()
+        self.since = self.now()
         self._begun.set()
         log.info(
             "draining (%s): no new games; exit when the running games end, at the latest in %d s",
@@ -50,7 +49,7 @@ class Draining:
         """Real seconds until the limit (the full limit before the drain begins)."""
         if self.since is None:
             return float(self.limit_seconds)
-        return max(0.0, self.since + self.limit_seconds - self.clock.now())
+        return max(0.0, self.since + self.limit_seconds - self.now())
 
     def game_changed(self) -> None:
         """A game ended (or was cancelled): the waiter counts again at once."""

@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 from html import escape
 
 from tg_mafia.i18n import Translator
+from tg_mafia.ops import budget as admission
+from tg_mafia.ops.budget import TokenBudget
 from tg_mafia.ops.draining import Draining
 from tg_mafia.ops.metrics import Snapshot
-from tg_mafia.runtime.admission import budget as admission
-from tg_mafia.runtime.admission.budget import TokenBudget
 from tg_mafia.storage import Database, GameStatus
 from tg_mafia.storage.waitlist import waiting_count
 

@@ -19,7 +19,7 @@ from engine import GameState
 from engine.actions import Action, HostConfirm, Timeout
 from engine.simulation import lively_action
 from tg_mafia.playtest.harness import Harness
-from tg_mafia.runtime.lobby import join_payload
+from tg_mafia.render.lobby import join_payload
 from tg_mafia.sandbox import SimulationError
 from tg_mafia.storage import GameRecord, GameStatus
 
@@ -38,7 +38,7 @@ async def press_for(
     bot's button protocol."""
     from tg_mafia.playtest.autoplay import AutoPlayers
     from tg_mafia.playtest.cast import LINES
-    from tg_mafia.runtime.timers.scheduler import ManualScheduler
+    from tg_mafia.playtest.scheduler import ManualScheduler
 
     players = AutoPlayers(
         h, ManualScheduler(), rng.getrandbits(32), CHATTER, LINES.get(record.language, ())

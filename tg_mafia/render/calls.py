@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
-
 # Where a stage's deadline goes in a text: filled in when the message is
 # actually sent, so the time shown is the time the stage really ends.
 DEADLINE: Final = "\u2063deadline\u2063"
@@ -115,22 +113,3 @@ def link(label: str, url: str) -> ButtonData:
 def web_app(label: str, url: str) -> ButtonData:
     """A button that opens a Mini App (private chats only: groups refuse them)."""
     return {"text": label, "web_app": url}
-
-
-def markup(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
-    if not keyboard:
-        return None
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(b["text"], url=b["url"])
-                if "url" in b
-                else InlineKeyboardButton(b["text"], web_app=WebAppInfo(b["web_app"]))
-                if "web_app" in b
-                else InlineKeyboardButton(b["text"], callback_data=b["data"])
-                for b in row
-            ]
-            for row in keyboard
-            if row
-        ]
-    )

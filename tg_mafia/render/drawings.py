@@ -24,9 +24,17 @@ class DrawingError(ValueError):
 
 # ----- what the ops carry ------------------------------------------------------------------
 
+TABLE = "table"  # the end's picture: asked for by the presenter, filled in by the runner
+
+
+def table_request(language: str) -> dict[str, Any]:
+    """The end screen's picture, still to be filled in from the stored game (its log
+    replayed: runtime/endgame.py) once the action that ended it is written."""
+    return {"kind": TABLE, "language": language}
+
 
 def table_picture(snapshot: TableSnapshot, language: str) -> dict[str, Any]:
-    return {"kind": "table", "language": language, "table": snapshot_json(snapshot)}
+    return {**table_request(language), "table": snapshot_json(snapshot)}
 
 
 def leaderboard_picture(

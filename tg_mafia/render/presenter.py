@@ -16,9 +16,9 @@ from tg_mafia.render import keyboards, screens, texts
 from tg_mafia.render import sport as sport_render
 from tg_mafia.render.callbacks import Kind
 from tg_mafia.render.calls import Method, Op, callback
+from tg_mafia.render.drawings import table_request
 from tg_mafia.render.scene import GameView, Outgoing, Scene
 from tg_mafia.render.texts import sport as sport_texts
-from tg_mafia.runtime import endgame
 
 Renderer = Callable[[Scene, Any], None]
 
@@ -362,7 +362,8 @@ def game_ended(scene: Scene, event: ev.GameEnded) -> None:
         # At a suspension's limit: unscored, with no winner to draw, but played: its protocol.
         scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again, protocol)))
     else:
-        scene.group(endgame.table_request(state.language))  # the table as a picture
+        # The table as a picture, drawn from the stored game once the end is written.
+        scene.group(Op(Method.PHOTO, picture=table_request(state.language)))
         scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again, protocol)))
     scene.group(Op(Method.PERMISSIONS, permissions={}, final=True))
     if scene.game.host_id is not None:

@@ -23,6 +23,7 @@ from engine import SetupError, find_variant, resolve_options
 from engine.options import SPECS_BY_NAME, OptionSpec, OptionValue, option_specs
 from engine.variants import VARIANTS
 from tg_mafia.i18n import Translator
+from tg_mafia.records import ChatSettingsRecord
 from tg_mafia.render import keyboards, texts
 from tg_mafia.render.callbacks import Button, Kind
 from tg_mafia.render.calls import ButtonData, Keyboard, callback
@@ -35,7 +36,6 @@ from tg_mafia.render.texts.options import (
     option_range,
     option_value,
 )
-from tg_mafia.storage import ChatSettingsRecord
 
 ROW = 2
 

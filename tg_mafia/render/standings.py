@@ -20,7 +20,7 @@ from tg_mafia.ratings import (
     leaderboard,
     validate,
 )
-from tg_mafia.storage import GameResult
+from tg_mafia.records import GameResult
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """The bot's sense of time. `speed` > 1 runs every game timer and rate
 window faster (the browser play mode); in production it is 1. `source` is
-the wall clock, or the virtual clock of tests and the offline demo
-(`tg_mafia.sandbox.virtual_time`).
+the wall clock, or the clock of an event loop that keeps its own
+(`loop_time_source`: the virtual clock of tests and the offline demo,
+tg_mafia/sandbox/virtual_time.py).
 
 `own_pace` (the play page only) names the stages a person plays: their
 timers run at most at real time whatever `speed` does for the simulated
@@ -9,6 +10,7 @@ players, so that a person has the time to read and tap."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -50,3 +52,14 @@ class BotClock:
     def slowest(self) -> float:
         """The lowest speed any stage's timer runs at."""
         return min(self.speed, 1.0) if self.own_pace is not None else self.speed
+
+
+def loop_time_source() -> Callable[[], float]:
+    """The running event loop's own Unix time when it keeps one (`wall_time`: a loop on
+    a virtual clock, as the tests and the offline demo run), else the wall clock."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return time.time
+    wall_time = getattr(loop, "wall_time", None)
+    return wall_time if callable(wall_time) else time.time

@@ -6,23 +6,16 @@ from __future__ import annotations
 import logging
 
 from tg_mafia.render.calls import Method, Op
-from tg_mafia.render.drawings import table_picture
+from tg_mafia.render.drawings import TABLE, table_picture
 from tg_mafia.render.protocol import build_protocol, table_snapshot
 from tg_mafia.storage import GameRecord, Tx
 
 log = logging.getLogger(__name__)
 
-TABLE = "table"  # the picture kind the presenter asks for; the runner fills it in
-
-
-def table_request(language: str) -> Op:
-    """The end screen's picture, still to be filled in from the stored game."""
-    return Op(Method.PHOTO, picture={"kind": TABLE, "language": language})
-
 
 def fill(tx: Tx, record: GameRecord, op: Op) -> bool:
-    """Completes a picture request with the table as the stored log tells it
-    (the action that ended the game is written already). False when it
+    """Completes a picture request (drawings.table_request) with the table as the stored
+    log tells it (the action that ended the game is written already). False when it
     cannot be made: the picture is left out, and the end goes on without it."""
     wanted = op.picture
     if op.method is not Method.PHOTO or wanted is None or wanted.get("kind") != TABLE:

@@ -14,14 +14,21 @@ from telegram import Bot
 from telegram.error import TelegramError
 
 from engine import SetupError, find_variant, resolve_options
-from tg_mafia.i18n import Translator, translator
+from tg_mafia.i18n import translator
+from tg_mafia.ops.budget import TokenBudget
 from tg_mafia.render import keyboards, texts
-from tg_mafia.render.callbacks import Button, Kind
-from tg_mafia.render.calls import Keyboard, Method, Op, Priority, callback, link
-from tg_mafia.render.texts.names import is_blank, person_name
+from tg_mafia.render.calls import Keyboard, Method, Op, Priority, link
+from tg_mafia.render.lobby import (
+    already_at_a_table,
+    blind_warning,
+    join_payload,
+    lobby_keyboard,
+    lobby_text,
+    missing_rights_warning,
+)
+from tg_mafia.render.texts.names import person_name
 from tg_mafia.render.texts.timefmt import deadline_html
 from tg_mafia.runtime.admission import waitlist
-from tg_mafia.runtime.admission.budget import TokenBudget
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
 from tg_mafia.runtime.runner import LOBBY_KEY, TABLE_PINNED, Runner
@@ -54,24 +61,6 @@ class LobbyConfig:
     budget: TokenBudget = field(default_factory=TokenBudget)
 
 
-def join_payload(chat_id: int, topic: int) -> str:
-    return f"join_{chat_id}_{topic}" if topic else f"join_{chat_id}"
-
-
-def parse_join(payload: str) -> tuple[int, int] | None:
-    """The chat (and topic) a `join_…` deep link names; None if malformed."""
-    parts = payload.removeprefix("join_").split("_")
-    if not payload.startswith("join_") or not 1 <= len(parts) <= 2:
-        return None
-    try:
-        chat_id, topic = int(parts[0]), int(parts[1]) if len(parts) == 2 else 0
-    except ValueError:
-        return None
-    if not -(10**16) < chat_id < 0 or not 0 <= topic < 2**31:
-        return None
-    return chat_id, topic
-
-
 class Lobbies:
     def __init__(
         self,
@@ -92,37 +81,10 @@ class Lobbies:
     # ----- the message -----------------------------------------------------------------
 
     def text(self, record: GameRecord) -> str:
-        t = translator(record.language)
-        variant = find_variant(record.variant)
-        opener = next(
-            (p.name for p in record.players if p.user_id == record.opened_by), record.opener_name
-        )
-        until = deadline_html(record.stage_deadline) if record.stage_deadline else None
-        return texts.lobby(
-            t,
-            record.variant,
-            variant.min_players,
-            variant.max_players,
-            [p.name for p in record.players],
-            t.gettext("the opener") if is_blank(opener) else opener,
-            until,
-            record.host_name if record.host_user_id else None,
-        )
+        return lobby_text(record)
 
     def keyboard(self, record: GameRecord) -> Keyboard:
-        t = translator(record.language)
-        url = f"https://t.me/{self.config.bot_username}?start="
-        url += join_payload(record.chat_id, record.topic)
-
-        def lobby_button(verb: str) -> dict[str, str]:
-            data = Button(Kind.LOBBY, record.id, None, (verb,)).encode()
-            return callback(texts.button(t, verb), data)
-
-        return keyboards.rows(
-            [link(texts.button(t, "join"), url)],
-            [lobby_button("leave"), lobby_button("start"), lobby_button("cancel")],
-            [lobby_button("rules")],
-        )
+        return lobby_keyboard(record, self.config.bot_username)
 
     def message(self, record: GameRecord, method: Method = Method.EDIT) -> Op:
         """The lobby's message, with its buttons."""
@@ -217,9 +179,9 @@ class Lobbies:
                     _enqueue(tx, record, Op(Method.PIN, key=LOBBY_KEY), now)
                 missing = [r for r in needed_rights(rights) if not rights.get(r)]
                 if blind:
-                    _enqueue(tx, record, Op(Method.SEND, text=_blind(t)), now)
+                    _enqueue(tx, record, Op(Method.SEND, text=blind_warning(t)), now)
                 elif missing:
-                    text = _missing_rights(t, missing, forum=bool(rights.get("forum")))
+                    text = missing_rights_warning(t, missing, forum=bool(rights.get("forum")))
                     _enqueue(tx, record, Op(Method.SEND, text=text), now)
                 self._tell_watchers(tx, record, now)
                 return record
@@ -345,13 +307,13 @@ class Lobbies:
                 return texts.popup(t, "lobby_full"), None, False
             busy = tx.game_of_user(user_id)
             if busy is not None:
-                return _busy(t, busy), None, False
+                return already_at_a_table(t, busy), None, False
             try:
                 record = tx.update_game(
                     record.id, record.version, players=(*record.players, Player(user_id, name))
                 )
             except PlayerBusyError:
-                return _busy(t, None), None, False
+                return already_at_a_table(t, None), None, False
             self._put(tx, record, Method.EDIT, now)
             text = t.gettext("You're in — game in «{title}». Your role will come here.")
             full = settings.autostart and len(record.players) == seats and not _needs_host(record)
@@ -564,47 +526,3 @@ def needed_rights(rights: dict[str, bool]) -> tuple[str, ...]:
 def _needs_host(record: GameRecord) -> bool:
     """A group that plays with a human host, and nobody has sent /host yet."""
     return record.options.get("host") == "human" and record.host_user_id is None
-
-
-def _missing_rights(t: Translator, missing: list[str], *, forum: bool) -> str:
-    if not forum:
-        return t.gettext(
-            "⚠️ I am not an administrator with the rights to delete messages, restrict "
-            "members and pin messages. The game runs, but I cannot close the chat at "
-            "night or remove posts out of turn: I will only warn."
-        )
-    # A forum: which rights, and what each one's absence leaves open.
-    names = {
-        "can_delete_messages": t.gettext("delete messages"),
-        "can_pin_messages": t.gettext("pin messages"),
-        "can_restrict_members": t.gettext("ban users"),
-        "can_manage_topics": t.gettext("manage topics"),
-    }
-    lost = {
-        "can_delete_messages": t.gettext("I cannot remove posts out of turn, only warn."),
-        "can_pin_messages": t.gettext("I cannot pin the game."),
-        "can_restrict_members": t.gettext(
-            "At night the players can still post in the other topics: I can only warn."
-        ),
-        "can_manage_topics": t.gettext("I cannot close this topic at night."),
-    }
-    head = t.gettext("⚠️ To run the game fully in this forum I lack the rights: {rights}.")
-    rights = t.join(names[r] for r in missing)
-    return "\n".join([head.format(rights=rights), *(lost[r] for r in missing)])
-
-
-def _blind(t: Translator) -> str:
-    return t.gettext(
-        "⚠️ I am not an administrator here, and with my privacy mode on Telegram does not "
-        "show me the group's messages: I cannot see who speaks out of turn, so the floor "
-        "will not be enforced. To fix it, make me an administrator of the group (with the "
-        "rights to delete messages, restrict members and pin messages)."
-    )
-
-
-def _busy(t: Translator, game: GameRecord | None) -> str:
-    if game is not None and game.title:
-        return t.gettext("You are already at a table (in «{title}»): one game at a time.").format(
-            title=escape(game.title)
-        )
-    return t.gettext("You are already at a table: one game at a time.")

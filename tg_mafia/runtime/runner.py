@@ -93,12 +93,24 @@ TABLE_PINNED = "table_pinned"
 COUNTDOWN_KEY = "countdown"
 
 
+def _time_left(paused_left: float | None, seconds: int) -> float:
+    """The seconds a paused stage had left (stored at the pause), else its whole time."""
+    return paused_left if paused_left is not None else seconds
+
+
 def _unpin_table(tx: Tx, record: GameRecord) -> list[Outgoing]:
     """The lobby kept pinned with the table's link, unpinned as the game ends."""
     if not tx.living_id(record.id, 0, TABLE_PINNED):
         return []
     tx.drop_living(record.id, 0, TABLE_PINNED)
     return [Outgoing(record.chat_id, Op(Method.UNPIN, key=LOBBY_KEY), topic=record.topic)]
+
+
+def _locked(tx: Tx, game: GameRef) -> GameRecord | None:
+    """The game read for update: by its id, or as its chat's (topic's) active game."""
+    if isinstance(game, int):
+        return tx.game(game, for_update=True)
+    return tx.active_game(*game, for_update=True)
 
 
 def album_key(album: str) -> str:
@@ -159,10 +171,7 @@ class Runner:
         now: float,
     ) -> Outcome:
         with db.transaction() as tx:
-            if isinstance(game, int):
-                record = tx.game(game, for_update=True)
-            else:
-                record = tx.active_game(*game, for_update=True)
+            record = _locked(tx, game)
             if record is None or record.status is not GameStatus.RUNNING:
                 return Outcome("no_game", record)
             before = state_of(record)
@@ -187,32 +196,44 @@ class Runner:
             )
             if after.suspended:
                 outgoing = in_general(record, outgoing)
-            deadline, paused_left = self._deadline(record, before, after, action, now, outgoing)
-            final = results(record, after)
-            written = tx.record_action(
-                record.id,
-                record.version,
-                action.to_dict(),
-                after.to_dict(),
-                stage_deadline=deadline,
-                timer_token=str(after.timer_id),
-                paused_left=paused_left,
-                final=final,
-                update_id=update_id,
-            )
-            if after.unscored:  # ended as not played: no result, as an administrator's /cancel
-                written = tx.abort_game(written.id, expected_version=written.version)
-            if after.phase is Phase.ENDED:
-                outgoing = [*outgoing, *_unpin_table(tx, record)]
-            calls = enqueue(tx, written, outgoing, now)
-            if album is not None:
-                deleted = after.deleted > before.deleted
-                tx.set_living(
-                    record.id, 0, album_key(album), ALBUM_DELETED if deleted else ALBUM_KEPT
-                )
-            if after.phase is Phase.ENDED:
-                forget_texts(tx, written)
-            return Outcome(None, written, after, calls)
+            return self._written(tx, record, before, after, action, outgoing, album, update_id, now)
+
+    def _written(
+        self,
+        tx: Tx,
+        record: GameRecord,
+        before: GameState,
+        after: GameState,
+        action: Action,
+        outgoing: Sequence[Outgoing],
+        album: str | None,
+        update_id: int | None,
+        now: float,
+    ) -> Outcome:
+        """`action`'s move written: the log, the state, its timer and its calls."""
+        deadline, paused_left = self._deadline(record, before, after, action, now, outgoing)
+        written = tx.record_action(
+            record.id,
+            record.version,
+            action.to_dict(),
+            after.to_dict(),
+            stage_deadline=deadline,
+            timer_token=str(after.timer_id),
+            paused_left=paused_left,
+            final=results(record, after),
+            update_id=update_id,
+        )
+        if after.unscored:  # ended as not played: no result, as an administrator's /cancel
+            written = tx.abort_game(written.id, expected_version=written.version)
+        if after.phase is Phase.ENDED:
+            outgoing = [*outgoing, *_unpin_table(tx, record)]
+        calls = enqueue(tx, written, outgoing, now)
+        if album is not None:
+            deleted = after.deleted > before.deleted
+            tx.set_living(record.id, 0, album_key(album), ALBUM_DELETED if deleted else ALBUM_KEPT)
+        if after.phase is Phase.ENDED:
+            forget_texts(tx, written)
+        return Outcome(None, written, after, calls)
 
     def _follow_album(
         self, tx: Tx, record: GameRecord, fate: int, message_id: int | None, now: float
@@ -237,6 +258,30 @@ class Runner:
     ) -> tuple[float | None, float | None]:
         """The stage's deadline after `action`, and the seconds left on a paused timer."""
         clock, old = self.clock.stage(after), record.stage_deadline
+        if isinstance(action, (Suspend, Unsuspend)) or after.suspended:
+            return self._suspension_deadline(record, before, after, action, now)
+        if isinstance(action, HostPause):
+            # The pause's own limit is the deadline meanwhile (stored: it survives a restart).
+            left = self.clock.stage(before).left(old) if old is not None else after.timer_seconds
+            return pause_deadline(self.clock, after, now), left
+        if after.timer_seconds is None or after.paused:
+            return (old if before.paused else None), record.paused_left
+        if isinstance(action, HostExtend) and old is not None:
+            extra = after.timer_seconds - (before.timer_seconds or 0)
+            return old + clock.real(extra), None
+        if before.paused and after.timer_id == before.timer_id:
+            # Resumed, by the host or at the pause's limit: the time left runs again.
+            left = _time_left(record.paused_left, after.timer_seconds)
+            return now + clock.real(left), None
+        if after.timer_id != before.timer_id or old is None:
+            return stage_deadline(self.clock, after, now, outgoing), None
+        return old, None
+
+    def _suspension_deadline(
+        self, record: GameRecord, before: GameState, after: GameState, action: Action, now: float
+    ) -> tuple[float | None, float | None]:
+        """`_deadline` for a game suspended (a closed topic), resumed, or ended suspended."""
+        clock, old = self.clock.stage(after), record.stage_deadline
         if isinstance(action, Suspend):
             # The time left is kept (a host's pause kept it already); the suspension's
             # limit is the deadline meanwhile. Both are stored: a restart keeps them.
@@ -254,24 +299,7 @@ class Runner:
                 return pause_deadline(self.clock, after, now), record.paused_left
             left = record.paused_left if record.paused_left is not None else after.timer_seconds
             return (now + clock.real(left) if left is not None else None), None
-        if after.suspended:  # the suspension's limit ran out: the game is over
-            return None, None
-        if isinstance(action, HostPause):
-            # The pause's own limit is the deadline meanwhile (stored: it survives a restart).
-            left = self.clock.stage(before).left(old) if old is not None else after.timer_seconds
-            return pause_deadline(self.clock, after, now), left
-        if after.timer_seconds is None or after.paused:
-            return (old if before.paused else None), record.paused_left
-        if isinstance(action, HostExtend) and old is not None:
-            extra = after.timer_seconds - (before.timer_seconds or 0)
-            return old + clock.real(extra), None
-        if before.paused and after.timer_id == before.timer_id:
-            # Resumed, by the host or at the pause's limit: the time left runs again.
-            left = record.paused_left if record.paused_left is not None else after.timer_seconds
-            return now + clock.real(left), None
-        if after.timer_id != before.timer_id or old is None:
-            return stage_deadline(self.clock, after, now, outgoing), None
-        return old, None
+        return None, None  # the suspension's limit ran out: the game is over
 
     # ----- the countdown --------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from telegram.error import TelegramError
 from engine import HOST, Action, GameState, IllegalAction, Phase, apply, public_view
 from engine.actions import MafiaChat, Nominate, Say, Timeout
 from tg_mafia.i18n import translator
+from tg_mafia.ops.budget import TokenBudget
 from tg_mafia.ops.draining import Draining
 from tg_mafia.render import screens, texts
 from tg_mafia.render.callbacks import STEPPED, Button, Kind
@@ -28,7 +29,6 @@ from tg_mafia.render.calls import Method, Op, Priority
 from tg_mafia.render.presses import SUCCESS, is_toggle, picked, stale, to_action
 from tg_mafia.render.scene import Scene
 from tg_mafia.render.texts import RELAY_LIMIT
-from tg_mafia.runtime.admission.budget import TokenBudget
 from tg_mafia.runtime.admission.waitlist import Waitlist
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.leader import PostgresLeader, Replica, SoleLeader, leader_for
@@ -38,6 +38,7 @@ from tg_mafia.runtime.lobby import Lobbies, LobbyConfig
 from tg_mafia.runtime.members import MemberCheck
 from tg_mafia.runtime.membership import Membership
 from tg_mafia.runtime.outbox.sender import Sender
+from tg_mafia.runtime.queries import Queries
 from tg_mafia.runtime.runner import CURRENT_UPDATE, Outcome, Runner
 from tg_mafia.runtime.timers.keeper import COUNTDOWN_SECONDS, TimerKeeper
 from tg_mafia.runtime.timers.retention import Retention
@@ -79,6 +80,7 @@ class GameService:
         self.bot = bot
         self.db = db  # for reads outside the hot path (settings, stats)
         self.adb = AsyncDb(db)
+        self.queries = Queries(self.adb)  # the handlers' reads and small writes
         self.clock = clock
         self.config = config
         self.leader = leader_for(db.engine, config.replica)
@@ -116,7 +118,7 @@ class GameService:
         )
         self.unreachable: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()  # work started by a callback, kept alive
-        self.draining = Draining(clock, config.drain_seconds)
+        self.draining = Draining(clock.now, config.drain_seconds)
         self.retention = Retention(self.adb, scheduler, config.retention_days)
         self.waitlist = Waitlist(
             self.adb,

@@ -15,6 +15,7 @@ from engine.events import Event
 from engine.options import OptionValue
 from engine.replay import stand_in
 from engine.state import Cause
+from tg_mafia.records import ActionRecord, GameRecord
 from tg_mafia.render.fate import Fate
 from tg_mafia.render.protocol.model import (
     BestMove,
@@ -32,7 +33,6 @@ from tg_mafia.render.protocol.model import (
     Warning,
 )
 from tg_mafia.render.protocol.model import Phase as RoundPhase
-from tg_mafia.storage import ActionRecord, GameRecord
 
 FATES = {
     Cause.KILLED: Fate.KILLED,

@@ -80,33 +80,44 @@ def _round(protocol: Protocol, t: Translator, table: Table, item: Round) -> str:
         lines = [t.gettext("🌙 <b>{night}</b>").format(night=night)]
         lines += _night(t, table, item, texts.quiet_night(protocol.variant, item.number))
     else:
-        lines = [t.gettext("☀️ <b>Day {n}</b>").format(n=item.number)]
-        # sport: the night's victim says farewell first (with the best move), those the
-        # vote put out after it.
-        killed = {s.player for s in protocol.seats if s.fate is Fate.KILLED}
-        lines += [_farewell(t, table, p) for p in item.farewells if p in killed]
-        if item.best_move is not None:
-            lines.append(_best_move(t, table, item.best_move))
-        lines += [texts.nominated(t, table, by, target) for by, target in item.nominations]
-        for vote in item.votes:
-            lines += _vote(t, table, vote)
-        lines += [_farewell(t, table, p) for p in item.farewells if p not in killed]
+        lines = _day(protocol, t, table, item)
+    lines += _sanctions(protocol, t, table, item)
+    lines += [texts.timer_note(t, note.change, note.seconds) for note in item.timer]
+    return "\n".join(lines)
+
+
+def _day(protocol: Protocol, t: Translator, table: Table, item: Round) -> list[str]:
+    lines = [t.gettext("☀️ <b>Day {n}</b>").format(n=item.number)]
+    # sport: the night's victim says farewell first (with the best move), those the
+    # vote put out after it.
+    killed = {s.player for s in protocol.seats if s.fate is Fate.KILLED}
+    lines += [_farewell(t, table, p) for p in item.farewells if p in killed]
+    if item.best_move is not None:
+        lines.append(_best_move(t, table, item.best_move))
+    lines += [texts.nominated(t, table, by, target) for by, target in item.nominations]
+    for vote in item.votes:
+        lines += _vote(t, table, vote)
+    lines += [_farewell(t, table, p) for p in item.farewells if p not in killed]
+    return lines
+
+
+def _sanctions(protocol: Protocol, t: Translator, table: Table, item: Round) -> list[str]:
+    """The round's warnings (sport: fouls) and who left the table other than killed."""
     roles = {s.player: s.role for s in protocol.seats}
     limit = int(protocol.options.get("warnings_limit", 0) or 0)
     if find_variant(protocol.variant).has_fouls:
-        lines += [
+        lines = [
             sport_texts.fouled(t, table, w.player, w.count, limit, w.reason, w.effect)
             for w in item.warnings
         ]
     else:
-        lines += [texts.warned(t, table, w.player, w.count, limit, w.reason) for w in item.warnings]
+        lines = [texts.warned(t, table, w.player, w.count, limit, w.reason) for w in item.warnings]
     lines += [
         texts.eliminated(t, table, e.player, e.cause, roles[e.player])
         for e in item.eliminations
         if e.cause != "killed"
     ]
-    lines += [texts.timer_note(t, note.change, note.seconds) for note in item.timer]
-    return "\n".join(lines)
+    return lines
 
 
 def _night(t: Translator, table: Table, item: Round, quiet: bool) -> list[str]:
@@ -172,43 +183,72 @@ def _best_move(t: Translator, table: Table, best: BestMove) -> str:
 
 
 def _vote(t: Translator, table: Table, vote: Vote) -> list[str]:
-    names = table.labels(vote.candidates, t)
+    by_kind = {
+        "none": _no_vote,
+        "decide": _decided,
+        "live": _live_vote,
+        "ballot": _ballot,
+        "lift": _lift_vote,
+    }
+    return by_kind.get(vote.kind, _hand_vote)(t, table, vote)
+
+
+def _leaders(vote: Vote) -> tuple[str, ...]:
     top = max((n for _, n in vote.tally), default=0)
-    leaders = tuple(c for c, n in vote.tally if n == top)
-    target = vote.eliminated[0] if vote.eliminated else None
-    if vote.kind == "none":
-        first = vote.candidates[0] if vote.candidates else None
-        return [texts.no_vote(t, table, vote.outcome or "no_nominee", first)]
-    if vote.kind == "decide":
-        lines = [
-            t.gettext("⚖️ {player} casts the deciding vote.").format(
-                player=table.label(vote.decider or "")
-            )
-        ]
-        if vote.outcome == "decided" and target is not None:
-            lines.append(texts.vote_result(t, table, "decided", (), target, ()))
-        elif vote.outcome is not None:
-            lines.append(texts.no_vote(t, table, vote.outcome, None))
-        return lines
-    if vote.kind == "live":
-        lines = [t.gettext("✋ The live vote:")]
-        lines += [
-            t.ngettext(
-                "{player}: {n} vote ({voters})", "{player}: {n} votes ({voters})", len(c.voters)
-            ).format(
-                player=table.label(c.candidate), n=len(c.voters), voters=table.labels(c.voters, t)
-            )
-            for c in vote.counts
-        ]
-        if vote.outcome not in (None, "eliminated"):
-            lines.append(texts.vote_result(t, table, vote.outcome or "", (), None, leaders))
-        return lines
-    if vote.kind == "ballot":
-        return [texts.vote_result(t, table, vote.outcome or "", vote.tally, target, leaders)]
-    if vote.kind == "lift":
-        leave = vote.outcome == "leave"
-        living = vote.living or 0
-        return [sport_texts.lift_result(t, table, vote.candidates, vote.voters, living, leave)]
+    return tuple(c for c, n in vote.tally if n == top)
+
+
+def _target(vote: Vote) -> str | None:
+    return vote.eliminated[0] if vote.eliminated else None
+
+
+def _no_vote(t: Translator, table: Table, vote: Vote) -> list[str]:
+    first = vote.candidates[0] if vote.candidates else None
+    return [texts.no_vote(t, table, vote.outcome or "no_nominee", first)]
+
+
+def _decided(t: Translator, table: Table, vote: Vote) -> list[str]:
+    lines = [
+        t.gettext("⚖️ {player} casts the deciding vote.").format(
+            player=table.label(vote.decider or "")
+        )
+    ]
+    target = _target(vote)
+    if vote.outcome == "decided" and target is not None:
+        lines.append(texts.vote_result(t, table, "decided", (), target, ()))
+    elif vote.outcome is not None:
+        lines.append(texts.no_vote(t, table, vote.outcome, None))
+    return lines
+
+
+def _live_vote(t: Translator, table: Table, vote: Vote) -> list[str]:
+    lines = [t.gettext("✋ The live vote:")]
+    lines += [
+        t.ngettext(
+            "{player}: {n} vote ({voters})", "{player}: {n} votes ({voters})", len(c.voters)
+        ).format(player=table.label(c.candidate), n=len(c.voters), voters=table.labels(c.voters, t))
+        for c in vote.counts
+    ]
+    if vote.outcome not in (None, "eliminated"):
+        lines.append(texts.vote_result(t, table, vote.outcome or "", (), None, _leaders(vote)))
+    return lines
+
+
+def _ballot(t: Translator, table: Table, vote: Vote) -> list[str]:
+    outcome = vote.outcome or ""
+    return [texts.vote_result(t, table, outcome, vote.tally, _target(vote), _leaders(vote))]
+
+
+def _lift_vote(t: Translator, table: Table, vote: Vote) -> list[str]:
+    leave = vote.outcome == "leave"
+    living = vote.living or 0
+    return [sport_texts.lift_result(t, table, vote.candidates, vote.voters, living, leave)]
+
+
+def _hand_vote(t: Translator, table: Table, vote: Vote) -> list[str]:
+    """A hand-raise vote (again after a tie, a new or repeated one): each candidate's
+    hands, the silent counted for the last one, and the outcome."""
+    names = table.labels(vote.candidates, t)
     if vote.kind == "tied":
         head = t.gettext("✋ After the re-speeches, the tied are voted on again:") + " " + names
     else:
@@ -229,7 +269,7 @@ def _vote(t: Translator, table: Table, vote: Vote) -> list[str]:
         lines.append(texts.no_vote(t, table, "cancelled", None))
     elif vote.outcome is not None:
         # The counts above show every hand: the result's own tally would repeat them.
-        lines.append(texts.vote_result(t, table, vote.outcome, (), target, leaders))
+        lines.append(texts.vote_result(t, table, vote.outcome, (), _target(vote), _leaders(vote)))
     return lines
 
 

@@ -121,18 +121,7 @@ def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
         ),
     }
     lines.append(shots[variant.shot_mode])
-    if variant.mafia_chat_every_night:
-        lines.append(t.gettext("The mafia talk in private through the bot every night."))
-    elif variant.mafia_chat_open(1) and zero:
-        lines.append(t.gettext("The mafia talk in private through the bot on the zero night only."))
-    elif variant.mafia_chat_open(1):
-        lines.append(t.gettext("The mafia talk in private through the bot on night 1 only."))
-    if variant.has_plan and zero:
-        lines.append(
-            t.gettext("On the zero night the Don may set a kill list for the coming nights.")
-        )
-    elif variant.has_plan:
-        lines.append(t.gettext("On night 1 the Don may set a kill list for the coming nights."))
+    lines += _family_lines(t, variant, zero)
     roles: set[Role] = set()
     for players in range(variant.min_players, variant.max_players + 1):
         roles.update(variant.deck(players, options))
@@ -156,6 +145,24 @@ def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
             t.gettext("Moves are made with buttons in private. At dawn: kills first, then checks.")
         )
         lines.append(t.gettext("Nobody may choose themselves."))
+    return lines
+
+
+def _family_lines(t: Translator, variant: Variant, zero: bool) -> list[str]:
+    """When the mafia talk through the bot, and whether the Don sets a kill list."""
+    lines = []
+    if variant.mafia_chat_every_night:
+        lines.append(t.gettext("The mafia talk in private through the bot every night."))
+    elif variant.mafia_chat_open(1) and zero:
+        lines.append(t.gettext("The mafia talk in private through the bot on the zero night only."))
+    elif variant.mafia_chat_open(1):
+        lines.append(t.gettext("The mafia talk in private through the bot on night 1 only."))
+    if variant.has_plan and zero:
+        lines.append(
+            t.gettext("On the zero night the Don may set a kill list for the coming nights.")
+        )
+    elif variant.has_plan:
+        lines.append(t.gettext("On night 1 the Don may set a kill list for the coming nights."))
     return lines
 
 

@@ -10,10 +10,10 @@ from html import escape
 from engine import Role, Side
 from tg_mafia.i18n import Translator
 from tg_mafia.ratings import Record
+from tg_mafia.records import ChatStats, PlayerStats
 from tg_mafia.render import texts
 from tg_mafia.render.standings import Standings
 from tg_mafia.render.texts.names import listed_name
-from tg_mafia.storage import ChatStats, PlayerStats
 
 TOP = 10  # players on the group's leaderboard
 GROUPS = 3  # groups on a player's own card

@@ -1,2 +1,2 @@
-"""Admission before overload: what the running games of a token need of its budget
-(budget.py), and the groups waiting for a table (waitlist.py)."""
+"""Admission before overload: the groups waiting for a table (waitlist.py) while the
+token's open games need most of its budget (tg_mafia/ops/budget.py)."""

@@ -23,10 +23,10 @@ from html import escape
 from typing import Final
 
 from tg_mafia.i18n import Translator, translator
+from tg_mafia.ops import budget as admission
+from tg_mafia.ops.budget import TokenBudget
 from tg_mafia.render.calls import Method, Op, Priority
 from tg_mafia.render.texts.timefmt import duration
-from tg_mafia.runtime.admission import budget as admission
-from tg_mafia.runtime.admission.budget import TokenBudget
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
 from tg_mafia.runtime.timers.scheduler import Scheduler

@@ -9,12 +9,41 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from telegram import Bot, ChatMemberRestricted, ChatPermissions, InputFile, Message
+from telegram import (
+    Bot,
+    ChatMemberRestricted,
+    ChatPermissions,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    Message,
+    WebAppInfo,
+)
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest
 
-from tg_mafia.render.calls import Keyboard, Method, Op, markup
+from tg_mafia.render.calls import Keyboard, Method, Op
 from tg_mafia.render.drawings import draw
+
+
+def markup(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
+    """A stored keyboard as the Bot API takes it."""
+    if not keyboard:
+        return None
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(b["text"], url=b["url"])
+                if "url" in b
+                else InlineKeyboardButton(b["text"], web_app=WebAppInfo(b["web_app"]))
+                if "web_app" in b
+                else InlineKeyboardButton(b["text"], callback_data=b["data"])
+                for b in row
+            ]
+            for row in keyboard
+            if row
+        ]
+    )
 
 
 @dataclass(frozen=True)

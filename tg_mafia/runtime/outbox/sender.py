@@ -3,11 +3,11 @@ them, in order per chat, within Telegram's limits, after a crash too.
 
 - One worker per chat with pending calls (many chats at once); a chat's
   calls go strictly in the order they were written.
-- Budgets: a group takes about 20 calls a minute, edits included (15 are
-  spent here, room for what the bot does not count); a private chat one a
-  second; the bot 30 a second in all. A 429 is waited out, never dropped.
-- Folding: an edit that a later edit of the same message supersedes is not
-  made; plain announcements that fall due together go as one message.
+- Budgets (budgets.py): a group takes about 20 calls a minute, edits included
+  (15 are spent here, room for what the bot does not count); a private chat one
+  a second; the bot 30 a second in all. A 429 is waited out, never dropped.
+- Folding (plan.py): an edit that a later edit of the same message supersedes
+  is not made; plain announcements that fall due together go as one message.
 - Only calls that change something: an edit to what the message shows, a clear
   of a message without buttons, permissions or a topic as the bot last set
   them are settled without a call (shown.py).
@@ -26,25 +26,31 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
-from tg_mafia.render.calls import DEADLINE, RELATIVE_DEADLINE, SPARE, Method, Op
+from tg_mafia.render.calls import DEADLINE, RELATIVE_DEADLINE, SPARE, Method
 from tg_mafia.render.texts.timefmt import RELATIVE, deadline_html
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
-from tg_mafia.runtime.outbox.methods import CALLS, Call, Delivery, ShownButtons, choices
+from tg_mafia.runtime.outbox.budgets import (
+    BOT_BUDGET,
+    GROUP_BUDGET,
+    PRIVATE_BUDGET,
+    Budget,
+    Window,
+)
+from tg_mafia.runtime.outbox.methods import CALLS, Call, Delivery, choices
+from tg_mafia.runtime.outbox.plan import Unit, plan
 from tg_mafia.runtime.outbox.shown import Shown
 from tg_mafia.storage import Database, OutboxRecord
 from tg_mafia.waiting import wait_set
 
 log = logging.getLogger(__name__)
 
-MAX_TEXT = 4096
 # A call that keeps failing on the network is tried again, further and further
 # apart, for this long (seconds of the bot's clock) before it is given up.
 NETWORK_PATIENCE = 900.0
@@ -55,68 +61,12 @@ CHARGED = frozenset(
 SENDS = (Method.SEND, Method.PHOTO, Method.DOCUMENT)  # the calls that make a message
 WORKERS = 32  # chats served at once
 POLL = 1.0  # seconds between looks at the outbox when nothing woke the sender
-LANDING = 0.01  # real seconds between looks at a budget full of calls in flight
 # A look at the outbox scans it whole in the database thread, which every move waits
 # for: the next look comes no sooner than this many times its cost later, so looking
 # takes at most a tenth of that thread (woken by every move that wrote calls, it took
 # much more: benchmarks/load.py). That delays a new chat's first call a little; a chat
 # being served takes its next calls without a look.
 LOOK_SPACING = 9.0
-
-
-@dataclass(frozen=True)
-class Budget:
-    calls: int
-    window: float  # seconds of the bot's clock
-    limit: int  # Telegram's, over the same window
-
-    def inherited(self) -> int:
-        """The calls a sender taking over from another process counts as made at its
-        start: the other may have spent a whole budget just before, and the two
-        together must stay within Telegram's limit."""
-        return max(0, 2 * self.calls - self.limit)
-
-
-GROUP_BUDGET = Budget(15, 60.0, 20)
-PRIVATE_BUDGET = Budget(1, 1.05, 1)
-BOT_BUDGET = Budget(30, 1.0, 30)
-
-
-@dataclass
-class Unit:
-    """One call to make, and the outbox entries it settles."""
-
-    op: Op
-    chat_id: int
-    game_id: int | None
-    topic: int
-    entries: list[int]
-    skip: bool = False  # superseded: settle the entries, make no call
-    buttons: ShownButtons | None = None  # what a refused call would have left shown
-    ahead: bool = False  # a message's buttons written down before its call
-
-
-@dataclass
-class Window:
-    """The calls of one budget: those on their way (`flying`) and those that
-    landed within the window. A call counts from the moment it leaves: over a
-    real network many calls are in flight at once, and Telegram counts each
-    when it arrives, which may be any moment until its answer comes back."""
-
-    stamps: deque[float] = field(default_factory=deque)  # when each answer came
-    flying: int = 0
-
-    def wait(self, budget: Budget, clock: BotClock) -> float:
-        """Seconds (real) until one more call fits."""
-        width = clock.real(budget.window)
-        now = clock.now()
-        while self.stamps and now - self.stamps[0] >= width:
-            self.stamps.popleft()
-        if len(self.stamps) + self.flying < budget.calls:
-            return 0.0
-        if not self.stamps:
-            return LANDING  # every slot is a call on its way: until one lands
-        return width - (now - self.stamps[0]) + 0.001
 
 
 class Sender:
@@ -498,50 +448,6 @@ class Sender:
         self._last_edit = {
             k: v for k, v in self._last_edit.items() if now - v < self.clock.real(120.0)
         }
-
-
-# ----- planning: which call the pending entries of a chat make next ---------------------------
-
-
-def plan(entries: list[OutboxRecord]) -> Unit:
-    """The next call for a chat whose pending entries are `entries` (oldest
-    first): superseded edits are skipped, plain announcements merged."""
-    first = entries[0]
-    op = Op.from_json(first.op)
-    topic = int(first.op.get("topic", 0))
-    unit = Unit(op, first.chat_id, first.game_id, topic, [first.id])
-    if op.method is Method.EDIT and op.key is not None and _superseded(op.key, entries[1:]):
-        unit.skip = True
-        return unit
-    if op.method is Method.SEND and op.mergeable and op.text:
-        _merge(unit, entries[1:])
-    return unit
-
-
-def _superseded(key: str, later: Iterable[OutboxRecord]) -> bool:
-    """A later edit of the same message, or its deletion, makes this edit
-    useless, unless the message is sent or cleared in between."""
-    for entry in later:
-        if entry.op.get("key") != key:
-            continue
-        return entry.op.get("m") in (Method.EDIT.value, Method.DELETE.value)
-    return False
-
-
-def _merge(unit: Unit, later: list[OutboxRecord]) -> None:
-    texts = [unit.op.text or ""]
-    size = len(texts[0])
-    for entry in later:
-        op = entry.op
-        plain = op.get("m") == Method.SEND.value and op.get("mergeable") and op.get("text")
-        if not plain or bool(op.get("protect")) != unit.op.protect:
-            break
-        if size + 2 + len(op["text"]) > MAX_TEXT:
-            break
-        texts.append(op["text"])
-        size += 2 + len(op["text"])
-        unit.entries.append(entry.id)
-    unit.op.text = "\n\n".join(texts)
 
 
 def _seconds(value: Any) -> float:

@@ -46,6 +46,10 @@ class Shown:
             return Delivery([], forget_permissions=game if op.final else None)
         if op.method not in (Method.EDIT, Method.CLEAR):
             return None
+        return self._same_look(op, chat, game)
+
+    def _same_look(self, op: Op, chat: int, game: int | None) -> Delivery | None:
+        """An edit or a clear of a message that shows already what it would."""
         target = self._target(op, chat, game)
         look = self._messages.get((chat, target)) if target is not None else None
         if look is None:

@@ -47,28 +47,6 @@ class JobQueueScheduler:
             self.job_queue.scheduler.remove_job(name)
 
 
-class ManualScheduler:
-    """Timers that fire only when told to: for tests and benchmarks that
-    drive the clock themselves, so that no timer races a simulated player."""
-
-    def __init__(self) -> None:
-        self.armed: dict[str, tuple[float, Fire]] = {}
-
-    def arm(self, name: str, delay: float, fire: Fire) -> None:
-        self.armed[name] = (delay, fire)
-
-    def cancel(self, name: str) -> None:
-        self.armed.pop(name, None)
-
-    async def fire(self, name: str) -> bool:
-        """Fires the timer `name` as its job would; False if none is armed."""
-        entry = self.armed.pop(name, None)
-        if entry is None:
-            return False
-        await entry[1]()
-        return True
-
-
 class LoopScheduler:
     """Timers on the event loop's own clock (`loop.call_later`): on the
     virtual clock of tests and the offline demo, where APScheduler, which

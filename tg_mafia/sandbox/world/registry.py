@@ -143,6 +143,22 @@ class World:
 
     def message_api(self, message: Message, with_reply: bool = True) -> dict[str, Any]:
         chat = self.chats[message.chat_id]
+        out = self._message_head(message, chat)
+        if with_reply:
+            replied = self._replied(chat, message)
+            if replied is not None:
+                out["reply_to_message"] = self.message_api(replied, with_reply=False)
+        self._message_body(message, out)
+        if message.pinned_message_id is not None:
+            pinned = chat.messages.get(message.pinned_message_id)
+            if pinned is not None:
+                out["pinned_message"] = self.message_api(pinned, with_reply=False)
+        if message.reply_markup is not None:
+            out["reply_markup"] = message.reply_markup
+        return out
+
+    def _message_head(self, message: Message, chat: Chat) -> dict[str, Any]:
+        """Who sent the message, when, where and from where it was forwarded."""
         out: dict[str, Any] = {"message_id": message.message_id}
         if message.thread_id is not None:
             out["message_thread_id"] = message.thread_id
@@ -158,10 +174,10 @@ class World:
             out["is_topic_message"] = True
         if message.is_automatic_forward:
             out["is_automatic_forward"] = True
-        if with_reply:
-            replied = self._replied(chat, message)
-            if replied is not None:
-                out["reply_to_message"] = self.message_api(replied, with_reply=False)
+        return out
+
+    def _message_body(self, message: Message, out: dict[str, Any]) -> None:
+        """What the message says and shows, added to `out`."""
         if message.edit_date is not None:
             out["edit_date"] = message.edit_date
         if message.protected:
@@ -178,13 +194,6 @@ class World:
             if message.entities:
                 out["caption_entities"] = [self._entity_api(e) for e in message.entities]
         out.update(message.service)
-        if message.pinned_message_id is not None:
-            pinned = chat.messages.get(message.pinned_message_id)
-            if pinned is not None:
-                out["pinned_message"] = self.message_api(pinned, with_reply=False)
-        if message.reply_markup is not None:
-            out["reply_markup"] = message.reply_markup
-        return out
 
     @staticmethod
     def _replied(chat: Chat, message: Message) -> Message | None:

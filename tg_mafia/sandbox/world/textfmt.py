@@ -49,37 +49,42 @@ class _Html(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = dict(attrs)
-        entity: dict[str, Any]
-        if tag == "a":
-            href = attributes.get("href") or ""
-            match = re.match(r"tg://user\?id=(\d+)$", href)
-            if match:
-                entity = {"type": "text_mention", "user": {"id": int(match.group(1))}}
-            else:
-                entity = {"type": "text_link", "url": href}
-        elif tag == "span" and attributes.get("class") == "tg-spoiler":
-            entity = {"type": "spoiler"}
-        elif tag == "tg-time":
-            entity = {
-                "type": "date_time",
-                "unix_time": _unix_attribute(attributes.get("unix")),
-                "date_time_format": attributes.get("format") or "",
-            }
-        elif tag == "tg-emoji":
-            entity = {"type": "custom_emoji", "custom_emoji_id": attributes.get("emoji-id") or ""}
-        elif tag in _SIMPLE_TAGS:
-            entity = {"type": _SIMPLE_TAGS[tag]}
-            if tag == "blockquote" and "expandable" in attributes:
-                entity["type"] = "expandable_blockquote"
-            if tag == "code" and self._open and self._open[-1][0] == "pre":
-                language = (attributes.get("class") or "").removeprefix("language-")
-                if language:
-                    self._open[-1][1]["language"] = language
-        else:
+        entity = self._entity(tag, attributes)
+        if entity is None:
             self._fail(f'Unsupported start tag "{tag}"')
             return
         entity["offset"] = utf16_len(self.text)
         self._open.append((tag, entity))
+
+    def _entity(self, tag: str, attributes: dict[str, str | None]) -> dict[str, Any] | None:
+        """The entity a start tag opens; None for a tag Telegram does not support."""
+        if tag == "a":
+            return _link(attributes.get("href") or "")
+        if tag == "span" and attributes.get("class") == "tg-spoiler":
+            return {"type": "spoiler"}
+        if tag == "tg-time":
+            return {
+                "type": "date_time",
+                "unix_time": _unix_attribute(attributes.get("unix")),
+                "date_time_format": attributes.get("format") or "",
+            }
+        if tag == "tg-emoji":
+            return {"type": "custom_emoji", "custom_emoji_id": attributes.get("emoji-id") or ""}
+        if tag not in _SIMPLE_TAGS:
+            return None
+        return self._simple(tag, attributes)
+
+    def _simple(self, tag: str, attributes: dict[str, str | None]) -> dict[str, Any]:
+        """b, i, u, s, code, pre, blockquote… (an expandable blockquote; a code block's
+        language, set on the pre around it)."""
+        entity: dict[str, Any] = {"type": _SIMPLE_TAGS[tag]}
+        if tag == "blockquote" and "expandable" in attributes:
+            entity["type"] = "expandable_blockquote"
+        if tag == "code" and self._open and self._open[-1][0] == "pre":
+            language = (attributes.get("class") or "").removeprefix("language-")
+            if language:
+                self._open[-1][1]["language"] = language
+        return entity
 
     def handle_endtag(self, tag: str) -> None:
         if not self._open or self._open[-1][0] != tag:
@@ -98,6 +103,14 @@ class _Html(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         self.text += data
+
+
+def _link(href: str) -> dict[str, Any]:
+    """<a href>: a mention of a user by id (tg://user?id=), or a link."""
+    match = re.match(r"tg://user\?id=(\d+)$", href)
+    if match:
+        return {"type": "text_mention", "user": {"id": int(match.group(1))}}
+    return {"type": "text_link", "url": href}
 
 
 def parse_text(

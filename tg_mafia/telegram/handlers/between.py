@@ -8,9 +8,8 @@ from telegram import Update
 
 from tg_mafia.runtime import archive
 from tg_mafia.runtime.lobby import EXTEND_RANGE, EXTEND_SECONDS
-from tg_mafia.storage import Database
+from tg_mafia.telegram.context import Context
 from tg_mafia.telegram.handlers.common import (
-    Context,
     group_translator,
     is_admin,
     reply,
@@ -35,11 +34,7 @@ async def on_nextgame(update: Update, context: Context) -> None:
         await reply(context, update, text)
         return
 
-    def toggle(db: Database) -> bool:
-        with db.transaction() as tx:
-            return tx.toggle_next_game(chat.id, topic, user.id)
-
-    if await service.adb.run(toggle):
+    if await service.queries.toggle_next_game(chat.id, topic, user.id):
         text = t.gettext(
             "🔔 I will tell you in private whenever a new game opens here. "
             "Send /nextgame again to stop."

@@ -11,27 +11,25 @@ from typing import Any
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
 from tg_mafia.i18n import Translator, resolve_language, translator
+from tg_mafia.records import GameStatus
 from tg_mafia.render import texts
 from tg_mafia.render.calls import Op
 from tg_mafia.render.texts.names import clean_name
 from tg_mafia.runtime.gate import CheckedPress, Refusal, admit
-from tg_mafia.runtime.limiter import InputLimiter
 from tg_mafia.runtime.service import GameService
-from tg_mafia.storage import Database, GameStatus
 from tg_mafia.telegram import webhook_reply
+from tg_mafia.telegram.context import Context
+from tg_mafia.telegram.limiter import InputLimiter
 
 log = logging.getLogger(__name__)
 
-Context = ContextTypes.DEFAULT_TYPE
 ADMIN_STATUSES = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 
 def service_of(context: Context) -> GameService:
-    service: GameService = context.bot_data["service"]
-    return service
+    return context.bot_data.running
 
 
 def display_name(user: User) -> str:
@@ -52,7 +50,7 @@ def user_translator(user: User | None) -> Translator:
 
 
 async def group_translator(context: Context, chat_id: int) -> Translator:
-    settings = await service_of(context).adb.run(Database.get_settings, chat_id)
+    settings = await service_of(context).queries.settings(chat_id)
     return translator(settings.language)
 
 
@@ -81,8 +79,7 @@ PressHandler = Callable[[CheckedPress, "Context"], Coroutine[Any, Any, None]]
 
 
 def limiter_of(context: Context) -> InputLimiter:
-    limiter: InputLimiter = context.bot_data["input_limiter"]
-    return limiter
+    return context.bot_data.input_limiter
 
 
 def too_fast(t: Translator, seconds: int) -> str:
@@ -103,7 +100,7 @@ def gated(handler: Handler) -> Handler:
         if user is not None and not _joining(context):
             limited = await limiter_of(context).take(user.id)
             if limited is not None:
-                context.bot_data["metrics"].limited_inputs.labels("command").inc()
+                context.bot_data.metrics.limited_inputs.labels("command").inc()
                 log.info("a command of user %s limited for %s s", user.id, limited.wait)
                 if limited.first:  # said once a spell: telling costs what the limit spares
                     await reply(context, update, too_fast(user_translator(user), limited.wait))
@@ -131,12 +128,12 @@ def through_gate(handler: PressHandler) -> Handler:
         t = user_translator(query.from_user)
         limited = await limiter_of(context).take(query.from_user.id)
         if limited is not None:  # a popup costs no budget: every press is told
-            context.bot_data["metrics"].limited_inputs.labels("press").inc()
+            context.bot_data.metrics.limited_inputs.labels("press").inc()
             await answer_query(query, too_fast(t, limited.wait))
             return
         verdict = await admit(query, service.adb, update.update_id)
         if isinstance(verdict, Refusal):
-            context.bot_data["metrics"].refused_presses.labels(verdict.value).inc()
+            context.bot_data.metrics.refused_presses.labels(verdict.value).inc()
             log.info("press of user %s refused: %s", query.from_user.id, verdict.value)
             repeated = verdict is Refusal.REPEATED  # it counted: no "out of date" for it
             await answer_query(query, None if repeated else texts.popup(t, "stale"))
@@ -156,7 +153,7 @@ async def answer_place(context: Context, update: Update) -> tuple[int, int] | No
     topic = topic_of(update.effective_message)
     if chat.type == ChatType.PRIVATE:
         return chat.id, topic
-    game = await service_of(context).adb.run(Database.active_game, chat.id, topic)
+    game = await service_of(context).queries.active_game(chat.id, topic)
     if game is None or game.status is not GameStatus.RUNNING:
         return chat.id, topic
     message = update.effective_message

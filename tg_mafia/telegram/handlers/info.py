@@ -16,9 +16,8 @@ from tg_mafia.render.drawings import leaderboard_picture, player_picture
 from tg_mafia.render.standings import standings
 from tg_mafia.render.texts.rules import rules, safe_options
 from tg_mafia.render.texts.stats import GROUPS, TOP, chat_text, player_text
-from tg_mafia.storage import Database
+from tg_mafia.telegram.context import Context
 from tg_mafia.telegram.handlers.common import (
-    Context,
     group_translator,
     reply,
     send,
@@ -50,11 +49,11 @@ async def on_rules(update: Update, context: Context) -> None:
             )
         await reply(context, update, text)
         return
-    game = await service.adb.run(Database.active_game, chat.id, topic_of(update.effective_message))
+    game = await service.queries.active_game(chat.id, topic_of(update.effective_message))
     if game is not None:
         variant, language, given = game.variant, game.language, dict(game.options)
     else:
-        settings = await service.adb.run(Database.get_settings, chat.id)
+        settings = await service.queries.settings(chat.id)
         variant, language, given = settings.variant, settings.language, dict(settings.options)
     options = safe_options(variant, given)
     if game is not None:
@@ -73,10 +72,10 @@ async def on_stats(update: Update, context: Context) -> None:
         if user is not None:
             await _own_stats(context, update, user.id)
         return
-    settings = await service.adb.run(Database.get_settings, chat.id)
+    settings = await service.queries.settings(chat.id)
     t = translator(settings.language)
-    stats = await service.adb.run(Database.chat_stats, chat.id)
-    history = await service.adb.run(Database.results_history, chat.id)
+    stats = await service.queries.chat_stats(chat.id)
+    history = await service.queries.results_history(chat.id)
     ranked = await asyncio.to_thread(standings, history)
     await reply(context, update, chat_text(t, stats, ranked))
     top = ranked.board.top(TOP)
@@ -89,10 +88,10 @@ async def on_stats(update: Update, context: Context) -> None:
 async def _own_stats(context: Context, update: Update, user_id: int) -> None:
     service = service_of(context)
     t = user_translator(update.effective_user)
-    stats = await service.adb.run(Database.player_stats, user_id)
+    stats = await service.queries.player_stats(user_id)
     groups = []
-    for chat_id, title in await service.adb.run(Database.player_chats, user_id, limit=GROUPS):
-        history = await service.adb.run(Database.results_history, chat_id)
+    for chat_id, title in await service.queries.player_chats(user_id, GROUPS):
+        history = await service.queries.results_history(chat_id)
         groups.append((title, await asyncio.to_thread(standings, history)))
     await reply(context, update, player_text(t, stats, user_id, groups))
     for title, ranked in groups:

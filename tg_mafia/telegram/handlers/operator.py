@@ -10,10 +10,9 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, CommandHandler, filters
 
-from tg_mafia.ops.logs import RecentErrors
-from tg_mafia.ops.metrics import BotMetrics
-from tg_mafia.ops.status import drain_text, read_snapshot, status_text
-from tg_mafia.telegram.handlers.common import Context, reply, service_of, user_translator
+from tg_mafia.ops.status import drain_text, status_text
+from tg_mafia.telegram.context import Context
+from tg_mafia.telegram.handlers.common import reply, service_of, user_translator
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any], owner_id: int | None) -> None:
@@ -26,10 +25,10 @@ def register(app: Application[Any, Any, Any, Any, Any, Any], owner_id: int | Non
 
 async def on_status(update: Update, context: Context) -> None:
     service = service_of(context)
-    metrics: BotMetrics = context.bot_data["metrics"]
-    errors: RecentErrors | None = context.bot_data.get("errors")
+    metrics = context.bot_data.metrics
+    errors = context.bot_data.errors
     parked = frozenset(service.sender.parked)
-    snapshot = await service.adb.run(read_snapshot, service.clock.now(), parked)
+    snapshot = await service.queries.snapshot(service.clock.now(), parked)
     text = status_text(
         user_translator(update.effective_user),
         version=metrics.version,

@@ -11,14 +11,9 @@ from telegram import Update
 from telegram.constants import ChatType
 
 from tg_mafia.i18n import Translator
-from tg_mafia.storage import Database, Forgotten, GameStatus, StillPlaying
-from tg_mafia.telegram.handlers.common import (
-    Context,
-    group_translator,
-    reply,
-    service_of,
-    user_translator,
-)
+from tg_mafia.records import Forgotten, GameStatus, StillPlaying
+from tg_mafia.telegram.context import Context
+from tg_mafia.telegram.handlers.common import group_translator, reply, service_of, user_translator
 
 
 async def on_forget(update: Update, context: Context) -> None:
@@ -29,7 +24,7 @@ async def on_forget(update: Update, context: Context) -> None:
         t = await group_translator(context, chat.id)
         await reply(context, update, in_private(t))
         return
-    outcome = await service_of(context).adb.run(Database.forget, user.id)
+    outcome = await service_of(context).queries.forget(user.id)
     await reply(context, update, forget_text(user_translator(user), outcome))
 
 

@@ -19,9 +19,8 @@ from tg_mafia.render.settings_menu import (
     menu_text,
 )
 from tg_mafia.runtime.gate import CheckedPress
-from tg_mafia.storage import Database
+from tg_mafia.telegram.context import Context
 from tg_mafia.telegram.handlers.common import (
-    Context,
     answer_query,
     is_admin,
     is_member_admin,
@@ -44,14 +43,14 @@ async def on_settings(update: Update, context: Context) -> None:
         )
         await reply(context, update, text)
         return
-    current = load(await service.adb.run(Database.get_settings, chat.id))
+    current = load(await service.queries.settings(chat.id))
     t = translator(current.language)
     if not await is_admin(context, chat, update):
         await reply(
             context, update, t.gettext("Only the group's administrators may change its settings.")
         )
         return
-    busy = await service.adb.run(Database.active_game, chat.id) is not None
+    busy = await service.queries.active_game(chat.id) is not None
     text = menu_text(t, chat.title or "", current, busy, "main")
     op = Op(Method.SEND, text=text, keyboard=main_markup(t, current))
     await service.show_plain(chat.id, op)
@@ -66,7 +65,7 @@ async def on_press(press: CheckedPress, context: Context) -> None:
         await answer_query(query, texts.popup(translator("en"), "stale"))
         return
     service = service_of(context)
-    before = load(await service.adb.run(Database.get_settings, chat.id))
+    before = load(await service.queries.settings(chat.id))
     t = translator(before.language)
     if not await is_member_admin(context, chat.id, query.from_user.id):
         await answer_query(
@@ -79,16 +78,15 @@ async def on_press(press: CheckedPress, context: Context) -> None:
         await answer_query(query, str(refusal))
         return
     if after != before:
-        await service.adb.run(
-            Database.save_settings,
+        await service.queries.save_settings(
             chat.id,
             language=after.language,
             variant=after.variant,
-            options=dict(after.options),
+            options=after.options,
             title=chat.title,
             autostart=after.autostart,
         )
-    busy = await service.adb.run(Database.active_game, chat.id) is not None
+    busy = await service.queries.active_game(chat.id) is not None
     shown = translator(after.language)
     text = menu_text(shown, chat.title or "", after, busy, screen)
     op = Op(

@@ -5,11 +5,11 @@ benchmark; `serve` is the process.
     python benchmarks/bot_process.py BASE_URL TOKEN DATABASE_URL TIMER_SPEED [unlimited] [webhook]
 
 As `tg-mafia run` (tg_mafia/commands/run.py, `serve`): the calls on aiohttp
-(tg_mafia/bot/transport.py; one connection for getUpdates), each call
-counted by `MeteredRequest`; `build_application` with speed 1, so the rate limiter
-(tg_mafia/bot/ratelimit.py) holds the bot to 30 message calls a second and the
+(tg_mafia/telegram/transport.py; one connection for getUpdates), each call
+counted by `MeteredRequest`; `bootstrap` with speed 1, so the rate limiter
+(tg_mafia/telegram/ratelimit.py) holds the bot to 30 message calls a second and the
 outbox keeps Telegram's per-chat budgets in real seconds; long polling with every
-kind of update, or with `webhook` the webhook listener (tg_mafia/webhook.py) on a free
+kind of update, or with `webhook` the webhook listener (tg_mafia/telegram/webhook.py) on a free
 loopback port, set as `tg-mafia run` sets it. What differs, for the measure, and
 nothing else:
 
@@ -18,7 +18,9 @@ nothing else:
   not. Scripted players fill the lobbies, so a lobby waits 10^6 s.
 - With `unlimited` (a benchmark's unmeasured set-up only: load.py --fast-setup):
   no rate limiter and no outbox budgets, so the set-up's calls go out as fast as
-  the network takes them; the process is then killed and started again without it.
+  the network takes them, and no admission (tg_mafia/ops/budget.py): every
+  /newgame opens its game, past what one token carries; the process is then killed
+  and started again without it.
 - Each update is time-stamped (time.monotonic, the same clock in every process on
   Linux) when its getUpdates returned it (by webhook: when its handling began), when
   its handler began and ended, when the
@@ -214,7 +216,7 @@ class Stamps:
         self._timers = itertools.count()
 
     def install(self, app: Any) -> None:
-        from tg_mafia.bot.runner import Runner
+        from tg_mafia.runtime.runner import Runner
 
         process = app.process_update
 
@@ -242,7 +244,7 @@ class Stamps:
             return await answer_query(bot, callback_query_id, *args, **kwargs)
 
         bot_class.answer_callback_query = answering
-        from tg_mafia.bot import webhook_reply
+        from tg_mafia.telegram import webhook_reply
 
         claim = webhook_reply.claim
 
@@ -324,7 +326,7 @@ class Stamps:
 
 def lift_budgets() -> None:
     """The outbox's budgets out of reach: for an unmeasured set-up only."""
-    from tg_mafia.bot import sender
+    from tg_mafia.runtime.outbox import sender
 
     for name in ("GROUP_BUDGET", "PRIVATE_BUDGET", "BOT_BUDGET"):
         budget = getattr(sender, name)
@@ -345,12 +347,13 @@ async def serve(
     from tornado.web import Application as WebApplication
     from tornado.web import RequestHandler
 
-    from tg_mafia.bot import heap
-    from tg_mafia.bot.app import BotOptions, build_application, scrape_metrics, start_service
-    from tg_mafia.bot.timers import JobQueueScheduler
-    from tg_mafia.bot.transport import calls_request, updates_request
-    from tg_mafia.metrics import BotMetrics
+    from tg_mafia.bootstrap import BotOptions, bootstrap, scrape_metrics, start_service
+    from tg_mafia.ops import heap
+    from tg_mafia.ops.budget import TokenBudget
+    from tg_mafia.ops.metrics import BotMetrics
+    from tg_mafia.runtime.timers.scheduler import JobQueueScheduler
     from tg_mafia.storage import open_database
+    from tg_mafia.telegram.transport import calls_request, updates_request
 
     imported = time.monotonic()
     db = open_database(database_url)
@@ -364,8 +367,9 @@ async def serve(
     )
     if unlimited:
         lift_budgets()
-    options = BotOptions(lobby_seconds=10**6, rate_limiter=not unlimited)
-    app = build_application(builder, db, options, metrics)
+    budget = TokenBudget(calls_per_second=float("inf")) if unlimited else TokenBudget()
+    options = BotOptions(lobby_seconds=10**6, rate_limiter=not unlimited, budget=budget)
+    app = bootstrap(builder, db, options, metrics)
     stamps = Stamps()
     stamps.install(app)
 
@@ -416,7 +420,7 @@ async def listen(app: Any) -> None:
     import secrets
 
     from tg_mafia.config import Address
-    from tg_mafia.webhook import WebhookListener, set_webhook
+    from tg_mafia.telegram.webhook import WebhookListener, set_webhook
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -46,8 +46,8 @@ from benchmarks.real_play import STANDARD_SIZE, Inputs, Observer, Reader, RealTa
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness, running_bot  # noqa: E402
 from tg_mafia.sandbox import Sandbox  # noqa: E402
 from tg_mafia.sandbox.records import CallRecord  # noqa: E402
+from tg_mafia.sandbox.virtual_time import VirtualTimeLoop  # noqa: E402
 from tg_mafia.storage import GameStatus  # noqa: E402
-from tg_mafia.virtual_time import VirtualTimeLoop  # noqa: E402
 
 VARIANTS = ("classic", "moscow", "party", "club", "sport")
 # The methods shown as columns, in this order; the others are summed as "other".
@@ -270,7 +270,7 @@ def main() -> None:
     args = parser.parse_args()
     # Each game's bot stops while its start's pruning of old games may still wait for the
     # database thread: that pruning's failure is no part of the count.
-    logging.getLogger("tg_mafia.bot.retention").setLevel(logging.CRITICAL)
+    logging.getLogger("tg_mafia.runtime.timers.retention").setLevel(logging.CRITICAL)
     run = results.Run.begin("calls_per_game")
     print(machine.describe())
     header = ["variant", "players", "min", "calls", *METHODS, "other", "refused", "unchanged"]

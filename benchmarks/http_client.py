@@ -1,5 +1,5 @@
 """The bot's CPU per Bot API call, by HTTP client: PTB's default request (httpx, one
-pool of 256 connections) against the bot's (aiohttp, tg_mafia/bot/transport.py).
+pool of 256 connections) against the bot's (aiohttp, tg_mafia/telegram/transport.py).
 
 A server in a process of its own answers every call as Telegram answers a callback
 query ({"ok": true, "result": true}) after DELAY (half a round trip); this process
@@ -30,7 +30,7 @@ from telegram import Bot  # noqa: E402
 from telegram.request import BaseRequest, HTTPXRequest  # noqa: E402
 
 from benchmarks import machine, results  # noqa: E402
-from tg_mafia.bot.transport import AiohttpRequest  # noqa: E402
+from tg_mafia.telegram.transport import AiohttpRequest  # noqa: E402
 
 DELAY = 0.025
 ROUNDS = 3

@@ -133,15 +133,15 @@ from benchmarks.real_play import (  # noqa: E402
 )
 from engine.actions import Nominate, Timeout  # noqa: E402
 from engine.simulation import CHATTER_LINES, lively_action  # noqa: E402
-from tg_mafia.bot import heap  # noqa: E402
-from tg_mafia.bot.callbacks import Kind  # noqa: E402
+from tg_mafia.ops import heap  # noqa: E402
 from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix  # noqa: E402
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness  # noqa: E402
+from tg_mafia.render.callbacks import Kind  # noqa: E402
 from tg_mafia.sandbox import HttpTransport, Limits, Network, Sandbox, SimUser  # noqa: E402
 from tg_mafia.sandbox.errors import SimulationError  # noqa: E402
 from tg_mafia.sandbox.limits import CHARGED_METHODS  # noqa: E402
 from tg_mafia.sandbox.records import most_within  # noqa: E402
-from tg_mafia.sandbox.webhook import WebhookDeliverer  # noqa: E402
+from tg_mafia.sandbox.transport.webhook import WebhookDeliverer  # noqa: E402
 from tg_mafia.storage import Database, GameStatus, open_database  # noqa: E402
 
 POLL = 0.5  # seconds between looks at the database during the set-up
@@ -876,7 +876,7 @@ def summarise_evening(
         **ms_figures("answer", answers),
         **ms_figures("press_next", [w for w in after_press if w is not None]),
         "press_no_message": sum(1 for w in after_press if w is None),
-        # By the button's kind (tg_mafia.bot.callbacks.Kind): n, p50 and p99 in ms.
+        # By the button's kind (tg_mafia.render.callbacks.Kind): n, p50 and p99 in ms.
         "press_next_by_kind": {
             kind: [len(w), round(statistics.median(w) * 1000), round(percentile(w, 0.99) * 1000)]
             for kind, w in sorted(by_kind.items())

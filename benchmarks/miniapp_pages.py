@@ -41,17 +41,17 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import results  # noqa: E402
 from engine import new_game  # noqa: E402
 from engine.actions import Pass  # noqa: E402
-from tg_mafia.bot.clock import BotClock  # noqa: E402
-from tg_mafia.bot.limiter import InputLimiter  # noqa: E402
-from tg_mafia.bot.service import GameService, ServiceConfig  # noqa: E402
-from tg_mafia.bot.timers import ManualScheduler  # noqa: E402
 from tg_mafia.config import Address  # noqa: E402
 from tg_mafia.miniapp.routes import MiniApp, MiniAppConfig  # noqa: E402
+from tg_mafia.playtest.scheduler import ManualScheduler  # noqa: E402
+from tg_mafia.runtime.clock import BotClock  # noqa: E402
+from tg_mafia.runtime.service import GameService, ServiceConfig  # noqa: E402
 from tg_mafia.sandbox import Sandbox  # noqa: E402
-from tg_mafia.sandbox.state import User  # noqa: E402
 from tg_mafia.sandbox.webapp import init_data  # noqa: E402
+from tg_mafia.sandbox.world.state import User  # noqa: E402
 from tg_mafia.storage import Database, Player, open_database  # noqa: E402
-from tg_mafia.webhook import WebhookListener  # noqa: E402
+from tg_mafia.telegram.limiter import InputLimiter  # noqa: E402
+from tg_mafia.telegram.webhook import WebhookListener  # noqa: E402
 
 
 def rss_mb() -> float:

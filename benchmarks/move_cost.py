@@ -29,10 +29,10 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import machine, results  # noqa: E402
 from engine import Phase, apply  # noqa: E402
 from engine.simulation import lively_action  # noqa: E402
-from tg_mafia.bot.clock import BotClock  # noqa: E402
-from tg_mafia.bot.dbthread import AsyncDb  # noqa: E402
-from tg_mafia.bot.gameview import state_of  # noqa: E402
-from tg_mafia.bot.runner import Runner  # noqa: E402
+from tg_mafia.runtime.clock import BotClock  # noqa: E402
+from tg_mafia.runtime.db.thread import AsyncDb  # noqa: E402
+from tg_mafia.runtime.gameview import state_of  # noqa: E402
+from tg_mafia.runtime.runner import Runner  # noqa: E402
 from tg_mafia.storage import Database, Player, open_database  # noqa: E402
 
 BATCH = 8  # moves a group commit holds (the writer's batches under load)

@@ -60,9 +60,9 @@ from engine.handvote import may_vote
 from engine.openvote import voting_open
 from engine.simulation import random_action
 from engine.state import FLOOR_STAGES, FloorMode, Stage
-from tg_mafia.bot.callbacks import Kind
 from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix, seats_arg
 from tg_mafia.playtest.harness import Harness
+from tg_mafia.render.callbacks import Kind
 from tg_mafia.sandbox import Sandbox, SimUser
 from tg_mafia.sandbox.errors import SimulationError
 from tg_mafia.sandbox.limits import CHARGED_METHODS

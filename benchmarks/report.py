@@ -364,7 +364,7 @@ SECTIONS = (
         "the bot's CPU for one Bot API call by HTTP client: `answerCallbackQuery` through "
         "PTB, 60 at once, against a server in its own process that answers after 25 ms; "
         "PTB's default request (httpx) against the bot's (aiohttp, "
-        "`tg_mafia/bot/transport.py`); the median of 3 rounds of 3,000 calls.",
+        "`tg_mafia/telegram/transport.py`); the median of 3 rounds of 3,000 calls.",
         [
             Table(
                 [

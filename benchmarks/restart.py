@@ -61,11 +61,11 @@ from benchmarks.load import (  # noqa: E402
 )
 from engine import Phase, apply  # noqa: E402
 from engine.simulation import lively_action  # noqa: E402
-from tg_mafia.bot.clock import BotClock  # noqa: E402
-from tg_mafia.bot.dbthread import AsyncDb  # noqa: E402
-from tg_mafia.bot.gameview import state_of  # noqa: E402
-from tg_mafia.bot.runner import Runner  # noqa: E402
 from tg_mafia.playtest.harness import BOT_RIGHTS  # noqa: E402
+from tg_mafia.runtime.clock import BotClock  # noqa: E402
+from tg_mafia.runtime.db.thread import AsyncDb  # noqa: E402
+from tg_mafia.runtime.gameview import state_of  # noqa: E402
+from tg_mafia.runtime.runner import Runner  # noqa: E402
 from tg_mafia.sandbox import HttpTransport, Limits, Network, Sandbox  # noqa: E402
 from tg_mafia.sandbox.limits import CHARGED_METHODS  # noqa: E402
 from tg_mafia.storage import Database, Player, open_database  # noqa: E402

@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import machine, results  # noqa: E402
 from tests.bot.autoplay import AutoPlayers  # noqa: E402
 from tests.bot.harness import BOT_RIGHTS, Harness  # noqa: E402
-from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service  # noqa: E402
-from tg_mafia.bot.timers import ManualScheduler  # noqa: E402
+from tg_mafia.bootstrap import BotOptions, bootstrap, start_service, stop_service  # noqa: E402
+from tg_mafia.playtest.scheduler import ManualScheduler  # noqa: E402
 from tg_mafia.sandbox import Sandbox  # noqa: E402
 from tg_mafia.sandbox.limits import CHARGED_METHODS  # noqa: E402
 from tg_mafia.storage import GameStatus, open_database  # noqa: E402
@@ -82,9 +82,7 @@ async def run_variant(variant: str, games: int, speed: float, concurrent: int) -
     sb = Sandbox(speed=speed)
     with tempfile.TemporaryDirectory() as tmp:
         db = open_database(f"sqlite:///{Path(tmp) / 'bot.db'}")
-        app = build_application(
-            sb.application_builder(), db, BotOptions(speed=speed, lobby_seconds=10**6)
-        )
+        app = bootstrap(sb.application_builder(), db, BotOptions(speed=speed, lobby_seconds=10**6))
         scheduler = ManualScheduler()
         async with app:
             await start_service(app, scheduler)

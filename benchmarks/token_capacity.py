@@ -4,7 +4,7 @@ tables play them.
 Telegram lets one token make 30 charged calls a second (sends, edits, pins), and each
 group 20 a minute. How many games that allows depends on how many calls a game makes per
 minute of real play, so the games here take their real time: they run on the virtual
-clock (tg_mafia.virtual_time), where every stage's timer lasts its full length and each
+clock (tg_mafia.sandbox.virtual_time), where every stage's timer lasts its full length and each
 simulated player acts at a random moment inside the time the stage has left (20-90% of
 it; the engine's seeded random policy picks the move, as in the other benchmarks); a
 stage nobody ends ends by its timer. A game therefore lasts as long, and spends its calls
@@ -41,13 +41,13 @@ from benchmarks.machine import describe  # noqa: E402
 from engine import GameState, find_variant  # noqa: E402
 from engine.actions import Action, Timeout  # noqa: E402
 from tests.replicas.driver import peak  # noqa: E402
-from tg_mafia.bot.timers import ManualScheduler  # noqa: E402
 from tg_mafia.playtest.autoplay import AutoPlayers  # noqa: E402
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness, running_bot  # noqa: E402
+from tg_mafia.playtest.scheduler import ManualScheduler  # noqa: E402
 from tg_mafia.sandbox import Sandbox  # noqa: E402
 from tg_mafia.sandbox.limits import CHARGED_METHODS  # noqa: E402
+from tg_mafia.sandbox.virtual_time import VirtualTimeLoop  # noqa: E402
 from tg_mafia.storage import GameRecord, GameStatus  # noqa: E402
-from tg_mafia.virtual_time import VirtualTimeLoop  # noqa: E402
 
 TOKEN_CALLS_PER_SECOND = 30
 LARGE = {"classic": 14, "moscow": 12, "party": 14, "club": 12}

@@ -1,4 +1,4 @@
-"""Writes the Noto fonts the pictures fall back on (tg_mafia/pictures/fonts/)
+"""Writes the Noto fonts the pictures fall back on (tg_mafia/render/pictures/fonts/)
 from Debian's packages, made small enough to ship in the wheel:
 
 - NotoSansThai-Regular.ttf, NotoSansThai-Bold.ttf: copied unchanged
@@ -35,7 +35,7 @@ from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 from PIL import Image
 
-OUT = Path(__file__).resolve().parent.parent / "tg_mafia" / "pictures" / "fonts"
+OUT = Path(__file__).resolve().parent.parent / "tg_mafia" / "render" / "pictures" / "fonts"
 NOTO = Path("usr/share/fonts/truetype/noto")
 NOTO_CJK = Path("usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc")
 CJK_SC = 2  # the collection's order: JP, KR, SC, TC, HK, then the Mono faces

@@ -26,14 +26,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tg_mafia import virtual_time
-from tg_mafia.bot.standings import standings
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.playtest.autoplay import AutoPlayers
 from tg_mafia.playtest.cast import names
 from tg_mafia.playtest.harness import Harness, running_bot
-from tg_mafia.protocol import protocol_file
-from tg_mafia.sandbox import SimUser
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render.protocol import protocol_file
+from tg_mafia.render.standings import standings
+from tg_mafia.sandbox import SimUser, virtual_time
 from tg_mafia.storage import GameStatus
 
 DOCS = Path(__file__).parent

@@ -29,7 +29,7 @@ from engine.lifecycle import check_win, mark_dead
 from engine.moves import Move, no_candidates
 from engine.nightrecord import Dawn, record_night
 from engine.roles import Role, Side
-from engine.state import Cause, Phase, Stage
+from engine.state import Cause, GameState, Phase, Stage
 from engine.variants import NightMove, ShotMode
 
 
@@ -73,7 +73,7 @@ def start_night(ctx: Ctx) -> None:
 
 
 def choice_key(player: str, move: NightMove) -> str:
-    """The key of a night choice in `GameState.night.choices`: "actor:move"."""
+    """The key of a night choice in `GameState.choices`: "actor:move"."""
     return f"{player}:{move}"  # a StrEnum formats as its value (and faster than .value)
 
 
@@ -218,32 +218,41 @@ def _choice(ctx: Ctx, player: str | None, move: NightMove) -> str | None:
 
 def mafia_target(ctx: Ctx) -> tuple[str | None, bool]:
     """The mafia's target, and whether the shot missed for want of agreement."""
-    state = ctx.state
-    roles, night = state.table.roles, state.night.number
-    # Only mafiosi who have a shot tonight: the acquaintance night has none,
-    # so it cannot "miss".
-    shooters = [
-        p
-        for p in state.table.alive
-        if roles[p].is_mafia and NightMove.KILL in ctx.variant.night_moves(roles[p], night)
-    ]
+    shooters = _shooters(ctx)
     picks = [_choice(ctx, p, NightMove.KILL) for p in shooters]
     if ctx.variant.shot_mode is ShotMode.UNANIMOUS:
         if picks and picks[0] is not None and all(p == picks[0] for p in picks):
             return picks[0], False
         return None, bool(shooters)
+    return _most_chosen(ctx, shooters, picks), False
+
+
+def _shooters(ctx: Ctx) -> list[str]:
+    """Only mafiosi who have a shot tonight: the acquaintance night has none,
+    so it cannot "miss"."""
+    roles, night = ctx.state.table.roles, ctx.state.night.number
+    return [
+        p
+        for p in ctx.state.table.alive
+        if roles[p].is_mafia and NightMove.KILL in ctx.variant.night_moves(roles[p], night)
+    ]
+
+
+def _most_chosen(ctx: Ctx, shooters: list[str], picks: list[str | None]) -> str | None:
+    """The player most of the shooters picked; a tie kills nobody, unless the boss
+    breaks it (MOST_CHOSEN_BOSS_BREAKS) by having picked one of the leaders."""
     counts = Counter(p for p in picks if p is not None)
     if not counts:
-        return None, False
+        return None
     top = max(counts.values())
     leaders = [p for p, c in counts.items() if c == top]
     if len(leaders) == 1:
-        return leaders[0], False
+        return leaders[0]
     if ctx.variant.shot_mode is ShotMode.MOST_CHOSEN_BOSS_BREAKS:
-        boss = next((p for p in shooters if state.table.roles[p].is_boss), None)
+        boss = next((p for p in shooters if ctx.state.table.roles[p].is_boss), None)
         if _choice(ctx, boss, NightMove.KILL) in leaders:
-            return _choice(ctx, boss, NightMove.KILL), False
-    return None, False
+            return _choice(ctx, boss, NightMove.KILL)
+    return None
 
 
 def _holder(ctx: Ctx, role: Role) -> str | None:
@@ -274,17 +283,7 @@ def dawn(ctx: Ctx) -> None:
     learned = _checks(ctx)
     block = _choice(ctx, _holder(ctx, Role.ESCORT), NightMove.BLOCK)
     record_night(ctx, Dawn(shot, maniac_shot, healed, tuple(victims), learned))
-
-    state.night.last_heal = healed
-    state.night.missed = missed
-    state.night.learned = learned
-    # Shared with earlier states (GameState.copy): replaced, never changed.
-    learned_all = dict(state.night.learned_all)
-    for checker, answers in learned.items():
-        learned_all[checker] = {**learned_all.get(checker, {}), **answers}
-    state.night.learned_all = learned_all
-    state.night.blocked = (block,) if block else ()
-    state.night.victims = tuple(v for v in victims if state.table.roles[v].side is Side.TOWN)
+    _remember_night(state, healed, missed, learned, block, victims)
     farewell.at_dawn(ctx, tuple(victims))
     state.day.eliminated = ()
     shown = []
@@ -305,13 +304,40 @@ def dawn(ctx: Ctx) -> None:
             shown=tuple(shown),
         )
     )
-    for checker, answers in learned.items():
-        for target, answer in answers.items():
-            ctx.emit(
-                CheckResult(audience=private(checker), player=checker, target=target, answer=answer)
-            )
+    _tell_checks(ctx, learned)
     if block:
         ctx.emit(PlayerBlocked(audience=PUBLIC, player=block))
     if check_win(ctx, at_dawn=True):
         return
     ctx.go(Entry.DAY)
+
+
+def _remember_night(
+    state: GameState,
+    healed: str | None,
+    missed: bool,
+    learned: dict[str, dict[str, str]],
+    block: str | None,
+    victims: list[str],
+) -> None:
+    """What the day after keeps of the night: the heal, the miss, the checks (and
+    every check so far), the visit and the town's losses."""
+    state.night.last_heal = healed
+    state.night.missed = missed
+    state.night.learned = learned
+    # Shared with earlier states (GameState.copy): replaced, never changed.
+    learned_all = dict(state.night.learned_all)
+    for checker, answers in learned.items():
+        learned_all[checker] = {**learned_all.get(checker, {}), **answers}
+    state.night.learned_all = learned_all
+    state.night.blocked = (block,) if block else ()
+    state.night.victims = tuple(v for v in victims if state.table.roles[v].side is Side.TOWN)
+
+
+def _tell_checks(ctx: Ctx, learned: dict[str, dict[str, str]]) -> None:
+    """Each checker's answer, to them alone."""
+    for checker, answers in learned.items():
+        for target, answer in answers.items():
+            ctx.emit(
+                CheckResult(audience=private(checker), player=checker, target=target, answer=answer)
+            )

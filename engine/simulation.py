@@ -46,34 +46,47 @@ def random_action(state: GameState, rng: random.Random, chatter: float = 0.0) ->
         return HostConfirm(HOST)
     if chatter and rng.random() < chatter:
         return Say(rng.choice(state.table.seats), rng.choice(CHATTER_LINES))
-    ctx = Ctx(state)
+    action = _stage_action(Ctx(state), rng)
+    return _timeout(state) if action is None else action
+
+
+def _stage_action(ctx: Ctx, rng: random.Random) -> Action | None:
+    """A move of the stage, or None to let its timer run out."""
+    state = ctx.state
     stage = state.stage
     if stage is Stage.NIGHT:
-        return _night(ctx, rng) or _timeout(state)
+        return _night(ctx, rng)
     if stage in FLOOR_STAGES and state.day.speaker is not None:
-        roll = rng.random()
-        if roll < 0.05:
-            return _timeout(state)
-        if farewell.may_make_best_move(ctx, state.day.speaker) and roll < 0.7:
-            return _best_move(ctx, rng, state.day.speaker)
-        nominations_open = not state.day.nominated_this_floor and not state.vote.cancelled
-        if stage is Stage.SPEECH and nominations_open and roll < 0.45:
-            speaker, nominees = state.day.speaker, state.day.nominees
-            targets = [t for t in state.table.alive if t != speaker and t not in nominees]
-            if targets:
-                return Nominate(state.day.speaker, rng.choice(targets))
-        return Pass(state.day.speaker)
+        return _floor(ctx, rng, state.day.speaker)
     if stage is Stage.VOTE:
-        return _hands(ctx, rng) or _timeout(state)
+        return _hands(ctx, rng)
     if stage is Stage.LIFT:
-        return _lift_hands(ctx, rng) or _timeout(state)
+        return _lift_hands(ctx, rng)
     if stage is Stage.DECIDE and state.vote.decider is not None:
         if rng.random() < 0.8:
             return Decide(state.vote.decider, rng.choice(state.vote.candidates))
-        return _timeout(state)
+        return None
     if openvote.voting_open(ctx):
-        return _open_vote(ctx, rng) or _timeout(state)
-    return _timeout(state)
+        return _open_vote(ctx, rng)
+    return None
+
+
+def _floor(ctx: Ctx, rng: random.Random, speaker: str) -> Action | None:
+    """The speaker's move: now and then the timer, the best move when it is theirs,
+    a nomination while they may make one, else they pass the floor."""
+    state = ctx.state
+    roll = rng.random()
+    if roll < 0.05:
+        return None
+    if farewell.may_make_best_move(ctx, speaker) and roll < 0.7:
+        return _best_move(ctx, rng, speaker)
+    nominations_open = not state.day.nominated_this_floor and not state.vote.cancelled
+    if state.stage is Stage.SPEECH and nominations_open and roll < 0.45:
+        nominees = state.day.nominees
+        targets = [t for t in state.table.alive if t != speaker and t not in nominees]
+        if targets:
+            return Nominate(speaker, rng.choice(targets))
+    return Pass(speaker)
 
 
 def lively_action(state: GameState, rng: random.Random, chatter: float = 0.0) -> Action:
@@ -98,15 +111,7 @@ def _timeout(state: GameState) -> Timeout:
 
 def _night(ctx: Ctx, rng: random.Random) -> Action | None:
     state = ctx.state
-    # It is night and these players live: their moves are night.actor_moves.
-    moves = ctx.variant.night_moves
-    roles, tonight = state.table.roles, state.night
-    pending = [
-        (player, move)
-        for player in state.table.alive
-        for move in moves(roles[player], tonight.number)
-        if night.choice_key(player, move) not in tonight.choices
-    ]
+    pending = _pending_night_moves(ctx)
     if not pending or rng.random() < 0.03:
         return None
     player, move = rng.choice(pending)
@@ -115,15 +120,34 @@ def _night(ctx: Ctx, rng: random.Random) -> Action | None:
         return NightChoice(player, move, None)
     # The mafia tend to agree, as a real family does after talking.
     if move is NightMove.KILL and state.table.roles[player].is_mafia and rng.random() < 0.7:
-        agreed = [
-            state.night.choices.get(night.choice_key(m, NightMove.KILL))
-            for m in state.table.alive
-            if state.table.roles[m].is_mafia
-        ]
-        agreed_targets = [t for t in agreed if t in targets]
+        agreed_targets = _family_targets(state, targets)
         if agreed_targets:
             return NightChoice(player, move, agreed_targets[0])
     return NightChoice(player, move, rng.choice(targets))
+
+
+def _pending_night_moves(ctx: Ctx) -> list[tuple[str, NightMove]]:
+    """The night moves still to be made, by living player."""
+    state = ctx.state
+    # It is night and these players live: their moves are night.actor_moves.
+    moves = ctx.variant.night_moves
+    roles, tonight = state.table.roles, state.night
+    return [
+        (player, move)
+        for player in state.table.alive
+        for move in moves(roles[player], tonight.number)
+        if night.choice_key(player, move) not in tonight.choices
+    ]
+
+
+def _family_targets(state: GameState, targets: tuple[str, ...]) -> list[str]:
+    """The living mafiosi's picks so far, among `targets`."""
+    agreed = [
+        state.night.choices.get(night.choice_key(m, NightMove.KILL))
+        for m in state.table.alive
+        if state.table.roles[m].is_mafia
+    ]
+    return [t for t in agreed if t in targets]
 
 
 def _hands(ctx: Ctx, rng: random.Random) -> Action | None:

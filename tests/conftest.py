@@ -1,4 +1,4 @@
-"""Every async test runs on a virtual clock (tg_mafia.virtual_time): waiting
+"""Every async test runs on a virtual clock (tg_mafia.sandbox.virtual_time): waiting
 for a timer, a rate window or a long poll costs no real time, and a timeout
 can only fire because the code is stuck, never because the machine is busy.
 
@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 
 import pytest
 
-from tg_mafia.virtual_time import VirtualTimeLoop
+from tg_mafia.sandbox.virtual_time import VirtualTimeLoop
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -8,6 +8,7 @@ its own error so the caller can say how to get one.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import secrets
@@ -37,6 +38,10 @@ MAX_CLOSED_TOPIC_SECONDS: Final = 7 * 86400
 # 0 keeps it for ever. The game's result stays for /stats either way.
 DEFAULT_RETENTION_DAYS: Final = 90
 MAX_RETENTION_DAYS: Final = 3650
+# The share of the bot token's Telegram budget (30 calls a second) that the running games'
+# estimated calls may fill: past it /newgame puts the group in a queue (bot/admission.py).
+DEFAULT_ADMISSION_SHARE: Final = 0.9
+ADMISSION_SHARE_RANGE: Final = (0.1, 1.0)
 
 # Setting name -> environment variable. A flag of the same setting wins over its variable.
 ENV_VARS: Final = {
@@ -56,6 +61,9 @@ ENV_VARS: Final = {
     "retention_days": "RETENTION_DAYS",
     "miniapp_name": "MINIAPP_NAME",
     "miniapp_max_age": "MINIAPP_MAX_AGE",
+    "miniapp_url": "MINIAPP_URL",
+    "miniapp_listen": "MINIAPP_LISTEN",
+    "admission_share": "ADMISSION_SHARE",
 }
 
 # BotFather's tokens are "<bot id>:<35 url-safe characters>"; allow some slack around that.
@@ -67,6 +75,7 @@ REPLICA_PATTERN: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
 # BotFather's rule for a Mini App's short name (the <app> of t.me/<bot>/<app>).
 MINIAPP_NAME_PATTERN: Final = re.compile(r"[A-Za-z0-9_]{3,30}")
 DEFAULT_MINIAPP_MAX_AGE: Final = 86400  # seconds a page opened from Telegram stays signed
+DEFAULT_MINIAPP_PATH: Final = "/app"  # the Mini App's page on the webhook's origin
 
 
 class ConfigError(ValueError):
@@ -113,15 +122,36 @@ class Settings:
     drain_seconds: int = DEFAULT_DRAIN_SECONDS
     closed_topic_seconds: int = DEFAULT_CLOSED_TOPIC_SECONDS
     retention_days: int = DEFAULT_RETENTION_DAYS
-    # The table's Mini App (served with the webhook, at <webhook origin>/app): its
-    # short name given to BotFather (None: no "Table" links), and how old its signed
-    # initData may be.
+    # The table's Mini App: its short name given to BotFather (None: no "Table"
+    # links), how old its signed initData may be, its page's public URL (None: at
+    # /app on the webhook's origin, or, by long polling, no Mini App), and where its
+    # server listens by long polling (the webhook's server serves it otherwise).
     miniapp_name: str | None = None
     miniapp_max_age: int = DEFAULT_MINIAPP_MAX_AGE
+    miniapp_url: str | None = None
+    miniapp_listen: Address = Address("127.0.0.1", 8080)
+    admission_share: float = DEFAULT_ADMISSION_SHARE
     from_flags: frozenset[str] = frozenset()  # settings given by a flag, not a variable
 
     def name_of(self, name: str) -> str:
         return setting_name(name, self.from_flags)
+
+    @property
+    def app_url(self) -> str | None:
+        """The Mini App's page as Telegram opens it; None: no Mini App (long polling
+        with no MINIAPP_URL), and so no "Table" link or button."""
+        if self.miniapp_url is not None:
+            return self.miniapp_url
+        if self.webhook is None:
+            return None
+        parts = urlsplit(self.webhook.url)
+        return f"{parts.scheme}://{parts.netloc}{DEFAULT_MINIAPP_PATH}"
+
+    @property
+    def app_server(self) -> Address | None:
+        """Where the Mini App gets a server of its own: by long polling, with a page
+        URL (with a webhook it is on the webhook's server)."""
+        return self.miniapp_listen if self.webhook is None and self.app_url else None
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -165,83 +195,109 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
     def name_of(name: str) -> str:
         return setting_name(name, from_flags)
 
-    token = pick("token")
-    if token is None:
-        raise MissingTokenError("no bot token: set TELEGRAM_BOT_TOKEN or pass --token")
-    if not TOKEN_PATTERN.fullmatch(token):
-        # Never echo the value: a mistyped token is still mostly a secret.
-        raise ConfigError(
-            f"{name_of('token')} does not look like a bot token "
-            "(BotFather gives one like 123456789:AAF...; check for quotes or spaces)"
-        )
+    token = _token(name_of("token"), pick("token"))
     log_format = (pick("log_format") or "text").lower()
-    if log_format not in LOG_FORMATS:
-        raise ConfigError(f"{name_of('log_format')} must be text or json, not {log_format!r}")
+    _one_of(name_of("log_format"), log_format, LOG_FORMATS, "text or json")
     log_level = (pick("log_level") or "INFO").upper()
-    if log_level not in LOG_LEVELS:
-        raise ConfigError(
-            f"{name_of('log_level')} must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}"
-        )
+    _one_of(name_of("log_level"), log_level, LOG_LEVELS, f"one of {', '.join(LOG_LEVELS)}")
     base_url = bot_api_base_url(name_of("base_url"), pick("base_url") or DEFAULT_BASE_URL)
     health = pick("health_listen")
-    replica = pick("replica_id") or default_replica_id()
-    if not REPLICA_PATTERN.fullmatch(replica):
-        raise ConfigError(
-            f"{name_of('replica_id')} must be 1-64 characters among A-Z, a-z, 0-9, . _ : - "
-            f"(starting with a letter or digit), not {replica!r}"
-        )
-    owner = pick("owner_id")
-    if owner is not None and not (owner.isdigit() and 0 < int(owner) < 2**63):
-        raise ConfigError(
-            f"{name_of('owner_id')} must be your numeric Telegram user id (e.g. 123456789), "
-            f"not {owner!r}"
-        )
-    drain = pick("drain_seconds")
-    if drain is not None and not (drain.isdigit() and int(drain) <= 7 * 86400):
-        raise ConfigError(
-            f"{name_of('drain_seconds')} must be a number of seconds from 0 to 604800, "
-            f"not {drain!r}"
-        )
-    closed = pick("closed_topic_seconds")
-    if closed is not None and not (
-        closed.isdigit() and 60 <= int(closed) <= MAX_CLOSED_TOPIC_SECONDS
-    ):
-        raise ConfigError(
-            f"{name_of('closed_topic_seconds')} must be a number of seconds from 60 to "
-            f"{MAX_CLOSED_TOPIC_SECONDS}, not {closed!r}"
-        )
+    replica = _replica_id(name_of("replica_id"), pick("replica_id") or default_replica_id())
+    owner = _owner_id(name_of("owner_id"), pick("owner_id"))
+    drain = _seconds(name_of("drain_seconds"), pick("drain_seconds"), 0, DEFAULT_DRAIN_SECONDS)
     retention_days = parse_retention_days(name_of("retention_days"), pick("retention_days"))
-    miniapp = pick("miniapp_name")
-    if miniapp is not None and not MINIAPP_NAME_PATTERN.fullmatch(miniapp):
-        raise ConfigError(
-            f"{name_of('miniapp_name')} must be the Mini App's short name given to BotFather "
-            f"(3-30 letters, digits or _), not {miniapp!r}"
-        )
-    max_age = pick("miniapp_max_age")
-    if max_age is not None and not (max_age.isdigit() and 60 <= int(max_age) <= 7 * 86400):
-        raise ConfigError(
-            f"{name_of('miniapp_max_age')} must be a number of seconds from 60 to 604800, "
-            f"not {max_age!r}"
-        )
+    miniapp = _miniapp_name(name_of("miniapp_name"), pick("miniapp_name"))
+    max_age = _seconds(
+        name_of("miniapp_max_age"), pick("miniapp_max_age"), 60, DEFAULT_MINIAPP_MAX_AGE
+    )
+    closed = _seconds(
+        name_of("closed_topic_seconds"),
+        pick("closed_topic_seconds"),
+        60,
+        DEFAULT_CLOSED_TOPIC_SECONDS,
+    )
+    official = _is_official(base_url)
+    page = pick("miniapp_url")
+    if page is not None:
+        check_miniapp_url(name_of("miniapp_url"), page, official_api=official)
+    listen = pick("miniapp_listen") or DEFAULT_WEBHOOK_LISTEN
+    admission_share = parse_admission_share(name_of("admission_share"), pick("admission_share"))
     return Settings(
         token=token,
         database_url=pick("database_url") or DEFAULT_DATABASE_URL,
         base_url=base_url,
         log_format="json" if log_format == "json" else "text",
         log_level=log_level,
-        webhook=_webhook(pick, name_of, official_api=_is_official(base_url)),
+        webhook=_webhook(pick, name_of, official_api=official),
         health_listen=(
             parse_address(name_of("health_listen"), health, "127.0.0.1") if health else None
         ),
         replica_id=replica,
-        owner_id=int(owner) if owner is not None else None,
-        drain_seconds=int(drain) if drain is not None else DEFAULT_DRAIN_SECONDS,
-        closed_topic_seconds=(int(closed) if closed is not None else DEFAULT_CLOSED_TOPIC_SECONDS),
+        owner_id=owner,
+        drain_seconds=drain,
+        closed_topic_seconds=closed,
         retention_days=retention_days,
         miniapp_name=miniapp,
-        miniapp_max_age=int(max_age) if max_age is not None else DEFAULT_MINIAPP_MAX_AGE,
+        miniapp_max_age=max_age,
+        miniapp_url=page.rstrip("/") if page is not None else None,
+        miniapp_listen=parse_address(name_of("miniapp_listen"), listen, "127.0.0.1"),
+        admission_share=admission_share,
         from_flags=from_flags,
     )
+
+
+def _token(name: str, token: str | None) -> str:
+    if token is None:
+        raise MissingTokenError("no bot token: set TELEGRAM_BOT_TOKEN or pass --token")
+    if not TOKEN_PATTERN.fullmatch(token):
+        # Never echo the value: a mistyped token is still mostly a secret.
+        raise ConfigError(
+            f"{name} does not look like a bot token "
+            "(BotFather gives one like 123456789:AAF...; check for quotes or spaces)"
+        )
+    return token
+
+
+def _one_of(name: str, given: str, allowed: tuple[str, ...], wording: str) -> None:
+    if given not in allowed:
+        raise ConfigError(f"{name} must be {wording}, not {given!r}")
+
+
+def _replica_id(name: str, replica: str) -> str:
+    if not REPLICA_PATTERN.fullmatch(replica):
+        raise ConfigError(
+            f"{name} must be 1-64 characters among A-Z, a-z, 0-9, . _ : - "
+            f"(starting with a letter or digit), not {replica!r}"
+        )
+    return replica
+
+
+def _owner_id(name: str, owner: str | None) -> int | None:
+    if owner is not None and not (owner.isdigit() and 0 < int(owner) < 2**63):
+        raise ConfigError(
+            f"{name} must be your numeric Telegram user id (e.g. 123456789), not {owner!r}"
+        )
+    return int(owner) if owner is not None else None
+
+
+def _seconds(name: str, given: str | None, low: int, default: int) -> int:
+    """A number of seconds from `low` to a week."""
+    if given is None:
+        return default
+    if not (given.isdigit() and low <= int(given) <= 7 * 86400):
+        raise ConfigError(
+            f"{name} must be a number of seconds from {low} to {7 * 86400}, not {given!r}"
+        )
+    return int(given)
+
+
+def _miniapp_name(name: str, miniapp: str | None) -> str | None:
+    if miniapp is not None and not MINIAPP_NAME_PATTERN.fullmatch(miniapp):
+        raise ConfigError(
+            f"{name} must be the Mini App's short name given to BotFather "
+            f"(3-30 letters, digits or _), not {miniapp!r}"
+        )
+    return miniapp
 
 
 def parse_retention_days(name: str, given: str | None) -> int:
@@ -253,6 +309,22 @@ def parse_retention_days(name: str, given: str | None) -> int:
             f"not {given!r}"
         )
     return int(given)
+
+
+def parse_admission_share(name: str, given: str | None) -> float:
+    if given is None:
+        return DEFAULT_ADMISSION_SHARE
+    low, high = ADMISSION_SHARE_RANGE
+    try:
+        share = float(given)
+    except ValueError:
+        share = math.nan
+    if not low <= share <= high:  # NaN fails too
+        raise ConfigError(
+            f"{name} must be the share of the bot's Telegram budget new games may fill, "
+            f"a number from {low:g} to {high:g} (e.g. {DEFAULT_ADMISSION_SHARE:g}), not {given!r}"
+        )
+    return share
 
 
 def default_replica_id() -> str:
@@ -329,6 +401,16 @@ def check_webhook_url(name: str, url: str, *, official_api: bool) -> None:
             f"{name} must use a port Telegram posts to ({allowed}), not {port}; "
             "a reverse proxy on one of them can forward to the bot"
         )
+
+
+def check_miniapp_url(name: str, url: str, *, official_api: bool) -> None:
+    """Telegram opens a Mini App over https only; through a local Bot API server (a
+    test, the sandbox) http is taken too. The path is where the page is served."""
+    example = "https://bot.example.org/app"
+    schemes = ("https",) if official_api else ("http", "https")
+    parts = _split_url(name, url, schemes, example)
+    if parts.query or parts.fragment:
+        raise ConfigError(f"{name} must be the page's URL with no ?query or #fragment, not {url!r}")
 
 
 def parse_address(name: str, text: str, default_host: str | None) -> Address:

@@ -193,29 +193,37 @@ def _parse_step(raw: object, number: int, players: tuple[str, ...]) -> Step:
         raise ScenarioError("a step is a mapping with one key, or the word timeout", number)
     ((key, value),) = raw.items()
     if key in ("act", "reject"):
-        texts = value if isinstance(value, list) else [value]
-        if not all(isinstance(t, str) for t in texts):
-            raise ScenarioError(f"every {key} must be a string (quote acts with , : or #)", number)
-        codes: list[str | None] = []
-        if key == "reject":
-            texts, codes = _split_codes(texts)
-        acts = tuple(parse_act(t, players, number) for t in texts)
-        return Step(key, acts=acts, texts=tuple(texts), codes=tuple(codes))
+        return _act_step(key, value, number, players)
     if key == "timeout":
         times = 1 if value is None else value
         if not isinstance(times, int) or isinstance(times, bool) or times < 1:
             raise ScenarioError("timeout takes a positive whole number", number)
         return Step("timeout", times=times)
     if key == "expect":
-        if not isinstance(value, dict):
-            raise ScenarioError("expect takes a mapping", number)
-        unknown = set(value) - EXPECT_KEYS
-        if unknown:
-            raise ScenarioError(
-                f"unknown expect keys: {', '.join(sorted(map(str, unknown)))}", number
-            )
-        return Step("expect", expect=value)
+        return _expect_step(value, number)
     raise ScenarioError(f"unknown step {key!r}", number)
+
+
+def _act_step(key: str, value: object, number: int, players: tuple[str, ...]) -> Step:
+    """act: one act or a list of them; reject: the same, each maybe with its reason."""
+    given = value if isinstance(value, list) else [value]
+    texts = [t for t in given if isinstance(t, str)]
+    if len(texts) != len(given):
+        raise ScenarioError(f"every {key} must be a string (quote acts with , : or #)", number)
+    codes: list[str | None] = []
+    if key == "reject":
+        texts, codes = _split_codes(texts)
+    acts = tuple(parse_act(t, players, number) for t in texts)
+    return Step(key, acts=acts, texts=tuple(texts), codes=tuple(codes))
+
+
+def _expect_step(value: object, number: int) -> Step:
+    if not isinstance(value, dict):
+        raise ScenarioError("expect takes a mapping", number)
+    unknown = set(value) - EXPECT_KEYS
+    if unknown:
+        raise ScenarioError(f"unknown expect keys: {', '.join(sorted(map(str, unknown)))}", number)
+    return Step("expect", expect=value)
 
 
 _CODE = re.compile(r"^(?P<act>.*\S)\s+\((?P<code>[a-z_]+)\)$")
@@ -259,6 +267,18 @@ _HOST_NO_ARGS: Mapping[str, Callable[[str], Action]] = {
 }
 
 
+_TARGETED: Mapping[str, Callable[[str, str], Action]] = {
+    "warn": HostWarn,
+    "kill": lambda actor, target: NightChoice(actor, NightMove.KILL, target),
+    "check": lambda actor, target: NightChoice(actor, NightMove.CHECK, target),
+    "heal": lambda actor, target: NightChoice(actor, NightMove.HEAL, target),
+    "block": lambda actor, target: NightChoice(actor, NightMove.BLOCK, target),
+    "nominate": Nominate,
+    "vote": Vote,
+    "decide": Decide,
+}
+
+
 def parse_act(text: str, players: tuple[str, ...], number: int) -> Action:
     """A known verb in the wrong hands (`Gus confirm`, `host kill Ann`) is
     an act the rules refuse, not an unreadable file (SCENARIOS.md)."""
@@ -268,27 +288,16 @@ def parse_act(text: str, players: tuple[str, ...], number: int) -> Action:
     actor, verb, args = words[0], words[1], words[2:]
     if actor != HOST and actor not in players:
         raise ScenarioError(f"{text!r}: {actor!r} is not a player of this file", number)
-    if verb == "warn":
-        return HostWarn(actor, _target(args, players, number, text))
-    if verb in _HOST_NO_ARGS:
-        if args:
-            raise ScenarioError(f"{text!r}: {verb} takes no argument", number)
-        return _HOST_NO_ARGS[verb](actor)
+    if verb in _TARGETED:
+        return _TARGETED[verb](actor, _target(args, players, number, text))
     if verb in ("say", "chat"):
         rest = text.split(None, 2)[2] if len(words) > 2 else ""
         return Say(actor, rest) if verb == "say" else MafiaChat(actor, rest)
-    if verb in _NO_ARGS:
+    bare = _HOST_NO_ARGS.get(verb) or _NO_ARGS.get(verb)
+    if bare is not None:
         if args:
             raise ScenarioError(f"{text!r}: {verb} takes no argument", number)
-        return _NO_ARGS[verb](actor)
-    if verb in ("kill", "check", "heal", "block"):
-        return NightChoice(actor, NightMove(verb), _target(args, players, number, text))
-    if verb == "nominate":
-        return Nominate(actor, _target(args, players, number, text))
-    if verb == "vote":
-        return Vote(actor, _target(args, players, number, text))
-    if verb == "decide":
-        return Decide(actor, _target(args, players, number, text))
+        return bare(actor)
     if verb in ("plan", "best"):
         for name in args:
             _target([name], players, number, text)
@@ -303,47 +312,38 @@ def phase_name(state: GameState) -> str:
     return f"{state.phase.value} {number}"
 
 
+def _candidates(state: GameState) -> list[str]:
+    if state.stage in (Stage.VOTE, Stage.LAST_WORD, Stage.DECIDE, Stage.LIFT):
+        return list(state.vote.candidates)
+    return list(state.day.nominees)
+
+
+# What each scenario key reads off the state.
+_OBSERVED: Mapping[str, Callable[[GameState], Any]] = {
+    "phase": phase_name,
+    "stage": lambda state: state.stage.value,
+    "speaker": lambda state: state.day.speaker,
+    "candidates": _candidates,
+    "alive": lambda state: list(state.table.alive),
+    "dead": lambda state: list(state.table.dead),
+    "announced": lambda state: list(state.night.announced),
+    "eliminated": lambda state: list(state.day.eliminated),
+    "missed": lambda state: state.night.missed,
+    "learned": lambda state: {c: dict(a) for c, a in state.night.learned.items()},
+    "votes": lambda state: dict(state.vote.votes),
+    "warnings": lambda state: dict(state.table.warnings),
+    "blocked": lambda state: list(state.night.blocked),
+    "revealed": lambda state: {p: r.value for p, r in state.table.revealed.items()},
+    "deleted": lambda state: state.table.deleted,
+    "winner": lambda state: state.outcome.winner.value if state.outcome.winner else None,
+    "best_move": lambda state: list(state.day.best_move),
+    "lift": lambda state: state.vote.last_lift,
+}
+
+
 def observe(state: GameState, key: str) -> Any:
-    """What the scenario key `key` reads off the state."""
-    if key == "phase":
-        return phase_name(state)
-    if key == "stage":
-        return state.stage.value
-    if key == "speaker":
-        return state.day.speaker
-    if key == "candidates":
-        if state.stage in (Stage.VOTE, Stage.LAST_WORD, Stage.DECIDE, Stage.LIFT):
-            return list(state.vote.candidates)
-        return list(state.day.nominees)
-    if key == "alive":
-        return list(state.table.alive)
-    if key == "dead":
-        return list(state.table.dead)
-    if key == "announced":
-        return list(state.night.announced)
-    if key == "eliminated":
-        return list(state.day.eliminated)
-    if key == "missed":
-        return state.night.missed
-    if key == "learned":
-        return {c: dict(a) for c, a in state.night.learned.items()}
-    if key == "votes":
-        return dict(state.vote.votes)
-    if key == "warnings":
-        return dict(state.table.warnings)
-    if key == "blocked":
-        return list(state.night.blocked)
-    if key == "revealed":
-        return {p: r.value for p, r in state.table.revealed.items()}
-    if key == "deleted":
-        return state.table.deleted
-    if key == "winner":
-        return state.outcome.winner.value if state.outcome.winner else None
-    if key == "best_move":
-        return list(state.day.best_move)
-    if key == "lift":
-        return state.vote.last_lift
-    raise KeyError(key)
+    """What the scenario key `key` reads off the state (KeyError for no such key)."""
+    return _OBSERVED[key](state)
 
 
 def _matches(key: str, want: Any, got: Any) -> bool:
@@ -371,35 +371,57 @@ def run_scenario(scenario: Scenario) -> str | None:
     state = scenario.start()
     for number, step in enumerate(scenario.steps, start=1):
         if step.kind == "act":
-            for act, text in zip(step.acts, step.texts, strict=True):
-                try:
-                    state, _ = apply(state, act)
-                except IllegalAction as error:
-                    return f"step {number}: {text!r} accepted / refused ({error})"
+            state, failure = _acts(state, step)
         elif step.kind == "reject":
-            for act, text, code in zip(step.acts, step.texts, step.codes, strict=True):
-                before = state.to_dict()
-                try:
-                    apply(state, act)
-                except IllegalAction as error:
-                    if state.to_dict() != before:
-                        return f"step {number}: {text!r} refused and the game unchanged / changed"
-                    if code is not None and error.code != code:
-                        return f"step {number}: {text!r} refused for {code} / for {error.code}"
-                    continue
-                return f"step {number}: {text!r} refused / accepted"
+            failure = _rejects(state, step)
         elif step.kind == "timeout":
-            for _ in range(step.times):
-                try:
-                    state, _ = apply(state, Timeout("clock"))
-                except IllegalAction as error:
-                    return f"step {number}: timeout fires / refused ({error})"
+            state, failure = _timeouts(state, step)
         else:
-            assert step.expect is not None
-            for key, want in step.expect.items():
-                got = observe(state, key)
-                if not _matches(key, want, got):
-                    return f"step {number}: {key} {_show(want)} / {_show(got)}"
+            failure = _expected(state, step)
+        if failure is not None:
+            return f"step {number}: {failure}"
+    return None
+
+
+def _acts(state: GameState, step: Step) -> tuple[GameState, str | None]:
+    for act, text in zip(step.acts, step.texts, strict=True):
+        try:
+            state, _ = apply(state, act)
+        except IllegalAction as error:
+            return state, f"{text!r} accepted / refused ({error})"
+    return state, None
+
+
+def _rejects(state: GameState, step: Step) -> str | None:
+    for act, text, code in zip(step.acts, step.texts, step.codes, strict=True):
+        before = state.to_dict()
+        try:
+            apply(state, act)
+        except IllegalAction as error:
+            if state.to_dict() != before:
+                return f"{text!r} refused and the game unchanged / changed"
+            if code is not None and error.code != code:
+                return f"{text!r} refused for {code} / for {error.code}"
+            continue
+        return f"{text!r} refused / accepted"
+    return None
+
+
+def _timeouts(state: GameState, step: Step) -> tuple[GameState, str | None]:
+    for _ in range(step.times):
+        try:
+            state, _ = apply(state, Timeout("clock"))
+        except IllegalAction as error:
+            return state, f"timeout fires / refused ({error})"
+    return state, None
+
+
+def _expected(state: GameState, step: Step) -> str | None:
+    assert step.expect is not None
+    for key, want in step.expect.items():
+        got = observe(state, key)
+        if not _matches(key, want, got):
+            return f"{key} {_show(want)} / {_show(got)}"
     return None
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image
 
 from tests.bot.harness import Harness
-from tg_mafia.sandbox.state import Message
+from tg_mafia.sandbox.world.state import Message
 
 
 def messages(h: Harness, chat_id: int) -> list[Message]:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from engine import GameState, Stage
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
-from tg_mafia.bot.texts import RELAY_LIMIT
-from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render.texts import RELAY_LIMIT
 from tg_mafia.storage import GameStatus
 
 
@@ -96,7 +96,7 @@ async def test_spectators_commands_are_answered_in_private_and_never_delay_the_g
         assert any("Only the group's administrators" in a for a in answers)
         # A flood: past the limit, the spectator is told once when to try again, and
         # the rest of the burst is not answered.
-        limiter = h.app.bot_data["input_limiter"]
+        limiter = h.app.bot_data.input_limiter
         told = [a for a in answers if a.startswith("Too fast: try again in")]
         assert told and f"{limiter.retry_after} seconds" in told[0]
         assert len(answers) < 22
@@ -115,7 +115,7 @@ async def test_a_flood_is_told_when_to_try_again_and_heard_then(tmp_path: Path) 
         for _ in range(20):
             user.command(user.private_chat, "help")
         await h.settle()
-        limiter = h.app.bot_data["input_limiter"]
+        limiter = h.app.bot_data.input_limiter
         told = f"Too fast: try again in {limiter.retry_after} seconds."
         # /start counted; then the helps the limit lets through (the bucket leaks while
         # the database works: a few more on a slow one), and a notice, not 20 answers.
@@ -218,7 +218,7 @@ async def test_a_button_acts_only_on_the_game_of_its_own_chat(tmp_path: Path) ->
 async def test_malformed_buttons_are_answered_and_raise_nothing(tmp_path: Path) -> None:
     async with running_bot(tmp_path, 7) as h:
         game_id = await start(h, "classic")
-        errors = h.app.bot_data["errors"]
+        errors = h.app.bot_data.errors
         user = h.users[0]
         malformed = (
             f"vt:{game_id}:1:²",  # '²'.isdigit() is true

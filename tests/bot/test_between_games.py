@@ -9,11 +9,11 @@ from pathlib import Path
 from engine import find_variant
 from tests.bot.autoplay import prefix, press
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot import texts
-from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.lobby import EXTEND_SECONDS
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render import texts
+from tg_mafia.render.callbacks import Kind
+from tg_mafia.runtime.lobby import EXTEND_SECONDS
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.storage import GameStatus
 

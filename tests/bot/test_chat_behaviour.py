@@ -10,9 +10,9 @@ from pathlib import Path
 from engine import GameState, Stage
 from tests.bot.autoplay import AutoPlayers, find_button, prefix, press
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.service import GameService
-from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render.callbacks import Kind
+from tg_mafia.runtime.service import GameService
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.storage import GameRecord, GameStatus
 
@@ -272,8 +272,8 @@ async def test_a_crash_after_the_final_write_still_shows_the_end(tmp_path: Path)
     """The last action was written, then the process died before the end
     screen and the permissions went out: the next start sends them, once."""
     from engine.simulation import lively_action
-    from tg_mafia.bot import texts
     from tg_mafia.i18n import translator
+    from tg_mafia.render import texts
 
     sb = Sandbox()
     url = f"sqlite:///{tmp_path / 'bot.db'}"

@@ -4,7 +4,7 @@ clock, the others at the bot's speed; without the hook nothing changes."""
 from __future__ import annotations
 
 from engine import GameState, new_game
-from tg_mafia.bot.clock import BotClock
+from tg_mafia.runtime.clock import BotClock
 
 
 def a_state() -> GameState:

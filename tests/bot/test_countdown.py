@@ -9,9 +9,9 @@ from pathlib import Path
 
 from engine import GameState, Stage
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot.keeper import COUNTDOWN_SECONDS, TimerKeeper
-from tg_mafia.bot.sender import GROUP_BUDGET
-from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.runtime.outbox.budgets import GROUP_BUDGET
+from tg_mafia.runtime.timers.keeper import COUNTDOWN_SECONDS, TimerKeeper
 from tg_mafia.storage import GameRecord
 
 LEFT = "⏱ 10 seconds left!"

@@ -10,7 +10,7 @@ from telegram import Update
 
 from engine import GameState, Stage
 from tests.bot.harness import running_bot
-from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.playtest.scheduler import ManualScheduler
 
 
 async def test_an_update_delivered_twice_makes_its_move_once(tmp_path: Path) -> None:
@@ -45,4 +45,4 @@ async def test_an_update_delivered_twice_makes_its_move_once(tmp_path: Path) -> 
         assert said.count("I trust seat 3 (again)") == 1
         assert said.count("I trust seat 3") == 1
         # Refused as a duplicate, not by the unique index failing the transaction.
-        assert list(h.app.bot_data["errors"].records) == []
+        assert list(h.app.bot_data.errors.records) == []

@@ -12,13 +12,14 @@ from tests.bot.autoplay import AutoPlayers, prefix, press
 from tests.bot.between import documents, image_size, messages, photos, protocol_documents
 from tests.bot.harness import Harness, running_bot
 from tests.protocol.valid import assert_valid
-from tg_mafia.bot import archive, texts
-from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
-from tg_mafia.pictures.layout import SIZE
-from tg_mafia.pictures.table import render_table, winner_title
-from tg_mafia.protocol import SCHEMA, SCHEMA_VERSION, build_protocol, table_snapshot
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render import texts
+from tg_mafia.render.callbacks import Kind
+from tg_mafia.render.pictures.layout import SIZE
+from tg_mafia.render.pictures.table import render_table, winner_title
+from tg_mafia.render.protocol import SCHEMA, SCHEMA_VERSION, build_protocol, table_snapshot
+from tg_mafia.runtime import archive
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.storage import GameRecord, GameStatus
 

@@ -12,12 +12,12 @@ from engine import GameState, Stage
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers, find_button, prefix
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
-from tg_mafia.bot import texts
-from tg_mafia.bot.callbacks import Kind, decode
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render import texts
+from tg_mafia.render.callbacks import Kind, decode
 from tg_mafia.sandbox import Sandbox
-from tg_mafia.sandbox.state import Chat
+from tg_mafia.sandbox.world.state import Chat
 from tg_mafia.storage import GameStatus
 
 T = translator("en")

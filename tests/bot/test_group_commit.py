@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from tg_mafia.bot.dbthread import AsyncDb
-from tg_mafia.bot.groupcommit import GroupCommitter
+from tg_mafia.runtime.db.groupcommit import GroupCommitter
+from tg_mafia.runtime.db.thread import AsyncDb
 from tg_mafia.storage import Database, DatabaseUnavailableError, open_database
 
 

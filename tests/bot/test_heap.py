@@ -1,10 +1,10 @@
-"""The bot's long-lived objects are frozen once it runs (tg_mafia/bot/heap.py)."""
+"""The bot's long-lived objects are frozen once it runs (tg_mafia/ops/heap.py)."""
 
 from __future__ import annotations
 
 import gc
 
-from tg_mafia.bot import heap
+from tg_mafia.ops import heap
 
 
 def test_settle_freezes_what_exists_and_collects_what_comes_after() -> None:

@@ -14,11 +14,11 @@ from engine.simulation import lively_action
 from engine.variants import NightMove
 from tests.bot.autoplay import AutoPlayers, prefix, press
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot import texts
-from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.table import Table
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render import texts
+from tg_mafia.render.callbacks import Kind
+from tg_mafia.render.texts.table import Table
 from tg_mafia.storage import GameRecord, GameStatus
 
 T = translator("en")

@@ -14,9 +14,9 @@ from engine.state import Cause
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
 from tests.bot.test_host_mode import host_press, hosted_game, load, plain
-from tg_mafia.bot import texts
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render import texts
 from tg_mafia.storage import GameStatus
 
 T = translator("en")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from telegram.ext import Application, ApplicationBuilder, JobQueue
 
-from tg_mafia.bot.timers import JobQueueScheduler
+from tg_mafia.runtime.timers.scheduler import JobQueueScheduler
 
 pytestmark = pytest.mark.real_time
 

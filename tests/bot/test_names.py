@@ -14,10 +14,10 @@ import regex
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.between import photos
 from tests.bot.harness import running_bot
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
-from tg_mafia.pictures.table import render_table
-from tg_mafia.protocol import build_protocol, protocol_text, table_snapshot
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render.pictures.table import render_table
+from tg_mafia.render.protocol import build_protocol, protocol_text, table_snapshot
 from tg_mafia.storage import GameStatus
 
 NAMES = ["Ann", "\u3164", "\u200b\u0301", "3 · Olga", "Ben", "  \u3000", "Cat", "Dan"]

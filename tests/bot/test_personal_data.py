@@ -13,13 +13,13 @@ import sqlalchemy as sa
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
 from tests.storage.traces import file_traces, sqlite_file, table_traces
-from tg_mafia.bot.handlers.privacy import forget_text, in_private
-from tg_mafia.bot.standings import standings
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
-from tg_mafia.protocol import build_protocol
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render.protocol import build_protocol
+from tg_mafia.render.standings import standings
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.storage import Forgotten, GameStatus, StillPlaying
+from tg_mafia.telegram.handlers.privacy import forget_text, in_private
 
 NAMES = ["Zoé Effacée", "Boris", "Chloé", "Dmitri", "Elena", "Fiodor", "Galina", "Hugo"]
 

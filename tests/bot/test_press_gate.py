@@ -1,4 +1,4 @@
-"""Every press is bound to the message it was put on (bot/gate.py): a modified
+"""Every press is bound to the message it was put on (runtime/gate.py): a modified
 client can send any callback data on any message of the bot, and Telegram
 vouches only for the message and the user. Forged, foreign, stale and replayed
 presses are refused alike: the out-of-date popup, nothing changed, nothing sent."""
@@ -19,15 +19,15 @@ from engine import GameState
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers, prefix
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
-from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.dbthread import AsyncDb
-from tg_mafia.bot.gate import Refusal, admit, check
-from tg_mafia.bot.limiter import InputLimiter
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.playtest.autoplay import find_buttons
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render.callbacks import Kind
+from tg_mafia.runtime.db.thread import AsyncDb
+from tg_mafia.runtime.gate import Refusal, admit, check
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.core import Press
 from tg_mafia.storage import ButtonsRecord, GameStatus
+from tg_mafia.telegram.limiter import InputLimiter
 
 STALE = "This button is out of date."
 # Calls that show nothing to anyone: the popups, the bot's own looks.
@@ -178,7 +178,7 @@ async def test_the_forged_press_matrix(tmp_path: Path) -> None:
         assert world_of(h) == before
         assert visible_calls(h) == calls
         assert h.private_texts(member) == texts  # no lobby opened, nobody pinged
-        metrics = h.app.bot_data["metrics"]
+        metrics = h.app.bot_data.metrics
         refused = sum(
             sample.value
             for family in metrics.refused_presses.collect()
@@ -350,7 +350,7 @@ async def test_arbitrary_data_on_every_recorded_message_changes_nothing(tmp_path
         h.db.save_settings(h.group.id, variant="moscow", language="en")
         await h.open_and_fill()
         await h.press_start()
-        h.app.bot_data["input_limiter"] = InputLimiter(rate=10**6)  # not what is tested here
+        h.app.bot_data.input_limiter = InputLimiter(rate=10**6)  # not what is tested here
         with h.db.transaction() as tx:
             rows = tx.session.exec(sa.text("SELECT chat_id, message_id FROM button_message"))
             recorded = [(int(c), int(m)) for c, m in rows]
@@ -434,7 +434,7 @@ async def test_thirty_presses_in_ten_seconds_are_told_when_to_retry(tmp_path: Pa
             presses.append(player.press(h.group, label, message_id=message_id))
             await asyncio.sleep(10 / 30)
         answers = list(await pressed(h, presses))
-        limiter = h.app.bot_data["input_limiter"]
+        limiter = h.app.bot_data.input_limiter
         told = f"Too fast: try again in {limiter.retry_after} seconds."
         # A burst of 15, then one every 2 s: the rest are told when to come back.
         assert answers[: limiter.rate] == ["Look at your private chat with the bot."] * limiter.rate

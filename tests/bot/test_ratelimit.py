@@ -7,9 +7,9 @@ import asyncio
 
 from telegram.ext import ExtBot
 
-from tg_mafia.bot.ratelimit import MessageRateLimiter
 from tg_mafia.playtest.harness import BOT_RIGHTS
 from tg_mafia.sandbox import Sandbox
+from tg_mafia.telegram.ratelimit import MessageRateLimiter
 
 
 async def test_a_membership_check_passes_sends_held_by_the_ceiling() -> None:

@@ -12,10 +12,10 @@ import pytest
 from engine import GameState, Phase, Stage
 from tests.bot.autoplay import AutoPlayers, prefix, press
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
-from tg_mafia.bot import texts
-from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render import texts
+from tg_mafia.render.callbacks import Kind
 from tg_mafia.sandbox.errors import SimulationError
 from tg_mafia.storage import GameRecord, GameStatus
 

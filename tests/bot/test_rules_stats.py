@@ -12,11 +12,11 @@ import pytest
 from engine import resolve_options
 from tests.bot.between import image_size, photos
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot.drawings import draw, leaderboard_picture, player_picture
-from tg_mafia.bot.rules_text import rules
-from tg_mafia.bot.standings import standings
-from tg_mafia.bot.stats_text import TOP, chat_text, player_text
 from tg_mafia.i18n import translator
+from tg_mafia.render.drawings import draw, leaderboard_picture, player_picture
+from tg_mafia.render.standings import standings
+from tg_mafia.render.texts.rules import rules
+from tg_mafia.render.texts.stats import TOP, chat_text, player_text
 from tg_mafia.storage import Player, PlayerOutcome
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from engine import GameState, Stage
 from tests.bot.harness import running_bot
-from tg_mafia.bot.timers import LoopScheduler
+from tg_mafia.runtime.timers.scheduler import LoopScheduler
 from tg_mafia.storage import GameStatus
 
 
@@ -54,7 +54,7 @@ async def test_every_player_gets_the_full_time_shown_under_a_congested_outbox(
 
 async def test_what_players_wrote_is_not_kept_after_the_game(tmp_path: Path) -> None:
     from tests.bot.autoplay import AutoPlayers
-    from tg_mafia.bot.timers import ManualScheduler
+    from tg_mafia.playtest.scheduler import ManualScheduler
 
     scheduler = ManualScheduler()
     async with running_bot(tmp_path, 7, scheduler=scheduler) as h:
@@ -84,7 +84,7 @@ async def test_what_players_wrote_is_not_kept_after_the_game(tmp_path: Path) -> 
 
 async def test_nothing_stays_in_memory_for_chats_at_rest(tmp_path: Path) -> None:
     from tests.bot.autoplay import AutoPlayers
-    from tg_mafia.bot.timers import ManualScheduler
+    from tg_mafia.playtest.scheduler import ManualScheduler
 
     scheduler = ManualScheduler()
     async with running_bot(tmp_path, 7, scheduler=scheduler) as h:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tg_mafia.bot.clock import BotClock
-from tg_mafia.bot.dbthread import AsyncDb
-from tg_mafia.bot.ops import Method, Op
-from tg_mafia.bot.sender import Sender
+from tg_mafia.render.calls import Method, Op
+from tg_mafia.runtime.clock import BotClock
+from tg_mafia.runtime.db.thread import AsyncDb
+from tg_mafia.runtime.outbox.sender import Sender
 from tg_mafia.sandbox import Network, Sandbox
 from tg_mafia.sandbox.limits import CHARGED_METHODS
+from tg_mafia.sandbox.virtual_time import current_time_source
 from tg_mafia.storage import open_database
-from tg_mafia.virtual_time import current_time_source
 
 
 async def test_the_bot_wide_budget_holds_with_calls_in_flight(tmp_path: Path) -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.bot.test_sender_stop import a_sender
-from tg_mafia.bot import sender as sender_module
-from tg_mafia.bot.sender import LOOK_SPACING
+from tg_mafia.runtime.outbox import sender as sender_module
+from tg_mafia.runtime.outbox.sender import LOOK_SPACING
 from tg_mafia.storage import Database
 
 LOOK_COST = 0.005  # seconds: a large outbox

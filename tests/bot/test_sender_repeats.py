@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tg_mafia.bot.clock import BotClock
-from tg_mafia.bot.dbthread import AsyncDb
-from tg_mafia.bot.ops import Method, Op
-from tg_mafia.bot.sender import Sender
+from tg_mafia.render.calls import Method, Op
+from tg_mafia.runtime.clock import BotClock
+from tg_mafia.runtime.db.thread import AsyncDb
+from tg_mafia.runtime.outbox.sender import Sender
 from tg_mafia.sandbox import Sandbox
+from tg_mafia.sandbox.virtual_time import current_time_source
 from tg_mafia.storage import open_database
-from tg_mafia.virtual_time import current_time_source
 
 KEY = "floor"
 

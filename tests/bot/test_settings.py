@@ -12,9 +12,9 @@ from engine import GameState
 from engine.options import OptionValue, option_specs
 from engine.variants import VARIANTS
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot import texts
-from tg_mafia.bot.callbacks import Kind, decode
 from tg_mafia.i18n import translator
+from tg_mafia.render import texts
+from tg_mafia.render.callbacks import Kind, decode
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.core import Press
 from tg_mafia.storage import GameStatus
@@ -167,7 +167,7 @@ async def test_forged_values_are_refused_and_change_nothing(tmp_path: Path) -> N
     async with running_bot(tmp_path, 2) as h:
         await open_menu(h)
         forged = [
-            # Data that is not one of the menu's buttons never reaches it (bot/gate.py).
+            # Data that is not one of the menu's buttons never reaches it (runtime/gate.py).
             ("st:0:-:O:night_seconds:999", "out of date"),
             ("st:0:-:O:night_seconds:abc", "out of date"),
             ("st:0:-:O:warnings_limit:2", "out of date"),  # classic has no warnings
@@ -238,8 +238,8 @@ def test_the_french_transcript_script_runs(tmp_path: Path) -> None:
 def test_values_no_menu_offers_are_refused_by_the_menu_itself() -> None:
     """Behind the gate, the menu checks every value again (a record kept from before the
     gate, a bug in a keyboard): what it refuses, and why."""
-    from tg_mafia.bot.settings_menu import Refused, apply_press, load
     from tg_mafia.i18n import translator
+    from tg_mafia.render.settings_menu import Refused, apply_press, load
     from tg_mafia.storage import ChatSettingsRecord
 
     t = translator("en")

@@ -7,9 +7,9 @@ from typing import cast
 
 from telegram import Bot
 
-from tg_mafia.bot.calls import Call, Delivery
-from tg_mafia.bot.ops import DEADLINE, Method, Op
-from tg_mafia.bot.shown import Shown
+from tg_mafia.render.calls import DEADLINE, Method, Op
+from tg_mafia.runtime.outbox.methods import Call, Delivery
+from tg_mafia.runtime.outbox.shown import Shown
 
 CHAT, GAME = -100, 7
 BUTTONS = [[{"text": "Join", "data": "j"}]]

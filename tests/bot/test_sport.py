@@ -13,10 +13,10 @@ from engine.actions import Action, Best, Hand, NightChoice, Nominate, Pass, Say,
 from engine.variants import NightMove
 from tests.bot.autoplay import AutoPlayers, find_button, prefix
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot import texts
-from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render import texts
+from tg_mafia.render.callbacks import Kind
 from tg_mafia.storage import GameRecord
 
 CLOCK = Timeout("clock")

@@ -17,11 +17,12 @@ import pytest
 from engine import GameState, Role, resolve_options
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import running_bot
-from tg_mafia.bot import rules_text, texts
-from tg_mafia.bot.timers import ManualScheduler
-from tg_mafia.fate import Fate
 from tg_mafia.i18n import translator
-from tg_mafia.pictures.table import when_badge
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render import texts
+from tg_mafia.render.fate import Fate
+from tg_mafia.render.pictures.table import when_badge
+from tg_mafia.render.texts import rules as rules_text
 
 SEED = 74  # a deal whose game reaches night 2 (the parsing holds for any)
 # What a player reads, per language: the zero night, a numbered night, a day.

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from engine import GameState
 from tests.bot.harness import running_bot
-from tg_mafia.bot.clock import BotClock
-from tg_mafia.bot.keeper import TimerKeeper
-from tg_mafia.bot.timers import Fire, ManualScheduler
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.runtime.clock import BotClock
+from tg_mafia.runtime.timers.keeper import TimerKeeper
+from tg_mafia.runtime.timers.scheduler import Fire
 from tg_mafia.storage import GameRecord
 
 

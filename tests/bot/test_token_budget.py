@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.bot.harness import BOT_RIGHTS, running_bot
-from tg_mafia.bot.sender import BOT_BUDGET
+from tg_mafia.runtime.outbox.budgets import BOT_BUDGET
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.sandbox.limits import CHARGED_METHODS
 
@@ -21,7 +21,7 @@ GROUPS = 45  # more chats than the sender's workers, more calls than a second's 
 async def test_many_chats_at_once_stay_within_the_bots_budget(tmp_path: Path) -> None:
     sb = Sandbox()
     async with running_bot(tmp_path, 0, sb=sb, rate_limiter=False) as h:
-        # One asker a group: a user's own commands are limited (bot/limiter.py).
+        # One asker a group: a user's own commands are limited (telegram/limiter.py).
         owners = sb.add_users(GROUPS)
         groups = [
             sb.add_group(f"club {n}", owner=owner, bot_rights=BOT_RIGHTS)

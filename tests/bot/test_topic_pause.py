@@ -17,9 +17,9 @@ import pytest
 from engine import GameState, Stage
 from tests.bot.autoplay import find_button
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
-from tg_mafia.bot import texts
-from tg_mafia.bot.callbacks import Kind, decode
 from tg_mafia.i18n import translator
+from tg_mafia.render import texts
+from tg_mafia.render.callbacks import Kind, decode
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.storage import GameRecord, GameStatus
 

@@ -16,9 +16,9 @@ from telegram import Bot
 from telegram.error import BadRequest, NetworkError, TimedOut
 from telegram.request import RequestData
 
-from tg_mafia.bot.metered import MeteredRequest
-from tg_mafia.bot.transport import AiohttpRequest, calls_request, updates_request
 from tg_mafia.sandbox import HttpTransport, Sandbox
+from tg_mafia.telegram.metered import MeteredRequest
+from tg_mafia.telegram.transport import AiohttpRequest, calls_request, updates_request
 
 
 @contextlib.asynccontextmanager

@@ -1,10 +1,10 @@
-"""The webhook answer's one call (tg_mafia/bot/webhook_reply.py)."""
+"""The webhook answer's one call (tg_mafia/telegram/webhook_reply.py)."""
 
 from __future__ import annotations
 
 import asyncio
 
-from tg_mafia.bot import webhook_reply
+from tg_mafia.telegram import webhook_reply
 
 
 def test_outside_a_delivery_a_call_is_made_as_usual() -> None:

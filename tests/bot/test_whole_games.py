@@ -10,9 +10,9 @@ import pytest
 from engine import GameState, Role
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import running_bot
-from tg_mafia.bot import texts
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render import texts
 from tg_mafia.sandbox import CallLog
 from tg_mafia.storage import GameStatus
 

@@ -1,7 +1,7 @@
 """The bot as a separate process, for the crash test: `python bot_process.py
 BASE_URL TOKEN DB_PATH SPEED`.
 
-It builds the unmodified application (`build_application`) against the
+It builds the unmodified application (`bootstrap`) against the
 sandbox's HTTP endpoint and a SQLite file, and runs polling. Game timers use
 a `ManualScheduler` instead of the JobQueue, so that a timer fires only when
 the test says so (a Timeout in the reference game): that is what makes a
@@ -38,8 +38,8 @@ from tornado.httpserver import HTTPServer
 from tornado.web import Application as WebApplication
 from tornado.web import RequestHandler
 
-from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service
-from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.bootstrap import BotOptions, bootstrap, start_service, stop_service
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.storage import open_database
 
 
@@ -66,7 +66,7 @@ async def main(base_url: str, token: str, db_path: str, speed: float) -> None:
     builder: Any = (
         ApplicationBuilder().token(token).base_url(base_url).get_updates_read_timeout(2.0)
     )
-    app = build_application(builder, db, BotOptions(speed=speed, lobby_seconds=10**6))
+    app = bootstrap(builder, db, BotOptions(speed=speed, lobby_seconds=10**6))
     scheduler = ManualScheduler()
     web = WebApplication(
         [

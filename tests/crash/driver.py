@@ -72,12 +72,12 @@ from engine.actions import (
 )
 from engine.simulation import lively_action
 from tests.crash.messages import Verdict, compare, expected_messages, reference_calls
-from tg_mafia.bot import texts
-from tg_mafia.bot.callbacks import Kind
 from tg_mafia.i18n import LANGUAGES, translator
+from tg_mafia.render import texts
+from tg_mafia.render.callbacks import Kind
 from tg_mafia.sandbox import HttpTransport, Limits, Sandbox, SimUser
 from tg_mafia.sandbox.core import Press
-from tg_mafia.sandbox.state import Chat
+from tg_mafia.sandbox.world.state import Chat
 from tg_mafia.storage import Database, GameRecord, GameStatus, open_database
 
 SCRIPT = Path(__file__).with_name("bot_process.py")

@@ -32,12 +32,12 @@ from typing import Any
 
 from engine import GameState, apply, new_game
 from engine.actions import Action
-from tg_mafia.bot import presenter
-from tg_mafia.bot.gameview import game_view
-from tg_mafia.bot.ops import DEADLINE, RELATIVE_DEADLINE, Method, Op
-from tg_mafia.bot.scene import Outgoing
+from tg_mafia.render import presenter
+from tg_mafia.render.calls import DEADLINE, RELATIVE_DEADLINE, Method, Op
+from tg_mafia.render.scene import Outgoing
+from tg_mafia.runtime.gameview import game_view
 from tg_mafia.sandbox import Sandbox
-from tg_mafia.sandbox.textfmt import parse_text
+from tg_mafia.sandbox.world.textfmt import parse_text
 from tg_mafia.storage import GameRecord
 
 TG_TIME = re.compile(r"<tg-time[^>]*>.*?</tg-time>", re.DOTALL)

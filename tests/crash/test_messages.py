@@ -7,9 +7,10 @@ from telegram import Bot
 from telegram.constants import ParseMode
 
 from tests.crash.messages import compare, expected_messages
-from tg_mafia.bot.ops import DEADLINE, Method, Op, markup
-from tg_mafia.bot.scene import Outgoing
-from tg_mafia.bot.timefmt import deadline_html
+from tg_mafia.render.calls import DEADLINE, Method, Op
+from tg_mafia.render.scene import Outgoing
+from tg_mafia.render.texts.timefmt import deadline_html
+from tg_mafia.runtime.outbox.methods import markup
 from tg_mafia.sandbox import Sandbox
 
 GROUP_RIGHTS = {"can_delete_messages": True, "can_pin_messages": True}

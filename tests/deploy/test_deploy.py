@@ -161,8 +161,8 @@ def test_the_copied_files_build_a_complete_wheel(tmp_path: Path) -> None:
     assert "tg_mafia/commands/healthcheck.py" in names and "engine/__init__.py" in names
     assert "tg_mafia/locales/ru/LC_MESSAGES/tg_mafia.po" in names
     assert "tg_mafia/sandbox/bot-api.json" in names
-    fonts = ROOT / "tg_mafia" / "pictures" / "fonts"
-    assert {f"tg_mafia/pictures/fonts/{font.name}" for font in fonts.iterdir()} <= names
+    fonts = ROOT / "tg_mafia" / "render" / "pictures" / "fonts"
+    assert {f"tg_mafia/render/pictures/fonts/{font.name}" for font in fonts.iterdir()} <= names
 
 
 def test_the_image_cmd_without_a_token_explains_and_exits_2(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
-from tg_mafia.metrics import BotMetrics, Snapshot
+from tg_mafia.ops.metrics import BotMetrics, Snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 ALERTS = ROOT / "deploy" / "prometheus" / "alerts.yml"

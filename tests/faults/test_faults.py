@@ -19,11 +19,11 @@ from engine.events import DayStarted, GameEnded
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot import texts
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render import texts
 from tg_mafia.sandbox import Sandbox, SimUser
-from tg_mafia.sandbox.transport_inprocess import SandboxRequest
+from tg_mafia.sandbox.transport.inprocess import SandboxRequest
 from tg_mafia.storage import GameRecord, GameStatus
 
 SPEED = 100.0

@@ -27,13 +27,13 @@ from engine import HOST, GameState
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.limiter import InputLimiter
-from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render.callbacks import Kind
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.errors import SimulationError
-from tg_mafia.sandbox.methods import PendingQuery
+from tg_mafia.sandbox.methods.table import PendingQuery
 from tg_mafia.storage import GameRecord, GameStatus
+from tg_mafia.telegram.limiter import InputLimiter
 
 UPDATES = 10_000
 BURST = 100
@@ -345,9 +345,9 @@ async def test_fuzzed_updates_change_nothing_they_may_not(tmp_path: Path) -> Non
                     variant = ["classic", "party", "moscow", "club"][games % 4]
                     h.db.save_settings(h.group.id, variant=variant, language="en")
                     # The bursts' commands may have put the admin and the players past
-                    # the limit (bot/limiter.py): refused for a while, then heard again.
+                    # the limit (telegram/limiter.py): refused for a while, then heard again.
                     # (Forgiven at once here: waiting it out is tests/bot/test_attacks.py's.)
-                    h.app.bot_data["input_limiter"] = InputLimiter()
+                    h.app.bot_data.input_limiter = InputLimiter()
                     await h.open_and_fill()
                     await h.press_start()
                     games += 1

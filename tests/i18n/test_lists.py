@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tg_mafia.bot import settings_menu, texts
-from tg_mafia.bot.table import Table
 from tg_mafia.i18n import LANGUAGES, translator
+from tg_mafia.render import settings_menu, texts
+from tg_mafia.render.texts.table import Table
 
 JOINED = {
     "en": "1 · Ann, 2 · Ben, and 3 · Cat",

@@ -9,8 +9,8 @@ from urllib.parse import parse_qsl, urlencode
 import pytest
 
 from tg_mafia.miniapp.initdata import Rejection, SignedUser, verify
-from tg_mafia.sandbox.state import User
 from tg_mafia.sandbox.webapp import init_data, signed
+from tg_mafia.sandbox.world.state import User
 
 TOKEN = "123456:SANDBOX-tg_mafia_bot-token"
 NOW = 1_750_000_000

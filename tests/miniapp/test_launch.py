@@ -10,9 +10,9 @@ from typing import Any
 
 from engine import GameState, Role
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot import texts
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import translator
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render import texts
 
 T = translator("en")
 

@@ -18,13 +18,14 @@ from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 from tests.miniapp.conftest import Table, served_table
 from tests.miniapp.test_page import PHONE, events_of, open_page
 from tests.play.test_browser import launched
-from tg_mafia.bot import texts
 from tg_mafia.i18n import translator
 from tg_mafia.miniapp.hub import read_game
+from tg_mafia.render import texts
 from tg_mafia.sandbox import SimUser
 
 pytestmark = pytest.mark.real_time
 T = translator("en")
+SPEED = 20.0
 
 
 @pytest.fixture
@@ -35,7 +36,8 @@ async def browser(tmp_path: Path) -> AsyncIterator[Any]:
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    async with served_table(tmp_path, lobby_seed=3) as served:
+    # The clocks run fast: the group's messages go out at once (timers are fired by hand).
+    async with served_table(tmp_path, lobby_seed=3, speed=SPEED) as served:
         await served.h.settle()
         yield served
 
@@ -46,7 +48,7 @@ def user_of(table: Table, player: str) -> SimUser:
 
 def floor_message(table: Table) -> int:
     """The group's message whose Pass the speaker presses now."""
-    _, buttons = read_game(table.h.db, table.game_id)
+    _, buttons, _ = read_game(table.h.db, table.game_id)
     return next(b.message_id for b in buttons if any(d.startswith("ps:") for d in b.choices or ()))
 
 
@@ -125,7 +127,7 @@ async def stream(table: Table, init: str, last: str, seconds: float, during: Any
 async def test_a_stream_resumes_from_its_last_event_id(table: Table) -> None:
     h = table.h
     viewer = h.users[1]
-    init = viewer.web_app_data(f"g{table.game_id}")
+    init = table.signed(viewer)
     state = await AsyncHTTPClient().fetch(
         f"{table.base}/state?game={table.game_id}", headers={"Authorization": f"tma {init}"}
     )
@@ -150,3 +152,10 @@ async def test_a_stream_resumes_from_its_last_event_id(table: Table) -> None:
     assert speaking == [table.state().table.seats.index(table.state().day.speaker or "") + 1]
     ids = [line.removeprefix("id: ") for line in raw.splitlines() if line.startswith("id: ")]
     assert current not in ids and len(set(ids)) == len(ids)
+    # The public events: those it had, then the new floor's, none twice or skipped.
+    had, now = again["events"], changed[-1]["events"]
+    numbers = [e["n"] for e in now]
+    assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+    assert now[: len(had)] == had and len(now) == len(had) + 1
+    head = texts.floor_head(T, "intro", "normal", 1)
+    assert now[-1]["text"].startswith(f"{head} — {speaking[0]} · ")

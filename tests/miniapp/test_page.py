@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -15,16 +16,22 @@ from urllib.parse import quote
 import pytest
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError
 
-from engine import Role
+from engine import Phase, Role, action_from_dict, apply, new_game, public_view
+from engine import events as ev
+from engine.simulation import lively_action
+from tests.bot.autoplay import AutoPlayers
 from tests.miniapp.conftest import Table, served_table
 from tests.play.test_browser import launched
-from tg_mafia.bot import texts
 from tg_mafia.i18n import translator
+from tg_mafia.miniapp.snapshot import plain
+from tg_mafia.render import texts
+from tg_mafia.runtime.gameview import table_of as table_of_record
 from tg_mafia.sandbox.webapp import init_data
 
 pytestmark = pytest.mark.real_time
 
 PHONE = {"width": 360, "height": 740}
+SPEED = 20.0  # the bot's and the sandbox's clocks: a game's group messages go out fast
 T = translator("en")
 
 
@@ -40,15 +47,18 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
         yield served
 
 
-def foreign_labels(table: Table, player: str) -> set[str]:
-    """The role labels of the other players that the viewer's own view does not give."""
+def foreign_labels(table: Table, player: str | None) -> set[str]:
+    """The role labels of the other players that neither the viewer's own view
+    (None: a spectator's) nor the public view (a role shown when its player
+    left) gives."""
     state = table.state()
-    mine = state.table.roles[player]
-    known = {p for p, _ in _family(table, player)}
+    mine = state.table.roles[player] if player is not None else None
+    known = {p for p, _ in _family(table, player)} if player is not None else set()
+    shown = {role for _, role in public_view(state).revealed}
     return {
         texts.role_label(T, role)
         for p, role in state.table.roles.items()
-        if p != player and p not in known and role is not mine
+        if p != player and p not in known and role is not mine and role not in shown
     }
 
 
@@ -173,3 +183,81 @@ async def test_a_bad_signature_or_a_stranger_is_refused(
             )
         assert refused.value.code == status, path
     assert table.record().version == version  # nothing changed
+
+
+async def test_after_two_nights_no_role_nor_night_move_reaches_another_page(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Every page and stream lists the same public events, the group's; none holds
+    another player's role (unless the public view shows it), a night move, or a
+    check's answer (but the checker's own)."""
+    (tmp_path / "game").mkdir()
+    async with served_table(tmp_path / "game", 8, lobby_seed=7, speed=SPEED) as table:
+        h = table.h
+        auto = AutoPlayers(h, table.scheduler, 7, chatter=0.0)
+        table.app.limiter = h.app.bot_data.input_limiter
+        for _ in range(400):
+            await h.settle()
+            state = table.state()
+            if state.night.number >= 2 and state.phase is Phase.DAY:
+                break
+            assert not state.is_over, "the game ended before the second morning"
+            await auto.perform(table.record(), state, lively_action(state, auto.rng, 0.0))
+        secrets = night_secrets(table)
+        assert secrets.moves, "no night move was made"
+        listed: list[str] | None = None
+        for user in [*h.users, h.admin]:  # every player, and a spectator
+            player = str(user.id) if user is not h.admin else None
+            page = await open_page(browser, table.page_url(user))
+            await page.locator("#events li").first.wait_for()
+            lines = await page.locator("#events li").all_inner_texts()
+            stream = stream_text(table, table.signed(user))
+            (sent,) = events_of(await stream)
+            assert [e["text"] for e in sent["events"]] == lines
+            if listed is None:
+                listed = lines
+                killed = [line for line in lines if "Killed last night" in line]
+                assert killed or any("Nobody was killed" in line for line in lines)
+            assert lines == listed  # the same public list for everyone
+            seen = await page.content() + json.dumps(sent, ensure_ascii=False)
+            for label in foreign_labels(table, player):
+                assert label not in seen, (player, label)
+            for move in secrets.moves:
+                assert move not in seen, (player, move)
+            for checker, answer in secrets.answers:
+                if checker != player:
+                    assert answer not in seen, (player, answer)
+            assert not page.errors
+            await page.close()
+
+
+@dataclass
+class Secrets:
+    moves: set[str]  # each night move as the mafia and a host are told it
+    answers: list[tuple[str, str]]  # (checker, the answer they were given)
+
+
+def night_secrets(table: Table) -> Secrets:
+    """The night's words, from the game replayed with every event, private ones too."""
+    record = table.record()
+    seats = table_of_record(record)
+    options = {**record.options, "host": "auto"}
+    players = tuple(str(p.user_id) for p in record.players)
+    state, _ = new_game(record.variant, players, options, record.seed, record.language)
+    found = Secrets(set(), [])
+    for stored in table.h.db.actions(record.id):
+        state, events = apply(state, action_from_dict(dict(stored.action)))
+        for event in events:
+            if isinstance(event, ev.ChoiceMade) and event.target is not None:
+                found.moves.add(plain(texts.mafia_pick(T, seats, event.player, event.target)))
+                found.moves.add(
+                    plain(
+                        texts.host_night_move(
+                            T, seats, event.player, event.role, event.move, event.target
+                        )
+                    )
+                )
+            if isinstance(event, ev.CheckResult):
+                answer = plain(texts.check_result(T, seats, event.target, event.answer))
+                found.answers.append((event.player, answer))
+    return found

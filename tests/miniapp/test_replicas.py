@@ -13,11 +13,11 @@ import pytest
 from engine import new_game
 from engine.actions import Pass
 from tests.replicas.conftest import postgres_url  # noqa: F401 (a fixture)
-from tg_mafia.bot.clock import BotClock
-from tg_mafia.bot.dbthread import AsyncDb
-from tg_mafia.bot.runner import Runner
 from tg_mafia.miniapp.hub import Hub, Page
 from tg_mafia.miniapp.snapshot import Viewer
+from tg_mafia.runtime.clock import BotClock
+from tg_mafia.runtime.db.thread import AsyncDb
+from tg_mafia.runtime.runner import Runner
 from tg_mafia.storage import GameRecord, Player, open_database
 
 pytestmark = pytest.mark.real_time

@@ -18,7 +18,7 @@ from tests.bot.autoplay import AutoPlayers, prefix
 from tests.miniapp.conftest import served_table
 from tests.miniapp.test_live import stream
 from tests.miniapp.test_page import events_of
-from tg_mafia.bot.callbacks import Kind
+from tg_mafia.render.callbacks import Kind
 
 # On the virtual clock: the streams are on loopback, within the loop.
 

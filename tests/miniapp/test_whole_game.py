@@ -17,9 +17,9 @@ from tornado.httpclient import AsyncHTTPClient, HTTPClientError
 from engine import Action
 from tests.bot.autoplay import AutoPlayers
 from tests.miniapp.conftest import served_table
-from tg_mafia.bot.callbacks import decode
-from tg_mafia.bot.service import is_move
 from tg_mafia.playtest.demo import SEED_BITS
+from tg_mafia.render.callbacks import decode
+from tg_mafia.runtime.service import is_move
 from tg_mafia.sandbox import SimUser
 
 # On the virtual clock (as the chat's whole-game tests): the page's requests are on

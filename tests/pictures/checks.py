@@ -9,8 +9,8 @@ from io import BytesIO
 from fontTools.ttLib import TTFont
 from PIL import Image
 
-from tg_mafia.pictures.canvas import Box, Picture
-from tg_mafia.pictures.fonts import EMOJI, TEXT_FACES, graphemes
+from tg_mafia.render.pictures.canvas import Box, Picture
+from tg_mafia.render.pictures.fonts import EMOJI, TEXT_FACES, graphemes
 
 # Telegram's sendPhoto: at most 10 MB, width + height at most 10000, ratio at most 20.
 MAX_BYTES = 10 * 1024 * 1024

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tg_mafia.pictures.fonts import (
+from tg_mafia.render.pictures.fonts import (
     clean,
     coverage,
     emoji_form,
@@ -140,7 +140,7 @@ def test_no_break_spaces_stay() -> None:
 def test_the_tofu_check_catches_a_missing_glyph() -> None:
     """The check the picture tests rely on fails for a character the fonts lack."""
     from tests.pictures import checks
-    from tg_mafia.pictures.canvas import DrawnText, Picture
+    from tg_mafia.render.pictures.canvas import DrawnText, Picture
 
     drawn = Picture(b"", 1, 1, (DrawnText("a\u0915", (0, 0, 1, 1), "name"),))
     with pytest.raises(AssertionError, match="no glyph"):

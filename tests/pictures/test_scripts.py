@@ -12,9 +12,9 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 from tests.pictures import checks
 from tests.pictures.test_table import seat_texts, snapshot
 from tg_mafia.i18n import translator
-from tg_mafia.pictures.canvas import Box, Canvas
-from tg_mafia.pictures.fonts import BOLD, graphemes
-from tg_mafia.pictures.table import render_table
+from tg_mafia.render.pictures.canvas import Box, Canvas
+from tg_mafia.render.pictures.fonts import BOLD, graphemes
+from tg_mafia.render.pictures.table import render_table
 
 SCRIPTS = {
     "chinese": "王小明",

@@ -6,11 +6,11 @@ import pytest
 
 from engine import Role, Side
 from tests.pictures import checks
-from tg_mafia.bot.texts import role_name
 from tg_mafia.i18n import LANGUAGES, translator
-from tg_mafia.pictures.fonts import clean
-from tg_mafia.pictures.standings import WIDTH, render_leaderboard, render_player_card
 from tg_mafia.ratings import FinishedGame, PlayerResult, leaderboard
+from tg_mafia.render.pictures.fonts import clean
+from tg_mafia.render.pictures.standings import WIDTH, render_leaderboard, render_player_card
+from tg_mafia.render.texts import role_name
 
 NAMES = {
     1: "Anna",

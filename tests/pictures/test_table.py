@@ -9,14 +9,12 @@ import pytest
 from engine import Role, Side
 from engine.variants import find_variant
 from tests.pictures import checks
-from tg_mafia.bot.names import SeatName, placeholder, seat_name
-from tg_mafia.bot.texts import role_name
-from tg_mafia.fate import Fate
 from tg_mafia.i18n import LANGUAGES, Translator, translator
-from tg_mafia.pictures.canvas import Picture
-from tg_mafia.pictures.fonts import clean
-from tg_mafia.pictures.layout import SIZE, layout
-from tg_mafia.pictures.table import (
+from tg_mafia.render.fate import Fate
+from tg_mafia.render.pictures.canvas import Picture
+from tg_mafia.render.pictures.fonts import clean
+from tg_mafia.render.pictures.layout import SIZE, layout
+from tg_mafia.render.pictures.table import (
     MAX_SEATS,
     MIN_SEATS,
     SeatCard,
@@ -24,6 +22,8 @@ from tg_mafia.pictures.table import (
     render_table,
     winner_title,
 )
+from tg_mafia.render.texts import role_name
+from tg_mafia.render.texts.names import SeatName, placeholder, seat_name
 
 NAMES = (
     "Anna", "Борис", "Ngọc Ánh", "Ștefan", "Hélène", "Oleg", "Mai", "Țuțu", "Дима", "Léa",
@@ -227,7 +227,7 @@ def test_a_snapshot_that_cannot_be_drawn(table: TableSnapshot, message: str) -> 
 def test_every_fate_has_its_colour() -> None:
     """A sport player removed at the fouls limit, or one who left the group, is drawn
     too (the end picture of such a game failed to draw)."""
-    from tg_mafia.fate import Fate
-    from tg_mafia.pictures import style
+    from tg_mafia.render.fate import Fate
+    from tg_mafia.render.pictures import style
 
     assert {fate.value for fate in Fate} <= set(style.FATE_COLOURS)

@@ -22,11 +22,11 @@ from typing import Any
 
 import pytest
 
-from tg_mafia.bot import texts
 from tg_mafia.i18n import translator
 from tg_mafia.playweb.server import serve
 from tg_mafia.playweb.session import PlayConfig
 from tg_mafia.playweb.words import page_words, status_word
+from tg_mafia.render import texts
 
 # A real browser in another process: the wall clock, not the virtual one.
 pytestmark = pytest.mark.real_time

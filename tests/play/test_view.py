@@ -10,7 +10,7 @@ from PIL import Image
 from tg_mafia.i18n import translator
 from tg_mafia.playweb.view import chat_messages, to_html
 from tg_mafia.sandbox import Sandbox, SimulationError
-from tg_mafia.sandbox.textfmt import parse_text
+from tg_mafia.sandbox.world.textfmt import parse_text
 
 
 def html_of(bot_html: str) -> str:

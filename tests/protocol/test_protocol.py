@@ -15,10 +15,9 @@ from engine.state import Cause
 from engine.variants import find_variant
 from tests.protocol.games import played
 from tests.protocol.valid import assert_valid
-from tg_mafia.bot.runner import results, stand_in
 from tg_mafia.i18n import LANGUAGES, translator
-from tg_mafia.pictures.table import render_table, winner_title
-from tg_mafia.protocol import (
+from tg_mafia.render.pictures.table import render_table, winner_title
+from tg_mafia.render.protocol import (
     SCHEMA,
     SCHEMA_VERSION,
     GameNotOverError,
@@ -27,8 +26,9 @@ from tg_mafia.protocol import (
     protocol_text,
     table_snapshot,
 )
-from tg_mafia.protocol.replay import SAME_END, parse_document, replay_document
-from tg_mafia.protocol.text import MAX_MESSAGE, _pack, result_line
+from tg_mafia.render.protocol.replay import SAME_END, parse_document, replay_document
+from tg_mafia.render.protocol.text import MAX_MESSAGE, _pack, result_line
+from tg_mafia.runtime.runner import results, stand_in
 
 VARIANTS = ("classic", "moscow", "party", "club", "sport")
 FATE_OF = {

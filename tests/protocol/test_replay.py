@@ -20,8 +20,8 @@ from tests.protocol.games import played
 from tests.protocol.valid import assert_valid, schema_errors
 from tg_mafia.cli import main
 from tg_mafia.playtest.demo import Demo
-from tg_mafia.protocol import build_protocol, protocol_file, protocol_json, schema_document
-from tg_mafia.protocol.replay import (
+from tg_mafia.render.protocol import build_protocol, protocol_file, protocol_json, schema_document
+from tg_mafia.render.protocol.replay import (
     DIVERGES,
     SAME_END,
     UNREADABLE,
@@ -176,7 +176,7 @@ def test_version_1_still_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_the_schema_is_shipped_and_the_documented_example_keeps_to_it() -> None:
-    shipped = resources.files("tg_mafia.protocol").joinpath("protocol.schema.json")
+    shipped = resources.files("tg_mafia.render.protocol").joinpath("protocol.schema.json")
     assert json.loads(shipped.read_text("utf-8")) == schema_document()
     assert "protocol/protocol.schema.json" in (REPO / "pyproject.toml").read_text("utf-8")
     example = json.loads((REPO / "docs" / "protocol-example.json").read_text("utf-8"))

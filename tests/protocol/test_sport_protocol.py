@@ -15,8 +15,8 @@ from engine.variants import NightMove
 from tests.protocol.games import Script
 from tests.protocol.valid import assert_valid
 from tg_mafia.i18n import translator
-from tg_mafia.protocol import build_protocol, protocol_json, protocol_text
-from tg_mafia.protocol.replay import SAME_END, parse_document, replay_document
+from tg_mafia.render.protocol import build_protocol, protocol_json, protocol_text
+from tg_mafia.render.protocol.replay import SAME_END, parse_document, replay_document
 
 CLOCK = Timeout("clock")
 

@@ -12,11 +12,11 @@ from engine import apply
 from engine.actions import CHAT, Action, Suspend, Timeout, Unsuspend
 from tests.protocol.games import START, played
 from tests.protocol.valid import assert_valid
-from tg_mafia.bot import texts
-from tg_mafia.bot.archive import has_protocol
 from tg_mafia.i18n import translator
-from tg_mafia.protocol import build_protocol, protocol_json, protocol_text
-from tg_mafia.protocol.replay import SAME_END, parse_document, replay_document
+from tg_mafia.render import texts
+from tg_mafia.render.protocol import build_protocol, protocol_json, protocol_text
+from tg_mafia.render.protocol.replay import SAME_END, parse_document, replay_document
+from tg_mafia.runtime.archive import has_protocol
 from tg_mafia.storage import ActionRecord, GameStatus
 
 T = translator("en")

@@ -1,5 +1,5 @@
 """Every protocol a test makes is checked against the JSON Schema shipped
-in the package (tg_mafia/protocol/protocol.schema.json)."""
+in the package (tg_mafia/render/protocol/protocol.schema.json)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from tg_mafia.protocol import schema_document
+from tg_mafia.render.protocol import schema_document
 
 
 @cache

@@ -33,7 +33,7 @@ from engine.variants import VARIANTS
 from tg_mafia.config import ENV_VARS
 from tg_mafia.i18n import LANGUAGES
 from tg_mafia.sandbox import HttpTransport, Sandbox, SimUser
-from tg_mafia.sandbox.state import Chat
+from tg_mafia.sandbox.world.state import Chat
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

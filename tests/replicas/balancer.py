@@ -15,7 +15,7 @@ import contextlib
 import json
 from collections import Counter
 
-from tg_mafia.sandbox.webhook import SECRET_HEADER, post
+from tg_mafia.sandbox.transport.webhook import SECRET_HEADER, post
 
 
 class Balancer:

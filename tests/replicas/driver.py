@@ -12,7 +12,7 @@ What differs with replicas:
 - Three processes (`replica_process.py`) take the updates: the sandbox
   delivers them by webhook to a round-robin balancer in the test
   (`balancer.py`), which spreads them over the replicas. One of them leads
-  (tg_mafia/bot/leader.py): it alone sends the outbox and keeps the timers.
+  (tg_mafia/runtime/db/leader.py): it alone sends the outbox and keeps the timers.
 - Timers are deterministic: each replica runs a `ManualScheduler`, and a
   `Timeout` of the reference game is fired through the control endpoint of
   every live replica at once, again and again until the game's log has it.
@@ -21,7 +21,7 @@ What differs with replicas:
   stale one, must change nothing: each `Timeout` must be in the log once.
 - A move is never pressed again: every press must reach the log, whichever
   replica took it and whenever one died. A replica answers the webhook only
-  once the update is handled (tg_mafia/webhook.py), so an update it took as
+  once the update is handled (tg_mafia/telegram/webhook.py), so an update it took as
   it was killed is delivered again, to another replica.
 - Each table picks a kill point (an action index and a mode, as in the
   crash test) and a victim: the leader, the replica the balancer gave the
@@ -53,7 +53,7 @@ from engine import GameState
 from engine.actions import Timeout, action_from_dict
 from tests.crash.driver import STEP_TIMEOUT, CrashRun, Table
 from tests.replicas.balancer import Balancer
-from tg_mafia.bot.callbacks import Kind
+from tg_mafia.render.callbacks import Kind
 from tg_mafia.sandbox import HttpTransport, Limits, Sandbox, SimUser
 from tg_mafia.sandbox.acting import Press
 from tg_mafia.sandbox.limits import CHARGED_METHODS

@@ -2,7 +2,7 @@
 `python replica_process.py --zygote SETUP_JSON`, then one JSON line per
 replica to start on stdin: `{"index": I, "port": P}`.
 
-Each replica builds the unmodified application (`build_application`,
+Each replica builds the unmodified application (`bootstrap`,
 `start_service`) on the shared PostgreSQL database and takes its updates by
 webhook on 127.0.0.1:P, as `tg-mafia run` does with WEBHOOK_URL (the same
 `WebhookListener`, the balancer's URL and the shared secret). It is not
@@ -43,12 +43,12 @@ from tornado.web import Application as WebApplication
 from tornado.web import RequestHandler
 
 from tests.crash.bot_process import _Armed, _Fire
-from tg_mafia.bot.app import BotOptions, build_application, start_service
-from tg_mafia.bot.service import GameService
-from tg_mafia.bot.timers import ManualScheduler
+from tg_mafia.bootstrap import BotOptions, bootstrap, start_service
 from tg_mafia.config import Address
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.runtime.service import GameService
 from tg_mafia.storage import open_database
-from tg_mafia.webhook import WebhookListener, set_webhook
+from tg_mafia.telegram.webhook import WebhookListener, set_webhook
 
 HOOK_PATH = "hook"
 
@@ -58,7 +58,7 @@ class _Leading(RequestHandler):
         self.app = app
 
     def get(self) -> None:
-        service: GameService | None = self.app.bot_data.get("service")
+        service: GameService | None = self.app.bot_data.service
         self.write({"leading": bool(service is not None and service.leading)})
 
 
@@ -90,7 +90,7 @@ async def main(setup: dict[str, Any], index: int, port: int) -> None:
         mode="webhook",
         webhook_secret=setup["secret"],
     )
-    app = build_application(builder, db, options)
+    app = bootstrap(builder, db, options)
     scheduler = ManualScheduler()
     control_port = _control(scheduler, app)
     async with app:

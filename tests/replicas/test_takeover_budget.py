@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.replicas.driver import ReplicaRun, peak
-from tg_mafia.bot.sender import GROUP_BUDGET
+from tg_mafia.runtime.outbox.budgets import GROUP_BUDGET
 from tg_mafia.sandbox.limits import CHARGED_METHODS
 
 pytestmark = pytest.mark.real_time

@@ -101,6 +101,12 @@ BAD_VALUES = [
     ("miniapp_name", "no"),
     ("miniapp_name", "with-dash"),
     ("miniapp_max_age", "5"),
+    ("miniapp_url", "http://bot.example.org/app"),  # Telegram opens Mini Apps over https only
+    ("miniapp_url", "https://bot.example.org/app?x=1"),
+    ("miniapp_listen", "host:http"),
+    ("admission_share", "90%"),
+    ("admission_share", "1.5"),
+    ("admission_share", "nan"),
 ]
 WEBHOOK = {"webhook_url": "https://x.org/h"}
 
@@ -229,6 +235,19 @@ def test_a_closed_topic_waits_half_an_hour_unless_told() -> None:
     assert load_settings(flags, env).closed_topic_seconds == 3600
 
 
+def test_new_games_may_fill_nine_tenths_of_the_token_s_budget_unless_told() -> None:
+    assert load_settings({}, {"TELEGRAM_BOT_TOKEN": TOKEN}).admission_share == 0.9
+    env = {"TELEGRAM_BOT_TOKEN": TOKEN, "ADMISSION_SHARE": "0.75"}
+    assert load_settings({}, env).admission_share == 0.75
+    assert load_settings({"admission_share": "1"}, env).admission_share == 1.0
+    with pytest.raises(ConfigError) as caught:
+        load_settings({}, env | {"ADMISSION_SHARE": "90%"})
+    assert str(caught.value) == (
+        "ADMISSION_SHARE must be the share of the bot's Telegram budget new games may fill, "
+        "a number from 0.1 to 1 (e.g. 0.9), not '90%'"
+    )
+
+
 def test_every_setting_is_a_flag_of_run() -> None:
     flags = ["--token", TOKEN]
     for name in ENV_VARS:
@@ -238,3 +257,31 @@ def test_every_setting_is_a_flag_of_run() -> None:
     assert {name: getattr(args, name) for name in ENV_VARS} == {
         name: TOKEN if name == "token" else "x" for name in ENV_VARS
     }
+
+
+def test_the_mini_app_is_on_the_webhooks_origin_with_a_webhook() -> None:
+    settings = load_settings(WEBHOOK, {"TELEGRAM_BOT_TOKEN": TOKEN})
+    assert settings.app_url == "https://x.org/app"
+    assert settings.app_server is None  # the webhook's own server serves it
+    given = load_settings(
+        WEBHOOK | {"miniapp_url": "https://x.org/mafia/table/"}, {"TELEGRAM_BOT_TOKEN": TOKEN}
+    )
+    assert given.app_url == "https://x.org/mafia/table" and given.app_server is None
+
+
+def test_by_long_polling_the_mini_app_needs_its_url_and_gets_a_server() -> None:
+    env = {"TELEGRAM_BOT_TOKEN": TOKEN}
+    none = load_settings({}, env)
+    assert none.app_url is None and none.app_server is None  # no page: no Table link
+    settings = load_settings({"miniapp_url": "https://bot.example.org/app"}, env)
+    assert settings.app_url == "https://bot.example.org/app"
+    assert settings.app_server == Address("127.0.0.1", 8080)
+    env |= {"MINIAPP_URL": "https://bot.example.org/app", "MINIAPP_LISTEN": "0.0.0.0:9000"}
+    assert load_settings({}, env).app_server == Address("0.0.0.0", 9000)
+    assert load_settings({"miniapp_listen": "9001"}, env).app_server == Address("127.0.0.1", 9001)
+
+
+def test_through_a_local_bot_api_server_an_http_page_is_taken() -> None:
+    env = {"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_BASE_URL": "http://127.0.0.1:8081/bot"}
+    settings = load_settings({"miniapp_url": "http://127.0.0.1:9000/app"}, env)
+    assert settings.app_url == "http://127.0.0.1:9000/app"

@@ -31,13 +31,13 @@ from engine.variants import NightMove
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
 from tests.loopback import loopback_client
-from tg_mafia.bot import texts
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.config import ENV_VARS
 from tg_mafia.i18n import translator
 from tg_mafia.playtest.autoplay import press
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render import texts
 from tg_mafia.sandbox import HttpTransport, Sandbox
-from tg_mafia.sandbox.state import Chat
+from tg_mafia.sandbox.world.state import Chat
 from tg_mafia.storage import Database, GameRecord, GameStatus, open_database
 
 # A bot in another process: the wall clock, not the virtual one.

@@ -10,7 +10,7 @@ import pytest
 from tests.loopback import loopback_client
 from tg_mafia.commands import healthcheck
 from tg_mafia.config import Address
-from tg_mafia.health import HealthServer, NotReadyError
+from tg_mafia.ops.health import HealthServer, NotReadyError
 
 
 def free_port() -> int:

@@ -22,7 +22,7 @@ from tests.loopback import loopback_client
 from tg_mafia.cli import main
 from tg_mafia.config import ENV_VARS
 from tg_mafia.sandbox import SECRET_HEADER, HttpTransport, Sandbox, SimUser, post_json
-from tg_mafia.sandbox.state import Chat
+from tg_mafia.sandbox.world.state import Chat
 
 # A bot in another process: the wall clock, not the virtual one.
 pytestmark = pytest.mark.real_time

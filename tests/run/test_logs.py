@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from tg_mafia.logs import RedactingFilter, logging_to
+from tg_mafia.ops.logs import RedactingFilter, logging_to
 
 TOKEN = "123456789:AAFakeFakeFakeFakeFakeFakeFakeFake_-x"
 SECRET = "webhook-secret-value"

@@ -14,14 +14,14 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import running_bot
-from tg_mafia.bot.app import scrape_metrics
-from tg_mafia.bot.metered import api_method
-from tg_mafia.bot.status import read_snapshot
-from tg_mafia.bot.timers import ManualScheduler
-from tg_mafia.metrics import BotMetrics, Snapshot, api_result
+from tg_mafia.bootstrap import scrape_metrics
+from tg_mafia.ops.metrics import BotMetrics, Snapshot, api_result
+from tg_mafia.ops.status import read_snapshot
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.sandbox import Sandbox
-from tg_mafia.sandbox.faults import Fault
+from tg_mafia.sandbox.transport.faults import Fault
 from tg_mafia.storage import GameStatus, open_database
+from tg_mafia.telegram.metered import api_method
 
 Samples = list[tuple[str, dict[str, str], float]]
 
@@ -125,7 +125,7 @@ async def test_database_errors_are_counted_by_kind(tmp_path: Path) -> None:
         samples = parse(await scrape_metrics(h.app))
         assert total(samples, "tg_mafia_database_errors_total", kind=missing.__name__) == 1
     # Once the bot stopped, the database is no longer watched.
-    metrics: BotMetrics = h.app.bot_data["metrics"]
+    metrics: BotMetrics = h.app.bot_data.metrics
     # (On PostgreSQL the test's database is dropped by then: the connection fails.)
     with pytest.raises(sa.exc.DBAPIError), h.db.engine.connect() as connection:
         connection.execute(sa.text("SELECT * FROM no_such_table"))

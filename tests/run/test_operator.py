@@ -11,9 +11,9 @@ from pathlib import Path
 
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
-from tg_mafia.bot.callbacks import Kind
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.playtest.autoplay import find_button, prefix
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render.callbacks import Kind
 from tg_mafia.sandbox import Sandbox, SimUser
 from tg_mafia.storage import GameStatus
 

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from tg_mafia.logs import logging_to
+from tg_mafia.ops.logs import logging_to
 from tg_mafia.redaction import Redactor, mask_url_passwords
 
 TOKEN = "123456789:AAFakeFakeFakeFakeFakeFakeFakeFake_-x"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tg_mafia import startup
 from tg_mafia.cli import main
 from tg_mafia.config import ENV_VARS
+from tg_mafia.telegram import startup
 
 TOKEN = "123456789:" + "A" * 35
 

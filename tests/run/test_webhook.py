@@ -1,5 +1,5 @@
 """The webhook listener against what reaches a public port: no secret, huge bodies, slow
-bodies, bodies that are not updates (tg_mafia/webhook.py)."""
+bodies, bodies that are not updates (tg_mafia/telegram/webhook.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from telegram import Bot, Update
 
 from tg_mafia.config import Address
-from tg_mafia.webhook import BODY_TIMEOUT, MAX_BODY, SECRET_HEADER, WebhookListener
+from tg_mafia.telegram.webhook import BODY_TIMEOUT, MAX_BODY, SECRET_HEADER, WebhookListener
 
 SECRET = "shared-secret_1"
 PATH = "/tg/hook"

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from telegram import Bot
 
-from tg_mafia.bot.transport import AiohttpRequest
 from tg_mafia.sandbox import CallLog, CallRecord, HttpTransport, Sandbox, SimUser
-from tg_mafia.sandbox.state import Chat
-from tg_mafia.sandbox.updates import UpdateQueue
+from tg_mafia.sandbox.transport.updates import UpdateQueue
+from tg_mafia.sandbox.world.state import Chat
+from tg_mafia.telegram.transport import AiohttpRequest
 
 from .second_client import result_problem, update_problem
 

@@ -12,7 +12,8 @@ import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tg_mafia.sandbox import SECRET_HEADER, HttpTransport, Network, Sandbox, post_json, webhook
+from tg_mafia.sandbox import SECRET_HEADER, HttpTransport, Network, Sandbox, post_json
+from tg_mafia.sandbox.transport import webhook
 
 from .conftest import BOT_RIGHTS
 

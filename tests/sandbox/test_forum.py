@@ -11,7 +11,7 @@ from telegram import Bot, ChatPermissions
 from telegram.error import BadRequest
 
 from tg_mafia.sandbox import GENERAL_TOPIC_ID, Sandbox, SimulationError, SimUser
-from tg_mafia.sandbox.state import Chat
+from tg_mafia.sandbox.world.state import Chat
 
 from .conftest import BOT_RIGHTS, TRANSPORTS, connected
 

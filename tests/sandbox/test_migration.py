@@ -8,7 +8,7 @@ from telegram import ChatPermissions
 from telegram.error import ChatMigrated
 
 from tg_mafia.sandbox import Sandbox, SimulationError
-from tg_mafia.sandbox.state import basic_group_admin_rights
+from tg_mafia.sandbox.world.state import basic_group_admin_rights
 
 from .conftest import BOT_RIGHTS, TRANSPORTS, connected
 

@@ -4,7 +4,7 @@ check every sandbox test runs (conftest.read_by_a_second_client) can fail."""
 from __future__ import annotations
 
 from tg_mafia.sandbox import Sandbox
-from tg_mafia.sandbox.state import full_admin_rights
+from tg_mafia.sandbox.world.state import full_admin_rights
 
 from .second_client import result_problem, update_problem
 

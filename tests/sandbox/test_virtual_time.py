@@ -1,11 +1,11 @@
-"""The tests' virtual clock (tg_mafia/virtual_time.py): it jumps over idle
+"""The tests' virtual clock (tg_mafia/sandbox/virtual_time.py): it jumps over idle
 waits, and still moves when callbacks are due, as a real clock would."""
 
 from __future__ import annotations
 
 import asyncio
 
-from tg_mafia.virtual_time import VirtualTimeLoop, run
+from tg_mafia.sandbox.virtual_time import VirtualTimeLoop, run
 
 
 def test_an_idle_wait_costs_no_real_time() -> None:

@@ -19,15 +19,15 @@ from engine import VARIANTS, GameSetup, GameState, apply, legal_actions
 from engine.actions import Best
 from engine.options import OptionSpec, option_specs
 from engine.simulation import random_action
-from tg_mafia.bot import presenter, screens
-from tg_mafia.bot.keyboards import ALONE_COLUMNS, SHARED_ROW_COLUMNS, packed, width
-from tg_mafia.bot.lobby import Lobbies
-from tg_mafia.bot.ops import Keyboard
-from tg_mafia.bot.option_texts import option_line
-from tg_mafia.bot.scene import GameView, Scene
-from tg_mafia.bot.settings_menu import Settings, menu_markup
-from tg_mafia.bot.table import Table
 from tg_mafia.i18n import LANGUAGES, translator
+from tg_mafia.render import presenter, screens
+from tg_mafia.render.calls import Keyboard
+from tg_mafia.render.keyboards import ALONE_COLUMNS, SHARED_ROW_COLUMNS, packed, width
+from tg_mafia.render.scene import GameView, Scene
+from tg_mafia.render.settings_menu import Settings, menu_markup
+from tg_mafia.render.texts.options import option_line
+from tg_mafia.render.texts.table import Table
+from tg_mafia.runtime.lobby import Lobbies
 
 SEATS = tuple(str(100 + i) for i in range(1, 13))
 NAMES = {p: f"Ann{p[-2:]}" for p in SEATS}  # short: the labels' words are measured

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tg_mafia.bot.callbacks import MAX_BYTES, STEPPED, Button, Kind, decode
+from tg_mafia.render.callbacks import MAX_BYTES, STEPPED, Button, Kind, decode
 
 
 @pytest.mark.parametrize("kind", list(Kind))

@@ -1,6 +1,6 @@
 """Names that cannot mislead: a name that shows nothing is called by its
 seat ("Player 5"), and a name that starts with a number is quoted, so no
-name reads as another seat (tg_mafia/bot/names.py)."""
+name reads as another seat (tg_mafia/render/texts/names.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tg_mafia.bot import keyboards, texts
-from tg_mafia.bot.names import (
+from tg_mafia.i18n import LANGUAGES, translator
+from tg_mafia.render import keyboards, texts
+from tg_mafia.render.texts.names import (
     clean_name,
     is_blank,
     listed_name,
@@ -18,8 +19,7 @@ from tg_mafia.bot.names import (
     placeholder,
     seat_name,
 )
-from tg_mafia.bot.table import Table
-from tg_mafia.i18n import LANGUAGES, translator
+from tg_mafia.render.texts.table import Table
 
 BLANK = [
     "\u3164",  # Hangul filler

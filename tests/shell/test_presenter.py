@@ -13,12 +13,12 @@ from engine import GameSetup, GameState, Stage, apply, events, legal_actions
 from engine.actions import NightChoice, Nominate, Pass, Timeout
 from engine.events import Event
 from engine.simulation import random_action
-from tg_mafia.bot import presenter, screens, texts
-from tg_mafia.bot.callbacks import Kind, decode
-from tg_mafia.bot.ops import RELATIVE_DEADLINE, Method
-from tg_mafia.bot.scene import GameView, Scene
-from tg_mafia.bot.table import Table
 from tg_mafia.i18n import translator
+from tg_mafia.render import presenter, screens, texts
+from tg_mafia.render.callbacks import Kind, decode
+from tg_mafia.render.calls import RELATIVE_DEADLINE, Method
+from tg_mafia.render.scene import GameView, Scene
+from tg_mafia.render.texts.table import Table
 
 CHAT = -1000
 SEATS = tuple(str(100 + i) for i in range(1, 12))

@@ -21,9 +21,9 @@ from engine.actions import (
     Vote,
 )
 from engine.variants import NightMove
-from tg_mafia.bot.callbacks import Button, Kind
-from tg_mafia.bot.presses import to_action
-from tg_mafia.bot.table import Table
+from tg_mafia.render.callbacks import Button, Kind
+from tg_mafia.render.presses import to_action
+from tg_mafia.render.texts.table import Table
 
 SEATS = tuple(str(100 + i) for i in range(1, 10))
 TABLE = Table(SEATS, {p: f"P{p}" for p in SEATS})

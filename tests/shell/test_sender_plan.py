@@ -1,11 +1,11 @@
-"""The sender's planning (sender.plan): which call a chat's pending
+"""The sender's planning (plan.plan): which call a chat's pending
 entries make next, with superseded edits skipped and announcements merged."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tg_mafia.bot.sender import MAX_TEXT, plan
+from tg_mafia.runtime.outbox.plan import MAX_TEXT, plan
 from tg_mafia.storage import OutboxRecord
 
 

@@ -9,14 +9,17 @@ from engine import GameState, Role, Side, Stage, apply, new_game
 from engine.actions import Action, Best, Hand, NightChoice, Nominate, Pass, Say, Timeout
 from engine.events import Event
 from engine.variants import NightMove
-from tg_mafia.bot import presenter, rules_text, screens, sport_texts, stats_text, texts
-from tg_mafia.bot.callbacks import Button, Kind, decode
-from tg_mafia.bot.ops import Method, Op
-from tg_mafia.bot.presses import picked, selection_arg, to_action
-from tg_mafia.bot.scene import GameView, Outgoing, Scene
-from tg_mafia.bot.standings import standings
-from tg_mafia.bot.table import Table
 from tg_mafia.i18n import translator
+from tg_mafia.render import presenter, screens, texts
+from tg_mafia.render.callbacks import Button, Kind, decode
+from tg_mafia.render.calls import Method, Op
+from tg_mafia.render.presses import picked, selection_arg, to_action
+from tg_mafia.render.scene import GameView, Outgoing, Scene
+from tg_mafia.render.standings import standings
+from tg_mafia.render.texts import rules as rules_text
+from tg_mafia.render.texts import sport as sport_texts
+from tg_mafia.render.texts import stats as stats_text
+from tg_mafia.render.texts.table import Table
 from tg_mafia.storage import ChatStats
 
 CHAT = -1000

@@ -12,10 +12,10 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tg_mafia.bot import texts
-from tg_mafia.bot.names import clean_name, cut
-from tg_mafia.bot.timefmt import deadline_html
 from tg_mafia.i18n import LANGUAGES, translator
+from tg_mafia.render import texts
+from tg_mafia.render.texts.names import clean_name, cut
+from tg_mafia.render.texts.timefmt import deadline_html
 
 ENGINE = Path(__file__).parents[2] / "engine"
 

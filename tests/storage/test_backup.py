@@ -20,17 +20,12 @@ from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import running_bot
 from tests.storage.conftest import POSTGRES_URL_VARIABLE
-from tg_mafia.bot.restored import redraw_running_games
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.cli import main
+from tg_mafia.ops.backup import BackupError, backup_database, libpq_conninfo, restore_database
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.runtime.restored import redraw_running_games
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.storage import Database, GameRecord, GameStatus, open_database
-from tg_mafia.storage.backup import (
-    BackupError,
-    backup_database,
-    libpq_conninfo,
-    restore_database,
-)
 
 NewDatabase = Callable[[], str]
 

@@ -1,4 +1,4 @@
-"""A message's buttons are written down before its call goes out (bot/sender.py): a
+"""A message's buttons are written down before its call goes out (runtime/outbox/sender.py): a
 press that comes before the call's answer is written down counts, and so does one on
 a copy that went out just before a crash and whose id never came back."""
 

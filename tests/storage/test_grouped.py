@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from tg_mafia.records import GameRecord
 from tg_mafia.storage import Database, GameStatus, StaleGameError
-from tg_mafia.storage.records import GameRecord
 
 from .test_repository import CHAT, PLAYERS, running_game
 

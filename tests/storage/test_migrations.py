@@ -25,6 +25,7 @@ from tg_mafia.storage import (
     migrate,
     open_database,
 )
+from tg_mafia.storage import waitlist as store
 from tg_mafia.storage.database import alembic_config
 
 if TYPE_CHECKING:
@@ -42,13 +43,14 @@ OUR_TABLES = {
     "button_message",
     "chat_move",
     "pseudonym",
+    "waiting_group",
 }
 
 
-HEAD = "0008"
+HEAD = "0009"
 
 
-def test_head_is_0008() -> None:
+def test_head_is_0009() -> None:
     assert head_revision() == HEAD
 
 
@@ -322,6 +324,47 @@ def test_downgrade_to_0001_and_back(database_url: str) -> None:
         assert lobby is not None and lobby.title == "Friday club"  # there and back again
 
 
+def test_the_queue_for_a_table_comes_with_0009_and_goes_with_its_downgrade(
+    database_url: str,
+) -> None:
+    """0009 adds the groups waiting for a table, empty, beside a lobby of 0008; its
+    downgrade drops them and keeps the lobby; upgraded again, the queue works."""
+    engine = create_database_engine(database_url)
+    try:
+        migrate(engine, "0008")
+        with engine.begin() as connection:
+            row = _game_0003(LOBBY_CHAT, "lobby")
+            connection.execute(GAME_0003.insert().values(**row))
+        migrate(engine)
+        waiting = sa.table(
+            "waiting_group",
+            *(sa.column(c) for c in ("chat_id", "topic", "variant", "title", "held_until")),
+            sa.column("created_at", sa.DateTime(timezone=True)),
+        )
+        with engine.begin() as connection:
+            assert connection.execute(sa.text("SELECT count(*) FROM waiting_group")).scalar() == 0
+            connection.execute(
+                waiting.insert().values(
+                    chat_id=RUNNING_CHAT, topic=0, variant="club", title="Club", held_until=None,
+                    created_at=datetime(2025, 1, 1, tzinfo=UTC),
+                )
+            )  # fmt: skip
+        with engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0008")
+        assert current_revision(engine) == "0008"
+        assert "waiting_group" not in sa.inspect(engine).get_table_names()
+        migrate(engine)
+    finally:
+        engine.dispose()
+    with open_database(database_url) as db:
+        assert current_revision(db.engine) == HEAD
+        lobby = db.active_game(LOBBY_CHAT)
+        assert lobby is not None and lobby.title == "Club"
+        with db.transaction() as tx:
+            store.join(tx, RUNNING_CHAT, 0, "club", "Club")
+            assert [(w.chat_id, w.variant) for w in store.queue(tx)] == [(RUNNING_CHAT, "club")]
+
+
 def test_the_living_messages_of_0005_keep_their_buttons(database_url: str) -> None:
     """The upgrade to 0006 records the living messages of the games under way as
     messages with buttons (any button of their game), so a game that runs across the
@@ -472,7 +515,7 @@ def test_database_from_a_newer_release_is_refused(database_url: str) -> None:
 
 # The revisions a database can be upgraded from, each with a test below that writes a game
 # in progress as that revision stored it. A new revision adds its predecessor here.
-UPGRADED_FROM = ("0001", "0002", "0003", "0004", "0005", "0006", "0007")
+UPGRADED_FROM = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008")
 
 
 def test_every_upgrade_step_is_tested_with_a_game_in_progress() -> None:
@@ -494,7 +537,7 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade_from(
     from engine.simulation import lively_action
     from tests.bot.autoplay import AutoPlayers
     from tests.bot.harness import running_bot
-    from tg_mafia.bot.timers import ManualScheduler
+    from tg_mafia.playtest.scheduler import ManualScheduler
     from tg_mafia.sandbox import Sandbox
 
     sb = Sandbox()
@@ -530,8 +573,8 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade_from(
         migrate(engine, revision)
         with engine.begin() as connection:
             # 0004 stored a game as 0003 did (it added only the /nextgame list and autostart),
-            # and 0005 to 0007 too (each move's update, NULL here; the chat moves, none;
-            # the buttons, below).
+            # and 0005 to 0008 too (each move's update, NULL here; the chat moves, none;
+            # the buttons, below; 0008's pseudonyms are for results, none yet).
             store = _store_as_0003 if revision >= "0003" else _store_as_before_0003
             store(connection, record, [(a.seq, dict(a.action)) for a in actions])
             if revision >= "0006":  # and the buttons each message carries

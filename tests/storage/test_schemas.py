@@ -1,6 +1,6 @@
 """Two bots in two schemas of one PostgreSQL database are strangers: each
 leads its own replicas with its own lock, sees only its own replicas, and
-hears only its own notifications (bot/leader.py's Scope)."""
+hears only its own notifications (runtime/db/leader.py's Scope)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import Engine, create_engine, text
 
 from tests.storage.conftest import postgres_schema
-from tg_mafia.bot.leader import PostgresLeader, Replica, live_replicas
+from tg_mafia.runtime.db.leader import PostgresLeader, Replica, live_replicas
 from tg_mafia.storage.rows import NOTIFY
 
 pytestmark = pytest.mark.real_time  # the leaders' threads wait on the database

@@ -65,8 +65,8 @@ def database_url(args: argparse.Namespace) -> str:
 
 
 def run_backup(args: argparse.Namespace) -> int:
+    from tg_mafia.ops.backup import backup_database
     from tg_mafia.storage import mask_url
-    from tg_mafia.storage.backup import backup_database
 
     url = database_url(args)
     return _report(
@@ -76,8 +76,8 @@ def run_backup(args: argparse.Namespace) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
+    from tg_mafia.ops.backup import restore_database
     from tg_mafia.storage import mask_url
-    from tg_mafia.storage.backup import restore_database
 
     url = database_url(args)
 
@@ -94,9 +94,9 @@ def run_restore(args: argparse.Namespace) -> int:
 
 def _redraw(url: str) -> int:
     """What the backup's games show in Telegram is older than what Telegram shows now:
-    their screens are drawn again (tg_mafia/bot/restored.py). Opening the database
+    their screens are drawn again (tg_mafia/runtime/restored.py). Opening the database
     migrates an older backup, as the bot's start would."""
-    from tg_mafia.bot.restored import redraw_running_games
+    from tg_mafia.runtime.restored import redraw_running_games
     from tg_mafia.storage import open_database
 
     with open_database(url) as db:
@@ -104,8 +104,8 @@ def _redraw(url: str) -> int:
 
 
 def _report(command: str, work: Any) -> int:
+    from tg_mafia.ops.backup import BackupError
     from tg_mafia.storage import DatabaseConfigError
-    from tg_mafia.storage.backup import BackupError
 
     try:
         print(work())

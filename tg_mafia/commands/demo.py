@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from engine import SetupError
-from tg_mafia import virtual_time
 from tg_mafia.commands.arguments import at_least, examples
 from tg_mafia.commands.table_args import add_option_argument, check_table, parse_options
 from tg_mafia.i18n import LANGUAGES
+from tg_mafia.sandbox import virtual_time
 
 
 def register(subparsers: Any) -> None:
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_protocol(path: Path, document: dict[str, Any] | None) -> int:
-    from tg_mafia.protocol import protocol_file
+    from tg_mafia.render.protocol import protocol_file
 
     if document is None:
         print("tg-mafia demo: the game was abandoned: it has no protocol", file=sys.stderr)

@@ -50,7 +50,7 @@ def register(subparsers: Any) -> None:
 def run_prune(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from tg_mafia.bot.retention import cutoff, describe
+    from tg_mafia.runtime.timers.retention import cutoff, describe
     from tg_mafia.storage import DatabaseConfigError, mask_url, open_database
 
     name = "--days" if args.days is not None else ENV_VARS["retention_days"]

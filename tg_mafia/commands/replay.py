@@ -10,7 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from tg_mafia.commands.arguments import examples
-from tg_mafia.protocol.replay import UNREADABLE, DocumentError, read_document, replay_document
+from tg_mafia.render.protocol.replay import (
+    UNREADABLE,
+    DocumentError,
+    read_document,
+    replay_document,
+)
 
 
 def register(subparsers: Any) -> None:

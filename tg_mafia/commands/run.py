@@ -24,6 +24,7 @@ import signal
 import socket
 import sys
 import threading
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
@@ -37,16 +38,17 @@ from tg_mafia.config import (
     given_secrets,
     load_settings,
 )
-from tg_mafia.logs import logging_to, quieted
+from tg_mafia.ops.logs import logging_to, quieted
 from tg_mafia.redaction import Redactor
 
 # The bot, PTB and the storage load in seconds: only once the settings are known to be good,
 # so that `tg-mafia run` without a token answers at once.
 if TYPE_CHECKING:
-    from tg_mafia.bot.app import App
-    from tg_mafia.bot.service import GameService
-    from tg_mafia.health import HealthServer
+    from tg_mafia.bootstrap import App
+    from tg_mafia.miniapp.routes import MiniApp
+    from tg_mafia.ops.health import HealthServer
     from tg_mafia.storage import Database
+    from tg_mafia.telegram.webhook import WebServer
 
 log = logging.getLogger("tg_mafia.run")
 
@@ -57,6 +59,15 @@ tg-mafia run: no bot token.
   2. Run: TELEGRAM_BOT_TOKEN='<that token>' tg-mafia run   (or pass --token)
 To see a whole game offline first, with simulated players:
   tg-mafia demo --variant moscow --players 11 --lang ru"""
+
+
+@dataclass
+class Listeners:
+    """What `tg-mafia run` serves beside the bot, started with it and stopped with it."""
+
+    health: HealthServer | None = None
+    web: WebServer | None = None  # the webhook's server (Telegram's updates), or the Mini App's
+    miniapp: MiniApp | None = None  # the table's Mini App, on that server
 
 
 class StartError(Exception):
@@ -144,6 +155,22 @@ def register(subparsers: Any) -> None:
         "(env MINIAPP_MAX_AGE; default 86400)",
     )
     add(
+        "--miniapp-url",
+        help="the table Mini App page's public https URL, as given to BotFather (env "
+        "MINIAPP_URL; default: /app on the webhook's origin; by long polling, no Mini App)",
+    )
+    add(
+        "--miniapp-listen",
+        help="HOST:PORT or PORT the Mini App's server listens on by long polling, when "
+        "MINIAPP_URL is set (env MINIAPP_LISTEN; default 127.0.0.1:8080)",
+    )
+    add(
+        "--admission-share",
+        help="the share of the bot's Telegram budget (30 calls a second) the running games' "
+        "estimated calls may fill: past it /newgame puts the group in a queue "
+        "(env ADMISSION_SHARE; 0.1 to 1; default 0.9)",
+    )
+    add(
         "--take-over",
         action="store_true",
         help="long polling even though a webhook is set: delete it (the replicas running in "
@@ -198,6 +225,8 @@ def check_free(settings: Settings) -> None:
         _check_bindable(settings.name_of("listen"), settings.webhook.listen)
     if settings.health_listen is not None:
         _check_bindable(settings.name_of("health_listen"), settings.health_listen)
+    if settings.app_server is not None:
+        _check_bindable(settings.name_of("miniapp_listen"), settings.app_server)
 
 
 def _check_bindable(name: str, address: Address) -> None:
@@ -214,20 +243,13 @@ def _cannot_listen(name: str, address: Address, error: OSError) -> str:
     return f"cannot listen on {address} ({name}): {error.strerror or error}"
 
 
-def _app_url(settings: Settings) -> str | None:
-    """The table's Mini App page: /app on the webhook's origin (webhook mode only)."""
-    if settings.webhook is None:
-        return None
-    parts = urlsplit(settings.webhook.url)
-    return f"{parts.scheme}://{parts.netloc}/app"
-
-
 async def serve(settings: Settings, db: Database, *, take_over: bool = False) -> int:
     from telegram.ext import ApplicationBuilder
 
-    from tg_mafia.bot.app import BotOptions, build_application
-    from tg_mafia.bot.transport import calls_request, updates_request
-    from tg_mafia.metrics import BotMetrics
+    from tg_mafia.bootstrap import BotOptions, bootstrap
+    from tg_mafia.ops.budget import TokenBudget
+    from tg_mafia.ops.metrics import BotMetrics
+    from tg_mafia.telegram.transport import calls_request, updates_request
 
     metrics = BotMetrics(settings.replica_id)
     # aiohttp for the calls and one connection for getUpdates, each call counted.
@@ -247,11 +269,12 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         retention_days=settings.retention_days,
         mode="polling" if settings.webhook is None else "webhook",
         webhook_secret=_shared_secret(settings),
-        # The Table link needs the page: served with the webhook only.
-        miniapp_name=settings.miniapp_name if settings.webhook is not None else None,
-        app_url=_app_url(settings),
+        # The Table link needs the page: no page (long polling without MINIAPP_URL), no link.
+        miniapp_name=settings.miniapp_name if settings.app_url is not None else None,
+        app_url=settings.app_url,
+        budget=TokenBudget(share=settings.admission_share),
     )
-    app = build_application(builder, db, options, metrics)
+    app = bootstrap(builder, db, options, metrics)
     now = asyncio.Event()  # stop without waiting: SIGINT, or a second SIGTERM
     terms = 0
 
@@ -262,7 +285,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
     def on_sigterm() -> None:
         nonlocal terms
         terms += 1
-        service: GameService | None = app.bot_data.get("service")
+        service = app.bot_data.service
         if terms > 1 or service is None:
             stop_now()
         elif not service.draining.begin("SIGTERM"):
@@ -273,16 +296,16 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
     handlers = {signal.SIGINT: stop_now, signal.SIGTERM: on_sigterm} if _in_main_thread() else {}
     for sig, handler in handlers.items():
         loop.add_signal_handler(sig, handler)
-    health = _health_server(settings, app, db)
+    listeners = Listeners(health=_health_server(settings, app, db))
     try:
-        await _start(settings, app, health, take_over=take_over)
+        await _start(settings, app, listeners, take_over=take_over)
         await _until_drained(app, now)
         log.info("stopping")
         return 0
     finally:
         for sig in handlers:
             loop.remove_signal_handler(sig)
-        await _stop(app, health, flush=not now.is_set())
+        await _stop(app, listeners, flush=not now.is_set())
         # PTB shuts a bot's connections down only if the bot initialised: after a
         # rejected token their sessions would be left open.
         for request in requests:
@@ -292,7 +315,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
 async def _until_drained(app: App, now: asyncio.Event) -> None:
     """Until a drain (SIGTERM or the owner's /drain) has let the games end or reached its
     limit, or until `now` is set."""
-    service: GameService = app.bot_data["service"]
+    service = app.bot_data.running
     drained = asyncio.ensure_future(service.draining.finished(service.own_running_games))
     stopped = asyncio.ensure_future(now.wait())
     try:
@@ -327,16 +350,16 @@ def _in_main_thread() -> bool:
 def _health_server(settings: Settings, app: App, db: Database) -> HealthServer | None:
     if settings.health_listen is None:
         return None
-    from tg_mafia.bot.app import scrape_metrics
-    from tg_mafia.health import HealthServer, NotReadyError
+    from tg_mafia.bootstrap import scrape_metrics
+    from tg_mafia.ops.health import HealthServer, NotReadyError
 
     async def probe() -> int:
-        if "service" not in app.bot_data or not app.running:
+        if app.bot_data.service is None or not app.running:
             raise NotReadyError("starting or stopping")
         return len(db.unfinished_games())
 
     def draining() -> bool:
-        service: GameService | None = app.bot_data.get("service")
+        service = app.bot_data.service
         return service is not None and service.draining.active
 
     async def scrape() -> bytes:
@@ -346,24 +369,20 @@ def _health_server(settings: Settings, app: App, db: Database) -> HealthServer |
 
 
 async def _start(
-    settings: Settings, app: App, health: HealthServer | None, *, take_over: bool = False
+    settings: Settings, app: App, listeners: Listeners, *, take_over: bool = False
 ) -> None:
     # The same steps as Application.run_polling/run_webhook, by hand: each failure gets its
     # own line, the health listener shares the loop, and the game service drains its outbox
     # while the bot can still send.
-    from telegram import Update
     from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
 
-    from tg_mafia.bot import heap
-    from tg_mafia.bot.app import start_service
-    from tg_mafia.startup import ATTEMPTS, with_retries
+    from tg_mafia.bootstrap import start_service
+    from tg_mafia.ops import heap
+    from tg_mafia.telegram.startup import ATTEMPTS, with_retries
 
+    health = listeners.health
     if health is not None:
-        try:
-            await health.start()
-        except OSError as error:
-            name = settings.name_of("health_listen")
-            raise StartError(_cannot_listen(name, health.address, error)) from error
+        await _start_health(settings, health)
     try:
         await with_retries("asking Telegram who the bot is (getMe)", app.initialize)
     except InvalidToken as error:
@@ -375,58 +394,42 @@ async def _start(
         raise StartError(
             f"cannot reach the Bot API at {settings.base_url}: {error} ({ATTEMPTS} attempts)", 1
         ) from error
-    from tg_mafia.bot.leader import ReplicaConfigError
+    from tg_mafia.runtime.db.leader import ReplicaConfigError
 
     try:
         await start_service(app)
     except ReplicaConfigError as error:
         raise StartError(str(error)) from error
-    updater = app.updater
-    assert updater is not None  # build_application keeps PTB's default Updater
     webhook = settings.webhook
     # PTB logs the traceback of a failed setWebhook/deleteWebhook before raising it; the
     # raised error becomes our one line, so its log is wanted only when debugging.
     ptb_start_level = logging.NOTSET if settings.log_level == "DEBUG" else logging.CRITICAL
+    miniapp = _miniapp(settings, app)
     if webhook is None:
-        if not take_over:
-            await _refuse_polling_over_a_webhook(app, settings)
-        with quieted(["telegram.ext"], ptb_start_level):
-            await with_retries(
-                "starting to poll (deleteWebhook)",
-                lambda: updater.start_polling(allowed_updates=Update.ALL_TYPES),
-            )
-        log.info("running as @%s by long polling", app.bot.username)
+        _serve_miniapp_alone(settings, miniapp, listeners)
+        await _start_polling(settings, app, ptb_start_level, take_over=take_over)
+        log.info(
+            "running as @%s by long polling%s",
+            app.bot.username,
+            f", the Mini App on {settings.app_server}" if listeners.miniapp else "",
+        )
     else:
-        from tg_mafia.miniapp.routes import MiniApp, MiniAppConfig
-        from tg_mafia.webhook import WebhookListener, set_webhook
+        from tg_mafia.telegram.webhook import WebhookListener, set_webhook
 
         refused = f"Telegram refused the webhook {webhook.url}"
-        # The table's Mini App, on the same server (Telegram opens it over the webhook's HTTPS).
-        miniapp = MiniApp(
-            app.bot_data["service"],
-            app.bot_data["input_limiter"],
-            MiniAppConfig(token=settings.token, max_age=settings.miniapp_max_age),
-        )
-
         # Each update handled before it is answered (not PTB's webhook server, which
         # answers at once): an update in the hands of a killed replica is not lost.
+        # The table's Mini App is on the same server (Telegram opens it over its HTTPS).
         listener = WebhookListener(
             webhook.listen,
             webhook.path,
             app.bot,
             app.process_update,
             webhook.secret_token,
-            app.bot_data["metrics"].api_call,
-            routes=miniapp.routes(),
+            app.bot_data.metrics.api_call,
+            routes=miniapp.routes() if miniapp is not None else (),
         )
-        try:
-            listener.start()
-        except OSError as error:
-            name = settings.name_of("listen")
-            raise StartError(_cannot_listen(name, webhook.listen, error)) from error
-        app.bot_data["webhook_listener"] = listener
-        miniapp.start()
-        app.bot_data["miniapp"] = miniapp
+        _listen(listener, settings, miniapp, listeners)
         try:
             await with_retries(
                 "setting the webhook (setWebhook)",
@@ -454,12 +457,79 @@ async def _start(
         log.info("health check on http://%s/healthz", health.address)
 
 
+def _miniapp(settings: Settings, app: App) -> MiniApp | None:
+    """The table's Mini App, when it has a page (Settings.app_url)."""
+    url = settings.app_url
+    if url is None:
+        return None
+    from tg_mafia.miniapp.routes import MiniApp, MiniAppConfig
+
+    config = MiniAppConfig(
+        token=settings.token,
+        max_age=settings.miniapp_max_age,
+        prefix=urlsplit(url).path.rstrip("/"),
+    )
+    return MiniApp(app.bot_data.running, app.bot_data.input_limiter, config)
+
+
+def _listen(
+    server: WebServer, settings: Settings, miniapp: MiniApp | None, listeners: Listeners
+) -> None:
+    """The bot's web server started (a StartError when its address is taken), and
+    the Mini App's live pages with it."""
+    webhook = settings.webhook
+    name = settings.name_of("listen" if webhook is not None else "miniapp_listen")
+    try:
+        server.start()
+    except OSError as error:
+        raise StartError(_cannot_listen(name, server.address, error)) from error
+    listeners.web = server
+    if miniapp is not None:
+        miniapp.start()
+        listeners.miniapp = miniapp
+
+
+async def _start_health(settings: Settings, health: HealthServer) -> None:
+    try:
+        await health.start()
+    except OSError as error:
+        name = settings.name_of("health_listen")
+        raise StartError(_cannot_listen(name, health.address, error)) from error
+
+
+def _serve_miniapp_alone(settings: Settings, miniapp: MiniApp | None, listeners: Listeners) -> None:
+    """No webhook: the Mini App has the bot's web server to itself, in this process."""
+    if miniapp is None or settings.app_server is None:
+        return
+    from tg_mafia.telegram.webhook import WebServer
+
+    _listen(WebServer(settings.app_server, miniapp.routes()), settings, miniapp, listeners)
+
+
+async def _start_polling(
+    settings: Settings, app: App, ptb_start_level: int, *, take_over: bool
+) -> None:
+    from telegram import Update
+
+    from tg_mafia.telegram.startup import with_retries
+
+    updater = app.updater
+    assert updater is not None  # bootstrap keeps PTB's default Updater
+    if not take_over:
+        await _refuse_polling_over_a_webhook(app, settings)
+    with quieted(["telegram.ext"], ptb_start_level):
+        await with_retries(
+            "starting to poll (deleteWebhook)",
+            lambda: updater.start_polling(allowed_updates=Update.ALL_TYPES),
+        )
+
+
 async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:
     """Long polling deletes the webhook: the replicas behind it would get no more updates.
     It is done only when asked (--take-over)."""
     from telegram.error import TelegramError
 
-    from tg_mafia.startup import with_retries
+    from tg_mafia.telegram.startup import with_retries
 
     try:
         info = await with_retries(
@@ -475,22 +545,19 @@ async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:
         )
 
 
-async def _stop(app: App, health: HealthServer | None, *, flush: bool) -> None:
-    from tg_mafia.bot.app import stop_service
+async def _stop(app: App, listeners: Listeners, *, flush: bool) -> None:
+    from tg_mafia.bootstrap import stop_service
 
-    if health is not None:
-        await health.stop()
-    listener = app.bot_data.pop("webhook_listener", None)
-    if listener is not None:
-        await listener.stop()
-    miniapp = app.bot_data.pop("miniapp", None)
+    if listeners.health is not None:
+        await listeners.health.stop()
+    server, listeners.web = listeners.web, None
+    if server is not None:
+        await server.stop()
+    miniapp, listeners.miniapp = listeners.miniapp, None
     if miniapp is not None:
         miniapp.stop()
     if app.updater is not None and app.updater.running:
         await app.updater.stop()
-    listener = app.bot_data.pop("webhook", None)
-    if listener is not None:
-        await listener.stop()
     if app.running:
         await app.stop()
     await stop_service(app, flush=flush)

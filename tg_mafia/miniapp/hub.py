@@ -10,7 +10,10 @@ any replica serves any game's page: it reads the game from the database.
 
 A page's event id is its snapshot's digest (with the game's version in front):
 a page reconnecting with the id it last had is sent nothing until the game
-changes again; with another id, the snapshot as it is now."""
+changes again; with another id, the snapshot as it is now. A snapshot holds the
+game's latest public events (chronicle.py), each with its number: the page
+shows them as the snapshot lists them, so a reconnection neither repeats nor
+skips one."""
 
 from __future__ import annotations
 
@@ -27,14 +30,16 @@ from typing import Any, Final
 
 from sqlalchemy import Engine
 
-from tg_mafia.bot.clock import BotClock
-from tg_mafia.bot.dbthread import AsyncDb
+from tg_mafia.miniapp.chronicle import Chronicle, Entry
 from tg_mafia.miniapp.snapshot import Json, Viewer, chats_of, snapshot
-from tg_mafia.storage import ButtonsRecord, Database, GameRecord
+from tg_mafia.runtime.clock import BotClock
+from tg_mafia.runtime.db.thread import AsyncDb
+from tg_mafia.storage import ActionRecord, ButtonsRecord, Database, GameRecord
 
 log = logging.getLogger(__name__)
 
 POLL: Final = 1.0  # seconds between checks of the listening connection
+IDLE_CHRONICLES: Final = 64  # chronicles kept of games with no page open (a page opening soon)
 
 
 def event_id(content: Json) -> str:
@@ -70,18 +75,34 @@ class Page:
         return self.last_id, content
 
 
-def read_game(db: Database, game_id: int) -> tuple[GameRecord | None, list[ButtonsRecord]]:
+@dataclass(frozen=True)
+class Game:
+    """One read of a game: the record, the messages that take presses, and its
+    latest public events."""
+
+    record: GameRecord
+    buttons: list[ButtonsRecord]
+    events: tuple[Entry, ...] = ()
+
+
+Stored = tuple[GameRecord | None, list[ButtonsRecord], list[ActionRecord]]
+
+
+def read_game(db: Database, game_id: int, after: int = 0) -> Stored:
+    """The game, its buttons, and its actions after the seq `after` (none for a lobby)."""
     with db.transaction() as tx:
         record = tx.game(game_id)
-        return record, (tx.game_buttons(game_id) if record is not None else [])
+        if record is None:
+            return None, [], []
+        started = record.state is not None
+        return record, tx.game_buttons(game_id), tx.actions(game_id, after) if started else []
 
 
-def content_for(
-    record: GameRecord, buttons: list[ButtonsRecord], viewer: Viewer, clock: BotClock
-) -> Json:
-    chats = chats_of(record, viewer)
-    mine = [b for b in buttons if b.chat_id in chats]
-    return {**snapshot(record, viewer, mine, clock), "now": round(clock.now(), 3)}
+def content_for(game: Game, viewer: Viewer, clock: BotClock) -> Json:
+    chats = chats_of(game.record, viewer)
+    mine = [b for b in game.buttons if b.chat_id in chats]
+    content = snapshot(game.record, viewer, mine, clock, game.events)
+    return {**content, "now": round(clock.now(), 3)}
 
 
 class Hub:
@@ -89,6 +110,7 @@ class Hub:
         self.adb = adb
         self.clock = clock
         self.pages: dict[int, set[Page]] = {}
+        self.chronicles: dict[int, Chronicle] = {}  # by game, the last used last
         self._due: set[int] = set()  # games changed, their pages not refreshed yet
         self._tasks: set[asyncio.Task[None]] = set()
         self.listener: ChannelListener | None = None
@@ -106,8 +128,33 @@ class Hub:
             if not pages:
                 del self.pages[page.game_id]
 
-    async def read(self, game_id: int) -> tuple[GameRecord | None, list[ButtonsRecord]]:
-        return await self.adb.run(read_game, game_id)
+    async def read(self, game_id: int) -> Game | None:
+        """The game as it is now, with its public events (None: no such game)."""
+        for _ in range(3):
+            kept = self.chronicles.get(game_id)
+            after = kept.seq if kept is not None else 0
+            record, buttons, actions = await self.adb.run(read_game, game_id, after)
+            if record is None:
+                return None
+            if record.state is None:
+                return Game(record, buttons)  # a lobby: nothing has happened yet
+            chronicle = self.chronicles.pop(game_id, None)
+            if chronicle is None and after == 0:
+                chronicle = Chronicle(record)
+            if chronicle is None or not chronicle.follows(actions):
+                continue  # its chronicle went or changed meanwhile: the whole log again
+            chronicle.extend(record, actions)
+            self.chronicles[game_id] = chronicle  # the last used last
+            self._forget_idle()
+            return Game(record, buttons, chronicle.shown())
+        raise RuntimeError(f"game {game_id}'s chronicle keeps changing under the reads")
+
+    def _forget_idle(self) -> None:
+        """The chronicles of games without a page beyond the few kept, the least
+        recently used first."""
+        idle = [g for g in self.chronicles if g not in self.pages]
+        for game_id in idle[: max(0, len(idle) - IDLE_CHRONICLES)]:
+            del self.chronicles[game_id]
 
     # ----- changes ---------------------------------------------------------------------------
 
@@ -131,18 +178,18 @@ class Hub:
         try:
             await asyncio.sleep(0)  # the changes of this moment, taken together
             self._due.discard(game_id)
-            record, buttons = await self.read(game_id)
+            game = await self.read(game_id)
         except Exception:
             self._due.discard(game_id)
             log.exception("mini app: cannot read game %s", game_id)
             return
-        if record is None:
+        if game is None:
             return
-        made: dict[str | None, Json] = {}  # by player; None: every spectator alike
+        made: dict[object, Json] = {}  # by who sees alike: every spectator the same
         for page in list(self.pages.get(game_id, ())):
-            key = page.viewer.player
+            key = page.viewer.alike
             if key not in made:
-                made[key] = content_for(record, buttons, page.viewer, self.clock)
+                made[key] = content_for(game, page.viewer, self.clock)
             page.offer(made[key])
         if self.delivered is not None:
             self.delivered(game_id)
@@ -189,7 +236,7 @@ class ChannelListener:
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        from tg_mafia.bot.leader import current_scope
+        from tg_mafia.runtime.db.leader import current_scope
 
         while not self._stop.is_set():
             try:

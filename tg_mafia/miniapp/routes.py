@@ -2,8 +2,11 @@
 files, the viewer's snapshot, its live events (Server-Sent Events) and its
 presses. Every request but the page's own files carries Telegram's initData:
 unsigned, forged or expired is 401; a user who may not see the game (not a
-player, not its host, not a member of its group) or a press on a chat that is
-not theirs is 403; in either case nothing is read of the game nor changed."""
+player, not its host, not a member of its group) is 403; in either case nothing
+is read of the game nor changed. A press that is not one of the viewer's moves
+now (another's chat, another's turn, the host's panel pressed by a player, a
+spectator's press) is 403 too, and a press of a stage gone by 409: nothing
+changes."""
 
 from __future__ import annotations
 
@@ -18,16 +21,18 @@ from typing import Any, Final
 from tornado.iostream import StreamClosedError
 from tornado.web import RequestHandler, StaticFileHandler
 
-from tg_mafia.bot import texts
-from tg_mafia.bot.gate import Refusal, admit_data
-from tg_mafia.bot.handlers.common import too_fast
-from tg_mafia.bot.limiter import InputLimiter
-from tg_mafia.bot.service import GameService, is_move
 from tg_mafia.i18n import Translator, resolve_language, translator
-from tg_mafia.miniapp.hub import Hub, Page, content_for, event_id
+from tg_mafia.miniapp.hub import Game, Hub, Page, content_for, event_id
 from tg_mafia.miniapp.initdata import DEFAULT_MAX_AGE, Rejection, SignedUser, verify
-from tg_mafia.miniapp.snapshot import chats_of, viewer_of
-from tg_mafia.storage import GameRecord
+from tg_mafia.miniapp.snapshot import chats_of, choices, viewer_of
+from tg_mafia.render import texts
+from tg_mafia.render.presses import stale
+from tg_mafia.runtime.gameview import state_of, table_of
+from tg_mafia.runtime.gate import Refusal, admit_data
+from tg_mafia.runtime.service import GameService, is_move
+from tg_mafia.storage import Database, GameRecord, GameStatus
+from tg_mafia.telegram.handlers.common import too_fast
+from tg_mafia.telegram.limiter import InputLimiter
 
 log = logging.getLogger(__name__)
 
@@ -87,14 +92,17 @@ class MiniApp:
         return await self.service.members.is_member(record.chat_id, user_id)
 
     async def press(
-        self, user: SignedUser, record: GameRecord, chat: int, message: int, data: str
+        self, user: SignedUser, game: Game, chat: int, message: int, data: str
     ) -> tuple[HTTPStatus, str]:
-        """A press from the page: the same gate (gate.admit_data) and the same move
-        (GameService.press_move) as a button's press in the chat."""
+        """A press from the page: the same gate (gate.admit_data) and the same call
+        as a button's press in the chat (GameService.press_move for a move,
+        GameService.press for a menu), once it is known to be one of the viewer's
+        moves now."""
+        record = game.record
         t = translator(record.language)
         viewer = viewer_of(record, user.user_id)
         if chat not in chats_of(record, viewer):
-            return HTTPStatus.FORBIDDEN, texts.popup(t, "stale")  # another's private chat
+            return HTTPStatus.FORBIDDEN, texts.popup(t, "not_yours")  # another's private chat
         limited = await self.limiter.take(user.user_id)
         if limited is not None:
             return HTTPStatus.TOO_MANY_REQUESTS, too_fast(t, limited.wait)
@@ -102,10 +110,19 @@ class MiniApp:
         verdict = await admit_data(service.adb, chat, message, data, user.user_id)
         if isinstance(verdict, Refusal) or verdict.game_id != record.id:
             log.info("mini app: press of user %s refused: %s", user.user_id, verdict)
+            return HTTPStatus.CONFLICT, texts.popup(t, "stale")  # the message shows it no more
+        button = verdict.button
+        state = state_of(record) if record.status is GameStatus.RUNNING else None
+        if state is None or stale(button, state):
             return HTTPStatus.CONFLICT, texts.popup(t, "stale")
-        if not is_move(verdict.button):
-            return HTTPStatus.CONFLICT, texts.popup(t, "stale")  # a menu: the chat's business
-        return HTTPStatus.OK, await service.press_move(record.id, verdict.button, user.user_id)
+        mine = [b for b in game.buttons if b.chat_id in chats_of(record, viewer)]
+        if data not in {c["d"] for c in choices(t, table_of(record), record, state, viewer, mine)}:
+            log.info("mini app: user %s may not press %s now", user.user_id, data)
+            return HTTPStatus.FORBIDDEN, texts.popup(t, "not_yours")
+        if not is_move(button):  # a menu it opens in private, as the chat's button does
+            return HTTPStatus.OK, await service.press(record, user.user_id, button)
+        made, popup = await service.move_pressed(record.id, button, user.user_id)
+        return (HTTPStatus.OK if made else HTTPStatus.CONFLICT), popup
 
 
 def refusal_text(t: Translator, status: HTTPStatus) -> str:
@@ -128,7 +145,7 @@ class _AppHandler(RequestHandler):
         self.set_header("Cache-Control", "no-store")
         self.set_header("X-Content-Type-Options", "nosniff")
 
-    async def authorize(self, init_data: str, game: str) -> tuple[SignedUser, GameRecord] | None:
+    async def authorize(self, init_data: str, game: str) -> tuple[SignedUser, Game] | None:
         """The signed user and the game they may see; else the refusal is answered."""
         signed = self.app.signed(init_data)
         if isinstance(signed, Rejection):
@@ -139,14 +156,18 @@ class _AppHandler(RequestHandler):
         number = game or signed.start_param.removeprefix("g")
         record = None
         if number.isdigit() and len(number) < 19:
-            record, _ = await self.app.hub.read(int(number))
+            record = await self.app.service.adb.run(Database.get_game, int(number))
         if record is None:
             self.refuse(HTTPStatus.NOT_FOUND, t, "no_game")
             return None
         if not await self.app.may_see(record, signed.user_id):
             self.refuse(HTTPStatus.FORBIDDEN, t, "not_a_member")
             return None
-        return signed, record
+        found = await self.app.hub.read(record.id)  # its buttons and events: for them only
+        if found is None:
+            self.refuse(HTTPStatus.NOT_FOUND, t, "no_game")
+            return None
+        return signed, found
 
     def refuse(self, status: HTTPStatus, t: Translator, code: str) -> None:
         self.set_status(status)
@@ -175,11 +196,9 @@ class _StateHandler(_AppHandler):
         found = await self.authorize(self.init_data(), self.get_query_argument("game", ""))
         if found is None:
             return
-        user, record = found
-        _, buttons = await self.app.hub.read(record.id)
-        content = content_for(
-            record, buttons, viewer_of(record, user.user_id), self.app.service.clock
-        )
+        user, game = found
+        viewer = viewer_of(game.record, user.user_id)
+        content = content_for(game, viewer, self.app.service.clock)
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"id": event_id(content), "table": content}))
 
@@ -196,7 +215,8 @@ class _EventsHandler(_AppHandler):
         found = await self.authorize(init_data, self.get_query_argument("game", ""))
         if found is None:
             return
-        user, record = found
+        user, game = found
+        record = game.record
         last = self.request.headers.get("Last-Event-ID") or self.get_query_argument("last", "")
         page = self.page = Page(record.id, viewer_of(record, user.user_id), last_id=last)
         hub = self.app.hub
@@ -206,9 +226,9 @@ class _EventsHandler(_AppHandler):
         try:
             self.write(f"retry: {RETRY_MS}\n\n")
             await self.flush()
-            current, buttons = await hub.read(record.id)
+            current = await hub.read(record.id)
             if current is not None:
-                page.offer(content_for(current, buttons, page.viewer, self.app.service.clock))
+                page.offer(content_for(current, page.viewer, self.app.service.clock))
             await self._stream(page)
         except StreamClosedError:
             pass
@@ -254,8 +274,8 @@ class _PressHandler(_AppHandler):
         found = await self.authorize(self.init_data(), str(body.get("game", "")))
         if found is None:
             return
-        user, record = found
-        status, popup = await self.app.press(user, record, chat, message, data)
+        user, game = found
+        status, popup = await self.app.press(user, game, chat, message, data)
         self.set_status(status)
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"ok": status is HTTPStatus.OK, "text": popup}))

@@ -1,7 +1,14 @@
 """What one viewer's page shows of a game, as JSON: built only from the
 engine's views (engine/views.py): the public view for everyone, and, for a
-player, their own player view. Another player's role can only be in it where
-the public view shows it (a revealed role, the end)."""
+player, their own player view; the game's public events (chronicle.py). Another
+player's role can only be in it where the public view shows it (a revealed
+role, the end).
+
+The viewer's moves are the buttons the chat shows them now, in the group and
+in their own private chat, that the bot would take from them: a player's (a
+night move, Pass or Thank you, Nominate… and the list it opens, a hand, a vote,
+the best move) and the human host's (the host panel, the warn list, the
+confirmation of the end)."""
 
 from __future__ import annotations
 
@@ -11,17 +18,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import GameState, player_view, public_view
+from engine import GameState, legal_actions, player_view, public_view
+from engine.actions import Best, HostWarn, Nominate
 from engine.views import PlayerView, PublicView
-from tg_mafia.bot import texts
-from tg_mafia.bot.callbacks import Button, Kind, decode
-from tg_mafia.bot.clock import BotClock
-from tg_mafia.bot.gameview import state_of, table_of
-from tg_mafia.bot.presses import refusal
-from tg_mafia.bot.service import is_move, move_of
-from tg_mafia.bot.table import Table
 from tg_mafia.i18n import Translator, translator
 from tg_mafia.miniapp import words
+from tg_mafia.render import texts
+from tg_mafia.render.callbacks import Button, Kind, decode
+from tg_mafia.render.keyboards import MARK
+from tg_mafia.render.presses import is_toggle, picked, refusal
+from tg_mafia.render.texts.table import Table
+from tg_mafia.runtime.clock import BotClock
+from tg_mafia.runtime.gameview import state_of, table_of
+from tg_mafia.runtime.service import is_move, move_of
 from tg_mafia.storage import ButtonsRecord, GameRecord, GameStatus
 
 Json = dict[str, Any]
@@ -35,16 +44,25 @@ def plain(markup: str) -> str:
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who looks: a player of the game (their id as the engine names them), or
-    anyone else (a spectator: the public view only)."""
+    """Who looks: a player of the game (their id as the engine names them), the
+    game's human host, or anyone else (a spectator). Each sees the public view;
+    a player their own view too; a player and the host their own moves."""
 
     user_id: int
     player: str | None
+    host: bool = False
+
+    @property
+    def alike(self) -> int | None:
+        """Who sees the same page: a player or the host alone; every spectator alike."""
+        return self.user_id if self.player is not None or self.host else None
 
 
 def viewer_of(record: GameRecord, user_id: int) -> Viewer:
-    seated = record.seat_of(user_id) is not None and record.state is not None
-    return Viewer(user_id, str(user_id) if seated else None)
+    started = record.state is not None
+    seated = record.seat_of(user_id) is not None and started
+    hosting = record.host_user_id == user_id and started
+    return Viewer(user_id, str(user_id) if seated else None, hosting)
 
 
 def chats_of(record: GameRecord, viewer: Viewer) -> tuple[int, ...]:
@@ -54,9 +72,14 @@ def chats_of(record: GameRecord, viewer: Viewer) -> tuple[int, ...]:
 
 
 def snapshot(
-    record: GameRecord, viewer: Viewer, buttons: Sequence[ButtonsRecord], clock: BotClock
+    record: GameRecord,
+    viewer: Viewer,
+    buttons: Sequence[ButtonsRecord],
+    clock: BotClock,
+    events: Sequence[Any] = (),
 ) -> Json:
-    """The page's whole content for `viewer` at the game's `record.version`."""
+    """The page's whole content for `viewer` at the game's `record.version`;
+    `events`: the game's latest public events (chronicle.Entry)."""
     t = translator(record.language)
     table = table_of(record)
     base: Json = {
@@ -65,7 +88,9 @@ def snapshot(
         "title": record.title,
         "words": words.page_words(t),
         "me": None,
+        "host": viewer.host,
         "choices": [],
+        "events": [{"n": e.n, "text": e.text} for e in events],
     }
     if record.status is GameStatus.LOBBY or record.state is None:
         names = [{"n": i, "name": p.name, "alive": True} for i, p in enumerate(record.players, 1)]
@@ -82,7 +107,7 @@ def snapshot(
         **_timer(record, view, clock),
         "winner": plain(texts.winner_line(t, view.winner)) if view.winner else None,
         "me": _card(t, table, record, own) if own else None,
-        "choices": _choices(t, table, record, state, viewer.user_id, own, buttons),
+        "choices": choices(t, table, record, state, viewer, buttons),
     }
 
 
@@ -130,36 +155,33 @@ def _card(t: Translator, table: Table, record: GameRecord, own: PlayerView) -> J
     }
 
 
-def _choices(
+def choices(
     t: Translator,
     table: Table,
     record: GameRecord,
     state: GameState,
-    viewer: int,
-    own: PlayerView | None,
+    viewer: Viewer,
     buttons: Sequence[ButtonsRecord],
 ) -> list[Json]:
     """The moves the viewer may press now: the choices of the game's messages in
-    the chats they may press in that the engine would take from them now, each
-    named by its message and data (what a press from the page sends back), with a
-    label and the seat it aims at."""
-    if own is None:
+    the chats they may press in (`buttons`) that the bot would take from them
+    now, each named by its message and data (what a press from the page sends
+    back), with a label and the seat it aims at."""
+    if viewer.player is None and not viewer.host:
         return []  # a spectator presses nothing
     found: list[Json] = []
     seen: set[str] = set()
     for message in buttons:
+        chosen = _best_chosen(message, record.id, table)
         for data in message.choices or ():
             button = decode(data)
             if button is None or button.game != record.id or data in seen:
                 continue
-            if not is_move(button) or (button.step is not None and button.step != state.step):
+            if button.step is not None and button.step != state.step:
+                continue  # a button of a stage gone by
+            if not _may_press(record, state, viewer.user_id, button):
                 continue
-            if button.kind is Kind.HOST or button.kind is Kind.HOST_WARN:
-                continue  # the host's panel stays in the host's chat
-            action = move_of(record, state, viewer, button)
-            if isinstance(action, str) or refusal(state, action) != "ok":
-                continue  # a button of the chat the engine would not take from this viewer
-            label, seat = _label(t, table, button)
+            label, seat = _label(t, table, state, button, chosen)
             seen.add(data)
             found.append(
                 {"m": f"{message.chat_id}:{message.message_id}", "d": data, "label": label}
@@ -168,27 +190,87 @@ def _choices(
     return found
 
 
-def _label(t: Translator, table: Table, button: Button) -> tuple[str, int | None]:
+def _may_press(record: GameRecord, state: GameState, user_id: int, button: Button) -> bool:
+    """Whether the bot would take this press from the user now: a move the
+    engine takes, or a menu it would open for them (the nomination list, the
+    host's warn list, a name in the best-move menu)."""
+    actor = str(user_id)
+    if is_move(button):
+        action = move_of(record, state, user_id, button)
+        return not isinstance(action, str) and refusal(state, action) == "ok"
+    if button.kind is Kind.NOMINATE_MENU:
+        return any(refusal(state, Nominate(actor, target)) == "ok" for target in state.table.alive)
+    if button.kind is Kind.HOST_WARN_MENU:
+        hosting = record.host_user_id == user_id
+        return hosting and any(isinstance(a, HostWarn) for a in legal_actions(state))
+    if is_toggle(button):
+        legal = legal_actions(state, include_host=False)
+        return any(isinstance(a, Best) and a.actor == actor for a in legal)
+    return False  # the time, the lobby, a new game, the protocol: the chat's
+
+
+def _best_chosen(message: ButtonsRecord, game: int, table: Table) -> tuple[str, ...]:
+    """The names chosen so far in a best-move menu: those its Done names."""
+    for data in message.choices or ():
+        button = decode(data)
+        done = button is not None and button.kind is Kind.BEST and button.args[:1] == ("d",)
+        if button is not None and done and button.game == game:
+            return picked(button, table) or ()
+    return ()
+
+
+def _label(
+    t: Translator, table: Table, state: GameState, button: Button, chosen: tuple[str, ...]
+) -> tuple[str, int | None]:
     """The choice's words (those of the chat's button, a verb before a seat) and
     the seat it aims at."""
     kind, args = button.kind, button.args
+    if kind is Kind.PASS:
+        # Where a speech ends with the thanks word, the chat's button says it.
+        return texts.button(t, "thanks" if state.options.get("thanks_rule") else "pass"), None
     simple = {
-        Kind.PASS: "pass",
         Kind.HAND: "raise",
         Kind.LOWER: "lower",
         Kind.LEAVE: "leave_table",
         Kind.UNVOTE: "withdraw",
+        Kind.NOMINATE_MENU: "nominate",
+        Kind.HOST_WARN_MENU: "warn",
     }
     if kind in simple:
         return texts.button(t, simple[kind]), None
+    if kind is Kind.HOST:
+        name = {"skip": "skip_speaker"}.get(args[0], args[0])
+        return texts.button(t, name), None
     if kind is Kind.BEST:
-        return texts.button(t, "done"), None
+        return _best_label(t, table, button, chosen)
     index = 1 if kind is Kind.NIGHT else 0
     seat = button.seat(index)
     if not seat:
         return texts.button(t, "skip" if kind is Kind.NIGHT else "clear"), None
     target = table.player_at(seat)
     name = table.button(target) if target else str(seat)
-    key = {Kind.NIGHT: "night", Kind.NOMINATE: "nominate", Kind.VOTE: "vote"}.get(kind)
-    key = key or {Kind.DECIDE: "decide", Kind.PLAN: "plan"}.get(kind, "vote")
-    return f"{words.verb(t, key, args[0] if kind is Kind.NIGHT else '')} {name}", seat
+    verbs = {
+        Kind.NIGHT: "night",
+        Kind.NOMINATE: "nominate",
+        Kind.VOTE: "vote",
+        Kind.DECIDE: "decide",
+        Kind.PLAN: "plan",
+        Kind.HOST_WARN: "warn",
+    }
+    move = args[0] if kind is Kind.NIGHT else ""
+    return f"{words.verb(t, verbs.get(kind, 'vote'), move)} {name}", seat
+
+
+def _best_label(
+    t: Translator, table: Table, button: Button, chosen: tuple[str, ...]
+) -> tuple[str, int | None]:
+    """Done; or a name of the best-move menu, marked when chosen already (a
+    press takes it out), as the chat shows it."""
+    if not is_toggle(button):
+        return texts.button(t, "done"), None
+    selection = picked(button, table) or ()
+    toggled = sorted(set(selection) ^ set(chosen), key=table.seat)
+    if len(toggled) != 1:  # not drawn as the menu draws it: named by what it selects
+        return plain(table.labels(selection, t)), None
+    name = toggled[0]
+    return (MARK if name in chosen else "") + table.button(name), table.seat(name)

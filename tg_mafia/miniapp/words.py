@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from engine.state import Stage
 from engine.views import PublicView
-from tg_mafia.bot import texts
 from tg_mafia.i18n import Translator
+from tg_mafia.render import texts
 
 
 def page_words(t: Translator) -> dict[str, str]:
@@ -29,6 +29,9 @@ def page_words(t: Translator) -> dict[str, str]:
         "you": t.gettext("you"),
         "family": t.gettext("Your family"),
         "learned": t.gettext("What you learned"),
+        "events": t.gettext("What happened"),
+        "no_events": t.gettext("Nothing has happened yet."),
+        "host": t.gettext("You host this game: your controls are below."),
     }
 
 
@@ -39,14 +42,22 @@ def stage_name(t: Translator, view: PublicView) -> str:
     if stage in (Stage.INTRO, Stage.SPEECH, Stage.LAST_WORD, Stage.FAREWELL):
         return texts.floor_head(t, stage.value, view.floor_mode, view.day)
     if stage in (Stage.VOTE, Stage.LIFT, Stage.BALLOT):
-        return t.gettext("🗳 Day {n} · the vote").format(n=view.day)
+        return vote_name(t, view.day)
     if stage is Stage.DECIDE:
         return t.gettext("⚖️ Day {n} · the decision").format(n=view.day)
     if stage is Stage.DISCUSSION:
-        return t.gettext("💬 Day {n} · discussion").format(n=view.day)
+        return discussion_name(t, view.day)
     if stage is Stage.CONFIRM:
         return t.gettext("⏳ The host confirms the result")
     return t.gettext("🏁 The game is over")
+
+
+def vote_name(t: Translator, day: int) -> str:
+    return t.gettext("🗳 Day {n} · the vote").format(n=day)
+
+
+def discussion_name(t: Translator, day: int) -> str:
+    return t.gettext("💬 Day {n} · discussion").format(n=day)
 
 
 def lobby_name(t: Translator) -> str:
@@ -67,4 +78,6 @@ def verb(t: Translator, kind: str, move: str = "") -> str:
         "vote": t.gettext("Vote against"),
         "decide": t.gettext("Eliminate"),
         "plan": t.gettext("Add to the list"),
+        # TRANSLATORS: the host's move, before a player's seat and name: "Warn 3 · Ann".
+        "warn": t.pgettext("host", "Warn"),
     }[kind]

@@ -26,15 +26,15 @@ from engine.actions import (
     Vote,
 )
 from engine.simulation import lively_action
-from tg_mafia.bot import texts
-from tg_mafia.bot.callbacks import Kind, decode
-from tg_mafia.bot.limiter import InputLimiter
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.i18n import LANGUAGES, translator
 from tg_mafia.playtest.harness import Harness
+from tg_mafia.playtest.scheduler import ManualScheduler
+from tg_mafia.render import texts
+from tg_mafia.render.callbacks import Kind, decode
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.errors import SimulationError
 from tg_mafia.storage import GameRecord, GameStatus
+from tg_mafia.telegram.limiter import InputLimiter
 
 
 def find_buttons(h: Harness, chat_id: int, match: Callable[[str], bool]) -> list[tuple[int, str]]:
@@ -108,8 +108,8 @@ class AutoPlayers:
         self.stale_popups = {texts.popup(translator(lang), "stale") for lang in LANGUAGES}
         self.steps = 0
         # They press at machine speed, many times a second of the game's clock: the limit
-        # on what a person sends (bot/limiter.py) is not theirs; its tests keep one.
-        h.app.bot_data["input_limiter"] = InputLimiter(rate=UNLIMITED)
+        # on what a person sends (telegram/limiter.py) is not theirs; its tests keep one.
+        h.app.bot_data.input_limiter = InputLimiter(rate=UNLIMITED)
 
     def user(self, player: str) -> SimUser:
         return self.users[player]

@@ -15,12 +15,12 @@ from typing import Any
 from engine import GameState
 from engine.actions import Action, Pass
 from engine.options import OptionValue
-from tg_mafia.bot.timers import ManualScheduler
 from tg_mafia.playtest.autoplay import AutoPlayers
 from tg_mafia.playtest.cast import LINES, names
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness, running_bot
+from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.playtest.watch import Watch, replayed_reason
-from tg_mafia.protocol import build_protocol, protocol_json
+from tg_mafia.render.protocol import build_protocol, protocol_json
 from tg_mafia.storage import GameRecord, GameStatus
 from tg_mafia.storage.tx import SEED_BITS
 

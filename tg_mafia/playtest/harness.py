@@ -9,21 +9,21 @@ import secrets
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import create_engine, make_url, text
 from telegram import Update
 
 from engine import GameState
-from tg_mafia.bot.app import BotOptions, build_application, start_service, stop_service
-from tg_mafia.bot.callbacks import Kind, decode
-from tg_mafia.bot.metered import MeteredRequest
-from tg_mafia.bot.service import GameService
-from tg_mafia.bot.timers import Scheduler
-from tg_mafia.metrics import BotMetrics
+from tg_mafia.bootstrap import App, BotOptions, bootstrap, start_service, stop_service
+from tg_mafia.ops.budget import TokenBudget
+from tg_mafia.ops.metrics import BotMetrics
+from tg_mafia.render.callbacks import Kind, decode
+from tg_mafia.runtime.service import GameService
+from tg_mafia.runtime.timers.scheduler import Scheduler
 from tg_mafia.sandbox import Sandbox, SimUser
-from tg_mafia.sandbox.state import Chat
+from tg_mafia.sandbox.world.state import Chat
 from tg_mafia.storage import Database, open_database
+from tg_mafia.telegram.metered import MeteredRequest
 
 BOT_RIGHTS = {"can_delete_messages": True, "can_restrict_members": True, "can_pin_messages": True}
 
@@ -31,7 +31,7 @@ BOT_RIGHTS = {"can_delete_messages": True, "can_restrict_members": True, "can_pi
 @dataclass
 class Harness:
     sb: Sandbox
-    app: Any
+    app: App
     db: Database
     group: Chat
     users: list[SimUser]
@@ -39,8 +39,7 @@ class Harness:
 
     @property
     def service(self) -> GameService:
-        service: GameService = self.app.bot_data["service"]
-        return service
+        return self.app.bot_data.running
 
     async def settle(self, timeout: float = 900.0) -> None:
         """Until the bot has handled every update and sent everything (`timeout`
@@ -71,7 +70,7 @@ class Harness:
     async def crash(self) -> None:
         """The process dies here: nothing more is sent, nothing is drained
         (and its lock on the database file goes, as the kernel drops it)."""
-        service = self.app.bot_data.pop("service")
+        service, self.app.bot_data.service = self.app.bot_data.running, None
         service.leader.stop()
         await service.sender.stop()
         service.adb.close()
@@ -133,6 +132,7 @@ async def running_bot(
     app_url: str | None = None,
     own_pace: Callable[[GameState], bool] | None = None,
     admin_name: str = "Admin",
+    budget: TokenBudget | None = None,
 ) -> AsyncIterator[Harness]:
     sb = sb or Sandbox(speed=speed)
     if names:
@@ -168,14 +168,15 @@ async def running_bot(
             miniapp_name=miniapp_name,
             app_url=app_url,
             own_pace=own_pace,
+            budget=budget or TokenBudget(),
         )
-        app = build_application(builder, db, options, metrics)
+        app = bootstrap(builder, db, options, metrics)
         async with _running(app, scheduler) as started:
             yield Harness(sb, started, db, group, users, admin)
 
 
 @contextlib.asynccontextmanager
-async def _running(app: Any, scheduler: Scheduler | None) -> AsyncIterator[Any]:
+async def _running(app: App, scheduler: Scheduler | None) -> AsyncIterator[App]:
     async with app:
         await start_service(app, scheduler)
         assert app.updater is not None

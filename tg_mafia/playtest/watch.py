@@ -13,8 +13,8 @@ from typing import Any
 
 from engine import action_from_dict, apply, new_game
 from engine.events import PostDeleted
-from tg_mafia.bot import texts
 from tg_mafia.i18n import translator
+from tg_mafia.render import texts
 from tg_mafia.sandbox import CallRecord, Sandbox
 from tg_mafia.storage import Database
 
@@ -48,42 +48,72 @@ class Watch:
     # ----- one call ---------------------------------------------------------
 
     def _call(self, record: CallRecord) -> Iterator[str]:
-        p, result = record.params, record.result
         stamp = self._stamp(record.time)
-        if record.method == "getUpdates":
-            for update in result:
-                if update["update_id"] > self.last_update:
-                    self.last_update = update["update_id"]
-                    yield from self._update(stamp, update)
-        elif record.method == "sendMessage":
-            yield f"{stamp} {self._chat(result['chat']['id'])}: sent #{result['message_id']}"
-            yield from _body(result)
-        elif record.method == "editMessageText":
-            yield f"{stamp} {self._chat(result['chat']['id'])}: edited #{result['message_id']}"
-            yield from _body(result)
-        elif record.method == "editMessageReplyMarkup":
-            chat, message_id = result["chat"]["id"], result["message_id"]
-            what = "new buttons" if result.get("reply_markup") else "buttons removed"
-            yield f"{stamp} {self._chat(chat)}: edited #{message_id}: {what}"
-            yield from _buttons(result)
-        elif record.method in ("deleteMessage", "deleteMessages"):
-            ids = p.get("message_ids") or [p["message_id"]]
-            for message_id in ids:
-                yield self._deleted(stamp, record.chat_id or 0, int(message_id))
-        elif record.method == "pinChatMessage":
-            yield f"{stamp} {self._chat(record.chat_id)}: pinned #{p['message_id']}"
-        elif record.method == "unpinChatMessage":
-            which = f"#{p['message_id']}" if "message_id" in p else "the latest pin"
-            yield f"{stamp} {self._chat(record.chat_id)}: unpinned {which}"
-        elif record.method == "setChatPermissions":
-            allowed = bool(p["permissions"].get("can_send_messages"))
-            state = "open: members may post" if allowed else "closed: members may not post"
-            yield f"{stamp} {self._chat(record.chat_id)}: {state}"
-        elif record.method == "answerCallbackQuery" and p.get("text"):
-            query = self.sb.callback_queries.get(str(p["callback_query_id"]))
-            who = self._name(query.user_id) if query else "?"
-            kind = "alert" if p.get("show_alert") else "popup"
-            yield f"{stamp} {who} sees a {kind}: {p['text']}"
+        shown = {
+            "getUpdates": self._got_updates,
+            "sendMessage": self._sent,
+            "editMessageText": self._edited,
+            "editMessageReplyMarkup": self._edited_buttons,
+            "deleteMessage": self._deletions,
+            "deleteMessages": self._deletions,
+            "pinChatMessage": self._pinned,
+            "unpinChatMessage": self._unpinned,
+            "setChatPermissions": self._permissions,
+            "answerCallbackQuery": self._answered,
+        }.get(record.method)
+        if shown is not None:
+            yield from shown(stamp, record)
+
+    def _got_updates(self, stamp: str, record: CallRecord) -> Iterator[str]:
+        for update in record.result:
+            if update["update_id"] > self.last_update:
+                self.last_update = update["update_id"]
+                yield from self._update(stamp, update)
+
+    def _sent(self, stamp: str, record: CallRecord) -> Iterator[str]:
+        result = record.result
+        yield f"{stamp} {self._chat(result['chat']['id'])}: sent #{result['message_id']}"
+        yield from _body(result)
+
+    def _edited(self, stamp: str, record: CallRecord) -> Iterator[str]:
+        result = record.result
+        yield f"{stamp} {self._chat(result['chat']['id'])}: edited #{result['message_id']}"
+        yield from _body(result)
+
+    def _edited_buttons(self, stamp: str, record: CallRecord) -> Iterator[str]:
+        result = record.result
+        chat, message_id = result["chat"]["id"], result["message_id"]
+        what = "new buttons" if result.get("reply_markup") else "buttons removed"
+        yield f"{stamp} {self._chat(chat)}: edited #{message_id}: {what}"
+        yield from _buttons(result)
+
+    def _deletions(self, stamp: str, record: CallRecord) -> Iterator[str]:
+        p = record.params
+        ids = p.get("message_ids") or [p["message_id"]]
+        for message_id in ids:
+            yield self._deleted(stamp, record.chat_id or 0, int(message_id))
+
+    def _pinned(self, stamp: str, record: CallRecord) -> Iterator[str]:
+        yield f"{stamp} {self._chat(record.chat_id)}: pinned #{record.params['message_id']}"
+
+    def _unpinned(self, stamp: str, record: CallRecord) -> Iterator[str]:
+        p = record.params
+        which = f"#{p['message_id']}" if "message_id" in p else "the latest pin"
+        yield f"{stamp} {self._chat(record.chat_id)}: unpinned {which}"
+
+    def _permissions(self, stamp: str, record: CallRecord) -> Iterator[str]:
+        allowed = bool(record.params["permissions"].get("can_send_messages"))
+        state = "open: members may post" if allowed else "closed: members may not post"
+        yield f"{stamp} {self._chat(record.chat_id)}: {state}"
+
+    def _answered(self, stamp: str, record: CallRecord) -> Iterator[str]:
+        p = record.params
+        if not p.get("text"):
+            return
+        query = self.sb.callback_queries.get(str(p["callback_query_id"]))
+        who = self._name(query.user_id) if query else "?"
+        kind = "alert" if p.get("show_alert") else "popup"
+        yield f"{stamp} {who} sees a {kind}: {p['text']}"
 
     def _update(self, stamp: str, update: dict[str, Any]) -> Iterator[str]:
         if "message" in update or "edited_message" in update:

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from engine import GameState
 from engine.actions import Action, HostConfirm, Timeout
 from engine.simulation import lively_action
-from tg_mafia.bot.lobby import join_payload
 from tg_mafia.playtest.harness import Harness
+from tg_mafia.render.lobby import join_payload
 from tg_mafia.sandbox import SimulationError
 from tg_mafia.storage import GameRecord, GameStatus
 
@@ -36,9 +36,9 @@ async def press_for(
     The one place that knows which button stands for which move: it borrows
     the test autoplayers' (tg_mafia/playtest/autoplay.py), which follow the
     bot's button protocol."""
-    from tg_mafia.bot.timers import ManualScheduler
     from tg_mafia.playtest.autoplay import AutoPlayers
     from tg_mafia.playtest.cast import LINES
+    from tg_mafia.playtest.scheduler import ManualScheduler
 
     players = AutoPlayers(
         h, ManualScheduler(), rng.getrandbits(32), CHATTER, LINES.get(record.language, ())

@@ -13,11 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine import VARIANTS, SetupError, find_variant
+from engine import VARIANTS, SetupError, find_variant, resolve_options
 from engine.options import SPECS_BY_NAME, OptionValue
-from tg_mafia.bot.option_texts import language_name
-from tg_mafia.bot.texts import variant_name
-from tg_mafia.commands.table_args import check_table
 from tg_mafia.i18n import LANGUAGES, Translator, translator
 from tg_mafia.playtest.cast import names
 from tg_mafia.playtest.harness import Harness, running_bot
@@ -26,8 +23,10 @@ from tg_mafia.playweb.autoplay import Autoplay
 from tg_mafia.playweb.pace import People
 from tg_mafia.playweb.view import chat_messages
 from tg_mafia.playweb.words import Refused
+from tg_mafia.render.texts import variant_name
+from tg_mafia.render.texts.options import language_name
 from tg_mafia.sandbox import SimulationError, SimUser
-from tg_mafia.sandbox.state import Chat
+from tg_mafia.sandbox.world.state import Chat
 from tg_mafia.storage import GameStatus
 
 MAX_SPEED = 200.0
@@ -82,7 +81,9 @@ class PlayConfig:
         for name, value in self.options.items():
             _check_option(t, self.variant, name, value)
         try:
-            return check_table(self.variant, self.players, dict(self.options))
+            resolved = resolve_options(self.variant, dict(self.options))
+            find_variant(self.variant).deck(self.players, resolved)  # the engine's checks
+            return resolved
         except SetupError as error:  # the checks above mirror the engine's: not expected
             raise Refused(str(error)) from None
 

@@ -5,9 +5,9 @@ literals); the page gets them with each table (`page_words`)."""
 
 from __future__ import annotations
 
-from tg_mafia.bot.option_texts import language_name
-from tg_mafia.bot.texts import variant_name
 from tg_mafia.i18n import Translator
+from tg_mafia.render.texts import variant_name
+from tg_mafia.render.texts.options import language_name
 
 
 class Refused(ValueError):

@@ -4,16 +4,18 @@ See docs/sandbox.md. The entry point is `Sandbox`; `HttpTransport` serves it on
 127.0.0.1, `Sandbox.request()` plugs it into python-telegram-bot in-process.
 """
 
-from .clock import SandboxClock
-from .core import Press, Sandbox, SimUser, VisibleMessage
-from .errors import ApiError, SandboxBug, SimulationError
-from .faults import Fault
-from .files import Upload
-from .limits import Limits
-from .network import Network
-from .records import CallLog, CallRecord
-from .schema import Schema
-from .state import (
+from tg_mafia.sandbox.clock import SandboxClock
+from tg_mafia.sandbox.core import Press, Sandbox, SimUser, VisibleMessage
+from tg_mafia.sandbox.errors import ApiError, SandboxBug, SimulationError
+from tg_mafia.sandbox.limits import Limits
+from tg_mafia.sandbox.records import CallLog, CallRecord
+from tg_mafia.sandbox.schema import Schema
+from tg_mafia.sandbox.transport.faults import Fault
+from tg_mafia.sandbox.transport.http import HttpTransport
+from tg_mafia.sandbox.transport.network import Network
+from tg_mafia.sandbox.transport.webhook import SECRET_HEADER, post_json
+from tg_mafia.sandbox.world.files import Upload
+from tg_mafia.sandbox.world.state import (
     GENERAL_TOPIC_ID,
     GROUP_ANONYMOUS_BOT_ID,
     TELEGRAM_SERVICE_ID,
@@ -24,8 +26,6 @@ from .state import (
     admin_rights,
     full_admin_rights,
 )
-from .transport_http import HttpTransport
-from .webhook import SECRET_HEADER, post_json
 
 __all__ = [
     "GENERAL_TOPIC_ID",

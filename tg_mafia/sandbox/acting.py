@@ -11,13 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import media as media_
-from .base import SandboxBase
-from .errors import ApiError, SimulationError
-from .files import Upload
-from .forum import Forums
-from .methods import PendingQuery
-from .state import (
+from tg_mafia.sandbox.base import SandboxBase
+from tg_mafia.sandbox.errors import ApiError, SimulationError
+from tg_mafia.sandbox.forum import Forums
+from tg_mafia.sandbox.methods.table import PendingQuery
+from tg_mafia.sandbox.world import media as media_
+from tg_mafia.sandbox.world.files import Upload
+from tg_mafia.sandbox.world.registry import effective_status
+from tg_mafia.sandbox.world.state import (
     CHANNEL_BOT_ID,
     GENERAL_TOPIC_ID,
     GROUP_ANONYMOUS_BOT_ID,
@@ -26,8 +27,7 @@ from .state import (
     Message,
     User,
 )
-from .textfmt import command_entities
-from .world import effective_status
+from tg_mafia.sandbox.world.textfmt import command_entities
 
 Someone = Any  # a SimUser or a User
 

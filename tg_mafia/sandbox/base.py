@@ -12,28 +12,27 @@ import itertools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
+from tg_mafia.sandbox.clock import SandboxClock
+from tg_mafia.sandbox.errors import ApiError, SandboxBug, SimulationError, not_found
+from tg_mafia.sandbox.limits import Limits, RateLimiter
+from tg_mafia.sandbox.methods.table import CallContext, Methods, PendingQuery
+from tg_mafia.sandbox.records import CallLog, CallRecord
+from tg_mafia.sandbox.schema import MethodSpec, Schema
+from tg_mafia.sandbox.transport.faults import Fault, FaultPlan
+from tg_mafia.sandbox.transport.network import Network, Wire
+from tg_mafia.sandbox.transport.updates import UpdateQueue
+from tg_mafia.sandbox.transport.webhook import WebhookConfig, WebhookDeliverer
+from tg_mafia.sandbox.world.files import FileStore, Upload
+from tg_mafia.sandbox.world.registry import World
+from tg_mafia.sandbox.world.state import CHANNEL_BOT_ID, GROUP_ANONYMOUS_BOT_ID, Chat, Message, User
 from tg_mafia.waiting import wait_set
-
-from .clock import SandboxClock
-from .errors import ApiError, SandboxBug, SimulationError, not_found
-from .faults import Fault, FaultPlan
-from .files import FileStore, Upload
-from .limits import Limits, RateLimiter
-from .methods import CallContext, Methods, PendingQuery
-from .network import Network, Wire
-from .records import CallLog, CallRecord
-from .schema import Schema
-from .state import CHANNEL_BOT_ID, GROUP_ANONYMOUS_BOT_ID, Chat, Message, User
-from .updates import UpdateQueue
-from .webhook import WebhookConfig, WebhookDeliverer
-from .world import World
 
 if TYPE_CHECKING:
     from telegram import Bot
     from telegram.ext import ApplicationBuilder
 
-    from .core import Sandbox
-    from .transport_inprocess import SandboxRequest
+    from tg_mafia.sandbox.core import Sandbox
+    from tg_mafia.sandbox.transport.inprocess import SandboxRequest
 
 DEFAULT_BOT_ID = 7_000_000_001
 _FAKE_SENDERS = (GROUP_ANONYMOUS_BOT_ID, CHANNEL_BOT_ID)  # users with is_bot, not bots
@@ -118,15 +117,7 @@ class SandboxBase:
         token: str | None,
         files: Mapping[str, Upload] | None,
     ) -> tuple[int, dict[str, Any]]:
-        raw = dict(raw or {})
-        files = files or {}
-        for name, upload in files.items():
-            raw.setdefault(name, upload)
-        for key, value in raw.items():  # a file part named by "attach://<name>"
-            if isinstance(value, str) and value.startswith("attach://"):
-                part = files.get(value.removeprefix("attach://"))
-                if part is not None:
-                    raw[key] = part
+        raw = _with_files(raw, files or {})
         spec = self.schema.method(method)
         name = spec.name if spec else method
         ctx = CallContext(name)
@@ -143,17 +134,7 @@ class SandboxBase:
                 fault_kind = fault.kind
                 await self._apply_fault(fault)
             params, unknown = self.schema.parse_params(spec, raw)
-            handler = self._methods.handlers.get(name)
-            if handler is None:
-                reason = f"the sandbox does not model {name}"
-                if self.strict:
-                    raise SandboxBug(f"{reason}: model it, or run with strict=False")
-                raise ApiError(501, f"Not Implemented: {reason}")
-            result = await handler(params, ctx)
-            if name != "getUpdates":  # updates are checked when built; injected ones may be raw
-                problems = self.schema.problems(spec.returns, result)
-                if problems:
-                    raise SandboxBug(f"{name} built an invalid result: {problems[:3]}")
+            result = await self._handle(spec, params, ctx)
         except ApiError as error:
             self._record(ctx, params, unknown, error=error, fault=fault_kind)
             return error.code, error.payload()
@@ -165,6 +146,22 @@ class SandboxBase:
             return 500, {"ok": False, "error_code": 500, "description": str(bug)}
         self._record(ctx, params, unknown, result=result, fault=fault_kind)
         return 200, {"ok": True, "result": result}
+
+    async def _handle(self, spec: MethodSpec, params: dict[str, Any], ctx: CallContext) -> Any:
+        """The modelled method's result, checked against the schema."""
+        name = spec.name
+        handler = self._methods.handlers.get(name)
+        if handler is None:
+            reason = f"the sandbox does not model {name}"
+            if self.strict:
+                raise SandboxBug(f"{reason}: model it, or run with strict=False")
+            raise ApiError(501, f"Not Implemented: {reason}")
+        result = await handler(params, ctx)
+        if name != "getUpdates":  # updates are checked when built; injected ones may be raw
+            problems = self.schema.problems(spec.returns, result)
+            if problems:
+                raise SandboxBug(f"{name} built an invalid result: {problems[:3]}")
+        return result
 
     def check_bugs(self) -> None:
         """Raise SandboxBug if one was recorded in strict mode.
@@ -260,7 +257,7 @@ class SandboxBase:
     # -- wiring a python-telegram-bot Bot ------------------------------------------
 
     def request(self, read_timeout: float = 5.0) -> SandboxRequest:
-        from .transport_inprocess import SandboxRequest
+        from tg_mafia.sandbox.transport.inprocess import SandboxRequest
 
         return SandboxRequest(self, read_timeout=read_timeout)
 
@@ -404,3 +401,17 @@ class SandboxBase:
             if member.status == "creator":
                 return member.user_id
         raise SimulationError(f"{chat.title or chat.id} has no owner: say who acts (by=...)")
+
+
+def _with_files(raw: Mapping[str, Any] | None, files: Mapping[str, Upload]) -> dict[str, Any]:
+    """The call's parameters with its file parts: each under its own name, and in place
+    of any parameter that names it by "attach://<name>"."""
+    params = dict(raw or {})
+    for name, upload in files.items():
+        params.setdefault(name, upload)
+    for key, value in params.items():
+        if isinstance(value, str) and value.startswith("attach://"):
+            part = files.get(value.removeprefix("attach://"))
+            if part is not None:
+                params[key] = part
+    return params

@@ -1,5 +1,5 @@
 """The sandbox's clock: real time, optionally running faster by a speed factor,
-or the virtual clock of the event loop it runs on (`tg_mafia.virtual_time`).
+or the virtual clock of the event loop it runs on (`tg_mafia.sandbox.virtual_time`).
 
 Every date the sandbox hands out and every rate window it keeps is measured on
 this clock, so a test at speed 50 sees a 60-second group window close in 1.2
@@ -13,7 +13,7 @@ import asyncio
 import time
 from collections.abc import Callable
 
-from tg_mafia.virtual_time import current_time_source
+from tg_mafia.sandbox.virtual_time import current_time_source
 
 
 class SandboxClock:

@@ -10,11 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .acting import Press, UserActions
-from .base import DEFAULT_BOT_ID
-from .membership import Membership, bot_record
-from .state import GENERAL_TOPIC_ID, Chat, Member, Message, User, full_admin_rights
-from .views import Views, VisibleMessage
+from tg_mafia.sandbox.acting import Press, UserActions
+from tg_mafia.sandbox.base import DEFAULT_BOT_ID
+from tg_mafia.sandbox.membership import Membership, bot_record
+from tg_mafia.sandbox.views import Views, VisibleMessage
+from tg_mafia.sandbox.world.state import (
+    GENERAL_TOPIC_ID,
+    Chat,
+    Member,
+    Message,
+    User,
+    full_admin_rights,
+)
 
 __all__ = ["DEFAULT_BOT_ID", "Press", "Sandbox", "SimUser", "VisibleMessage"]
 
@@ -120,7 +127,7 @@ class SimUser:
 
     def web_app_data(self, start_param: str = "") -> str:
         """The signed initData Telegram gives a Mini App this user opens now."""
-        from .webapp import init_data
+        from tg_mafia.sandbox.webapp import init_data
 
         sb = self.sandbox
         return init_data(self.user, sb.token, int(sb.clock.now()), start_param)

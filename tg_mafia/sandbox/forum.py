@@ -14,9 +14,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import SandboxBase
-from .errors import SimulationError
-from .state import DEFAULT_ICON_COLOR, GENERAL_TOPIC_ID, MAX_TOPIC_NAME, Chat, Message, Topic
+from tg_mafia.sandbox.base import SandboxBase
+from tg_mafia.sandbox.errors import SimulationError
+from tg_mafia.sandbox.world.state import (
+    DEFAULT_ICON_COLOR,
+    GENERAL_TOPIC_ID,
+    MAX_TOPIC_NAME,
+    Chat,
+    Message,
+    Topic,
+)
 
 
 class Forums(SandboxBase):

@@ -10,7 +10,7 @@ import math
 from collections import deque
 from dataclasses import dataclass, field
 
-from .errors import ApiError, too_many_requests
+from tg_mafia.sandbox.errors import ApiError, too_many_requests
 
 # Methods that write into a chat and so spend its budget. deleteMessage, restrict,
 # permissions and answerCallbackQuery are not charged (Telegram does not document them

@@ -13,10 +13,17 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from .base import SandboxBase
-from .errors import SimulationError
-from .migration import Migration
-from .state import Chat, Member, Message, User, admin_rights, normalise_permissions
+from tg_mafia.sandbox.base import SandboxBase
+from tg_mafia.sandbox.errors import SimulationError
+from tg_mafia.sandbox.migration import Migration
+from tg_mafia.sandbox.world.state import (
+    Chat,
+    Member,
+    Message,
+    User,
+    admin_rights,
+    normalise_permissions,
+)
 
 Someone = Any  # a SimUser or a User: anything with an `id`
 

@@ -21,9 +21,9 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from .base import SandboxBase
-from .errors import SimulationError
-from .state import Chat, admin_rights, basic_group_admin_rights
+from tg_mafia.sandbox.base import SandboxBase
+from tg_mafia.sandbox.errors import SimulationError
+from tg_mafia.sandbox.world.state import Chat, admin_rights, basic_group_admin_rights
 
 
 class Migration(SandboxBase):

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .limits import CHARGED_METHODS
+from tg_mafia.sandbox.limits import CHARGED_METHODS
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,14 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from .errors import bad_request
-from .files import Upload
+from tg_mafia.sandbox.errors import bad_request
+from tg_mafia.sandbox.world.files import Upload
 
 PRIMITIVES = frozenset({"Integer", "String", "Boolean", "Float", "True", "InputFile"})
 _INT_RE = re.compile(r"^\s*-?\d+\s*$")
@@ -150,41 +150,12 @@ class Schema:
                 raise _Mismatch
             inner = type_name[len(_ARRAY) :]
             return [self._coerce_one(inner, item) for item in value]
-        if type_name == "Integer":
-            if isinstance(value, bool):
-                raise _Mismatch
-            if isinstance(value, int):
-                return value
-            if isinstance(value, float) and value.is_integer():
-                return int(value)
-            if isinstance(value, str) and _INT_RE.match(value):
-                return int(value)
-            raise _Mismatch
-        if type_name == "Float":
-            if isinstance(value, bool):
-                raise _Mismatch
-            if isinstance(value, int | float):
-                return float(value)
-            if isinstance(value, str):
-                try:
-                    return float(value)
-                except ValueError:
-                    raise _Mismatch from None
-            raise _Mismatch
-        if type_name in ("Boolean", "True"):
-            if isinstance(value, bool):
-                return value
-            if isinstance(value, str) and value.lower() in ("true", "false", "1", "0"):
-                return value.lower() in ("true", "1")
-            if isinstance(value, int) and value in (0, 1):
-                return bool(value)
-            raise _Mismatch
-        if type_name in ("String", "InputFile"):
-            if isinstance(value, str):
-                return value
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                return str(value)
-            raise _Mismatch
+        scalar = _SCALARS.get(type_name)
+        if scalar is not None:
+            return scalar(value)
+        return self._coerce_object(type_name, value)
+
+    def _coerce_object(self, type_name: str, value: Any) -> Any:
         spec = self.types.get(type_name)
         if isinstance(value, str):
             value = _json_or_mismatch(value)
@@ -247,6 +218,63 @@ class Schema:
             elif field.required:
                 out.append(f"{path}: {type_name} lacks required field {field.name!r}")
         return out
+
+
+def _integer(value: Any) -> int:
+    if isinstance(value, bool):
+        raise _Mismatch
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and _INT_RE.match(value):
+        return int(value)
+    raise _Mismatch
+
+
+def _float(value: Any) -> float:
+    if isinstance(value, bool):
+        raise _Mismatch
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            raise _Mismatch from None
+    raise _Mismatch
+
+
+def _boolean(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false", "1", "0"):
+        return value.lower() in ("true", "1")
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    raise _Mismatch
+
+
+def _string(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    raise _Mismatch
+
+
+# How a form field or a JSON value becomes each scalar type (an InputFile given as a
+# string is a file_id or a URL).
+_SCALARS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
+    {
+        "Integer": _integer,
+        "Float": _float,
+        "Boolean": _boolean,
+        "True": _boolean,
+        "String": _string,
+        "InputFile": _string,
+    }
+)
 
 
 def _json_or_mismatch(text: str) -> Any:

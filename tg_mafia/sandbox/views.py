@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import SandboxBase
-from .errors import SimulationError
-from .state import GENERAL_TOPIC_ID, Chat, Message
+from tg_mafia.sandbox.base import SandboxBase
+from tg_mafia.sandbox.errors import SimulationError
+from tg_mafia.sandbox.world.state import GENERAL_TOPIC_ID, Chat, Message
 
 
 @dataclass(frozen=True)

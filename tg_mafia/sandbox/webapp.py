@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
-from .state import User
+from tg_mafia.sandbox.world.state import User
 
 
 def signed(fields: Mapping[str, str], token: str) -> str:

@@ -5,27 +5,7 @@ at start `open_database` migrates the schema and `Database.unfinished_games` lis
 to resume. See docs/storage.md.
 """
 
-from tg_mafia.storage.database import (
-    DEFAULT_DATABASE_URL,
-    create_database_engine,
-    current_revision,
-    head_revision,
-    mask_url,
-    migrate,
-    open_database,
-    parse_database_url,
-)
-from tg_mafia.storage.errors import (
-    DatabaseConfigError,
-    DatabaseUnavailableError,
-    GameAlreadyRunningError,
-    GameNotFoundError,
-    GameStatusError,
-    PlayerBusyError,
-    StaleGameError,
-    StorageError,
-)
-from tg_mafia.storage.records import (
+from tg_mafia.records import (
     UNSET,
     ActionRecord,
     ButtonsRecord,
@@ -45,6 +25,26 @@ from tg_mafia.storage.records import (
     RoleStats,
     StillPlaying,
     Unset,
+)
+from tg_mafia.storage.database import (
+    DEFAULT_DATABASE_URL,
+    create_database_engine,
+    current_revision,
+    head_revision,
+    mask_url,
+    migrate,
+    open_database,
+    parse_database_url,
+)
+from tg_mafia.storage.errors import (
+    DatabaseConfigError,
+    DatabaseUnavailableError,
+    GameAlreadyRunningError,
+    GameNotFoundError,
+    GameStatusError,
+    PlayerBusyError,
+    StaleGameError,
+    StorageError,
 )
 from tg_mafia.storage.repository import Database
 from tg_mafia.storage.tx import Tx

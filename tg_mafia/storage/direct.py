@@ -18,13 +18,13 @@ from typing import Any, Final
 
 from sqlalchemy import JSON, Connection, DateTime, Dialect, Table
 
+from tg_mafia.records import GameRecord, OutboxRecord
 from tg_mafia.storage.models import (
     ACTIVE_GAME_WHERE,
     GAME_ACTION_TABLE,
     GAME_TABLE,
     OUTBOX_TABLE,
 )
-from tg_mafia.storage.records import GameRecord, OutboxRecord
 from tg_mafia.storage.rows import game_record
 
 Processor = Callable[[Any], Any]

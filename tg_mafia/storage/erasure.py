@@ -18,6 +18,7 @@ from sqlalchemy import ColumnElement, Executable, delete, func, or_, update
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
+from tg_mafia.records import ACTIVE_STATUSES, Forgotten, GameStatus, Pruned, StillPlaying
 from tg_mafia.storage.models import (
     ButtonMessage,
     Game,
@@ -28,13 +29,6 @@ from tg_mafia.storage.models import (
     PlayerResult,
     Pseudonym,
     Seat,
-)
-from tg_mafia.storage.records import (
-    ACTIVE_STATUSES,
-    Forgotten,
-    GameStatus,
-    Pruned,
-    StillPlaying,
 )
 
 FINISHED: Final = (GameStatus.ENDED.value, GameStatus.ABORTED.value)

@@ -236,7 +236,7 @@ class ButtonMessage(SQLModel, table=True):
     """A message the bot put buttons on, and the only presses it takes: the
     callback data of its buttons as they stand (`choices`). Telegram vouches for
     the message a press is on, not for its data, so a press counts only when
-    its data is one of these (bot/gate.py). `game_id` is the game the message
+    its data is one of these (runtime/gate.py). `game_id` is the game the message
     serves (None: the settings menu of the chat it is in) (revision 0006)."""
 
     __tablename__ = "button_message"
@@ -314,5 +314,26 @@ class ChatMove(SQLModel, table=True):
     old_chat_id: int = Field(sa_column=Column(BigInteger(), primary_key=True, autoincrement=False))
     new_chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
     moved_at: datetime = Field(
+        default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+
+
+class WaitingGroup(SQLModel, table=True):
+    """A group (or forum topic) whose /newgame found the bot token's budget full: it
+    waits for a table, first come first served (bot/waitlist.py). Once a table frees it
+    is told so, and the table is held for it until `held_until` (the bot clock's time;
+    None: still waiting) (revision 0009)."""
+
+    __tablename__ = "waiting_group"
+    __table_args__ = (UniqueConstraint("chat_id", "topic", name="uq_waiting_group_chat"),)
+
+    id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
+    chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    topic: int = Field(sa_column=Column(BigInteger(), nullable=False))
+    # The variant it asked for: what its table will cost.
+    variant: str = Field(sa_column=Column(String(32), nullable=False))
+    title: str = Field(sa_column=Column(String(255), nullable=False))  # the group's
+    held_until: float | None = Field(default=None, sa_column=Column(Float(), nullable=True))
+    created_at: datetime = Field(
         default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
     )

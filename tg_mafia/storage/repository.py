@@ -14,25 +14,7 @@ from sqlalchemy import Connection, Engine, Float, case, cast, func
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
-from tg_mafia.storage import erasure
-from tg_mafia.storage.direct import Direct
-from tg_mafia.storage.errors import (
-    DatabaseUnavailableError,
-    GameAlreadyRunningError,
-    GameNotFoundError,
-    GameStatusError,
-    PlayerBusyError,
-    StaleGameError,
-)
-from tg_mafia.storage.models import (
-    ChatSettings,
-    Game,
-    GameAction,
-    PlayerResult,
-    Pseudonym,
-    utc_now,
-)
-from tg_mafia.storage.records import (
+from tg_mafia.records import (
     ACTIVE_STATUSES,
     UNSET,
     ActionRecord,
@@ -50,6 +32,24 @@ from tg_mafia.storage.records import (
     RoleStats,
     StillPlaying,
     Unset,
+)
+from tg_mafia.storage import erasure
+from tg_mafia.storage.direct import Direct
+from tg_mafia.storage.errors import (
+    DatabaseUnavailableError,
+    GameAlreadyRunningError,
+    GameNotFoundError,
+    GameStatusError,
+    PlayerBusyError,
+    StaleGameError,
+)
+from tg_mafia.storage.models import (
+    ChatSettings,
+    Game,
+    GameAction,
+    PlayerResult,
+    Pseudonym,
+    utc_now,
 )
 from tg_mafia.storage.rows import aware, game_record, settings_record
 from tg_mafia.storage.tx import Tx

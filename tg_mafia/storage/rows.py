@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlalchemy import Row
 
+from tg_mafia.records import ChatSettingsRecord, GameRecord, GameStatus, Player
 from tg_mafia.storage.models import ChatSettings, Game
-from tg_mafia.storage.records import ChatSettingsRecord, GameRecord, GameStatus, Player
 
 # The channel of this schema's bot, named in SQL so that a write costs no extra
 # query; the leader asks the database for the same expression to LISTEN on it.

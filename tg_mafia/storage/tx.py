@@ -1,7 +1,9 @@
 """One transaction's operations on games, seats, the action log, living
 messages and the outbox: the runtime's unit of work. An action, its new
 state, its deadline and the calls it causes are written together, or not
-at all (`Database.transaction`)."""
+at all (`Database.transaction`). The messages' and the outbox's operations
+are messages.py's and outbox.py's; the connection and the session,
+transaction.py's."""
 
 from __future__ import annotations
 
@@ -9,11 +11,24 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from sqlalchemy import Connection, delete, func, or_, update
-from sqlmodel import Session, col, select
+from sqlalchemy import delete, update
+from sqlmodel import col, select
 
+from tg_mafia.records import (
+    ACTIVE_STATUSES,
+    DEFAULT_LANGUAGE,
+    DEFAULT_VARIANT,
+    UNSET,
+    ActionRecord,
+    GameRecord,
+    GameStatus,
+    JsonObject,
+    Player,
+    PlayerOutcome,
+    Unset,
+)
 from tg_mafia.storage import erasure
-from tg_mafia.storage.direct import GAME_COLUMNS, OUTBOX_COLUMNS, Direct
+from tg_mafia.storage.direct import GAME_COLUMNS
 from tg_mafia.storage.errors import (
     GameAlreadyRunningError,
     GameNotFoundError,
@@ -21,8 +36,8 @@ from tg_mafia.storage.errors import (
     PlayerBusyError,
     StaleGameError,
 )
+from tg_mafia.storage.messages import MessagesTx
 from tg_mafia.storage.models import (
-    ButtonMessage,
     ChatMove,
     ChatSettings,
     Game,
@@ -34,87 +49,17 @@ from tg_mafia.storage.models import (
     Seat,
     utc_now,
 )
-from tg_mafia.storage.records import (
-    ACTIVE_STATUSES,
-    DEFAULT_LANGUAGE,
-    DEFAULT_VARIANT,
-    UNSET,
-    ActionRecord,
-    ButtonsRecord,
-    GameRecord,
-    GameStatus,
-    JsonObject,
-    OutboxRecord,
-    Player,
-    PlayerOutcome,
-    Unset,
-)
-from tg_mafia.storage.rows import NOTIFY, aware, check_seed, game_record, players_json
+from tg_mafia.storage.outbox import OutboxTx
+from tg_mafia.storage.rows import aware, check_seed, game_record, players_json
 
 # Fields the engine rebuilds a game from: frozen once the game leaves the lobby.
 LOBBY_ONLY_FIELDS: Final = frozenset({"players", "variant", "language", "options", "seed"})
 SEED_BITS: Final = 63  # fits a signed BIGINT
 
 
-class Tx:
-    """The statements of a move's hot path run on the driver's connection (direct.py);
-    the others through the ORM, whose session is made at its first use, on the same
-    connection and in the same transaction."""
-
-    def __init__(
-        self, connection: Connection, direct: Direct, session: Session | None = None
-    ) -> None:
-        self.connection = connection
-        self.direct = direct
-        self._session = session
-        self._owns_session = session is None
-
-    @property
-    def session(self) -> Session:
-        if self._session is None:
-            # In a savepoint of its own: its rollback never reaches past this transaction.
-            session = Session(
-                bind=self.connection,
-                expire_on_commit=False,
-                join_transaction_mode="create_savepoint",
-            )
-            session.begin()
-            self._session = session
-        return self._session
-
-    def finish(self, ok: bool) -> None:
-        """The end of a session this Tx made: flushed and released, or rolled back."""
-        session, self._session = self._session, None
-        if session is None or not self._owns_session:
-            return
-        try:
-            if ok:
-                session.commit()
-            else:
-                session.rollback()
-        finally:
-            session.close()
-
-    def _run(self, sql: str, params: Mapping[str, Any] | None = None) -> Any:
-        if self._session is not None:
-            self._session.flush()  # what the ORM holds goes first, in order
-        return self.direct.run(self.connection, sql, params)
-
-    def _rows(self, sql: str, params: Mapping[str, Any]) -> list[Any]:
-        cursor = self._run(sql, params)
-        try:
-            return list(cursor.fetchall())
-        finally:
-            cursor.close()
-
-    def _write(self, sql: str, params: Mapping[str, Any]) -> int:
-        """A write; the rows it changed. The ORM's copies of rows are read again after it."""
-        cursor = self._run(sql, params)
-        count = int(cursor.rowcount)
-        cursor.close()
-        if self._session is not None:
-            self._session.expire_all()
-        return count
+class Tx(MessagesTx, OutboxTx):
+    """Every operation of one transaction: games, their seats, their action log and
+    the next-game watches here; the messages' and the outbox's from its bases."""
 
     # -- reading games ---------------------------------------------------------------
 
@@ -494,9 +439,12 @@ class Tx:
             self._notify(f"page:{game_id}")  # the Mini App's pages show the timer
         return moved
 
-    def actions(self, game_id: int) -> list[ActionRecord]:
+    def actions(self, game_id: int, after: int = 0) -> list[ActionRecord]:
+        """The game's action log in order; `after`: only the actions after that seq."""
         rows = self.session.exec(
-            select(GameAction).where(GameAction.game_id == game_id).order_by(col(GameAction.seq))
+            select(GameAction)
+            .where(GameAction.game_id == game_id, col(GameAction.seq) > after)
+            .order_by(col(GameAction.seq))
         ).all()
         return [
             ActionRecord(
@@ -629,12 +577,6 @@ class Tx:
         assert record is not None
         return record
 
-    def _notify(self, payload: str) -> None:
-        """Tells the leading replica (PostgreSQL's LISTEN/NOTIFY, delivered at
-        commit, the same payload once per transaction); SQLite has one process."""
-        if self.direct.postgres:
-            self._rows(self.direct.text(NOTIFY, key="notify"), {"payload": payload})
-
     def _append_action(self, game_id: int, action: JsonObject, update_id: int | None) -> None:
         # The version update before it holds the game's row lock, so seq cannot race.
         sql = self.direct.text(
@@ -655,237 +597,3 @@ class Tx:
             key="made_by_update",
         )
         return bool(self._rows(sql, {"update_id": update_id}))
-
-    # -- living messages ------------------------------------------------------------------
-
-    _LIVING_WHERE: Final = 'game_id = :game_id AND chat_id = :chat_id AND "key" = :key'
-
-    def living_id(self, game_id: int, chat_id: int, key: str) -> int | None:
-        sql = self.direct.text(
-            f"SELECT message_id FROM living_message WHERE {self._LIVING_WHERE}",
-            key="living_id",
-        )
-        rows = self._rows(sql, {"game_id": game_id, "chat_id": chat_id, "key": key})
-        return int(rows[0][0]) if rows else None
-
-    def set_living(self, game_id: int, chat_id: int, key: str, message_id: int) -> None:
-        params = {"game_id": game_id, "chat_id": chat_id, "key": key, "message_id": message_id}
-        change = self.direct.text(
-            f"UPDATE living_message SET message_id = :message_id WHERE {self._LIVING_WHERE}",
-            key="set_living",
-        )
-        if not self._write(change, params):
-            add = self.direct.text(
-                'INSERT INTO living_message (game_id, chat_id, "key", message_id)'
-                " VALUES (:game_id, :chat_id, :key, :message_id)",
-                key="add_living",
-            )
-            self._write(add, params)
-
-    def drop_living(self, game_id: int, chat_id: int, key: str) -> None:
-        sql = self.direct.text(
-            f"DELETE FROM living_message WHERE {self._LIVING_WHERE}", key="drop_living"
-        )
-        self._write(sql, {"game_id": game_id, "chat_id": chat_id, "key": key})
-
-    # -- the messages with buttons ------------------------------------------------------------
-
-    def buttons(
-        self, chat_id: int, message_id: int, data: str = "", legacy: int | None = None
-    ) -> ButtonsRecord | None:
-        """The buttons of a message; failing that, a message of the chat on its way or
-        never written down whose buttons include `data` (see ButtonMessage.message_id);
-        failing that, the record `legacy` stands for (migration 0006's per-game rows).
-
-        One statement, so one snapshot: read in two, a record taken over by its message
-        id between them (the sender settling on another replica) is missed by both."""
-        ids = [message_id] if legacy is None else [message_id, legacy]
-        rows = self.session.exec(
-            select(ButtonMessage)
-            .where(col(ButtonMessage.chat_id) == chat_id)
-            .where(
-                or_(
-                    col(ButtonMessage.message_id).in_(ids),
-                    col(ButtonMessage.message_id).is_(None),
-                )
-            )
-            .order_by(col(ButtonMessage.id).desc())
-        ).all()
-        by_id = {row.message_id: row for row in reversed(rows)}  # the oldest of an id
-        row = by_id.get(message_id)
-        if row is None and data:
-            row = next(
-                (r for r in rows if r.message_id is None and data in (r.choices or ())), None
-            )
-        if row is None and legacy is not None:
-            row = by_id.get(legacy)
-        return _buttons_record(row) if row is not None else None
-
-    def expect_buttons(
-        self, chat_id: int, entry_id: int, game_id: int | None, choices: Sequence[str], now: float
-    ) -> None:
-        """A message with buttons about to be sent by the outbox call `entry_id`."""
-        self.session.add(
-            ButtonMessage(
-                chat_id=chat_id,
-                entry_id=entry_id,
-                game_id=game_id,
-                choices=list(choices),
-                created_at=now,
-            )
-        )
-
-    def widen_buttons(self, chat_id: int, message_id: int, choices: Sequence[str]) -> None:
-        """A message about to be edited: its presses are the old buttons and the new ones
-        until the edit is written down (set_buttons)."""
-        row = self._button_row(chat_id, message_id)
-        if row is not None and row.choices is not None:
-            row.choices = [*row.choices, *(c for c in choices if c not in row.choices)]
-            self.session.add(row)
-
-    def set_buttons(
-        self,
-        chat_id: int,
-        message_id: int,
-        game_id: int | None,
-        choices: Sequence[str],
-        now: float,
-        entry_id: int | None = None,
-    ) -> None:
-        """The buttons a message shows now (none: it takes no press any more); the
-        message an outbox call `entry_id` sent takes over the record written before it."""
-        row = self._button_row(chat_id, message_id)
-        if row is None and entry_id is not None:
-            row = self.session.exec(
-                select(ButtonMessage)
-                .where(col(ButtonMessage.chat_id) == chat_id)
-                .where(col(ButtonMessage.entry_id) == entry_id)
-                .where(col(ButtonMessage.message_id).is_(None))
-                .order_by(col(ButtonMessage.id).desc())
-            ).first()
-        if row is None and not choices:
-            return  # a message that never had buttons of ours
-        if row is None:
-            row = ButtonMessage(chat_id=chat_id, created_at=now)
-        row.message_id = message_id
-        row.game_id = game_id if game_id is not None else row.game_id
-        row.choices = list(choices)
-        self.session.add(row)
-        if row.game_id is not None:
-            self._notify(f"page:{row.game_id}")  # the Mini App's pages offer these choices
-
-    def drop_unsent_buttons(self, entry_ids: Sequence[int]) -> None:
-        """The records written ahead for calls settled without a message (refused)."""
-        if entry_ids:
-            self.session.exec(
-                delete(ButtonMessage)
-                .where(col(ButtonMessage.entry_id).in_(list(entry_ids)))
-                .where(col(ButtonMessage.message_id).is_(None))
-            )
-
-    def drop_buttons(self, chat_id: int, message_id: int) -> None:
-        row = self._button_row(chat_id, message_id)
-        if row is not None and row.game_id is not None:
-            self._notify(f"page:{row.game_id}")
-        self.session.exec(
-            delete(ButtonMessage)
-            .where(col(ButtonMessage.chat_id) == chat_id)
-            .where(col(ButtonMessage.message_id) == message_id)
-        )
-
-    def game_buttons(self, game_id: int) -> list[ButtonsRecord]:
-        """The messages of game `game_id` that take presses now, in every chat."""
-        rows = self.session.exec(
-            select(ButtonMessage)
-            .where(col(ButtonMessage.game_id) == game_id)
-            .order_by(col(ButtonMessage.id))
-        ).all()
-        return [
-            ButtonsRecord(row.chat_id, row.message_id, row.game_id, tuple(row.choices))
-            for row in rows
-            if row.choices and row.message_id is not None and row.message_id > 0
-        ]
-
-    def _button_row(self, chat_id: int, message_id: int) -> ButtonMessage | None:
-        return self.session.exec(
-            select(ButtonMessage)
-            .where(col(ButtonMessage.chat_id) == chat_id)
-            .where(col(ButtonMessage.message_id) == message_id)
-        ).first()
-
-    # -- the outbox ------------------------------------------------------------------------
-
-    def enqueue(
-        self,
-        chat_id: int,
-        op: JsonObject,
-        *,
-        now: float,
-        game_id: int | None = None,
-        priority: int = 0,
-    ) -> None:
-        # An INSERT at once, in the order of the calls.
-        sql = self.direct.text(
-            "INSERT INTO outbox (chat_id, game_id, priority, op, created_at, attempts)"
-            " VALUES (:chat_id, :game_id, :priority, :op, :created_at, 0)",
-            key="enqueue",
-        )
-        params = self.direct.values("outbox", {"op": op})
-        params.update(chat_id=chat_id, game_id=game_id, priority=priority, created_at=now)
-        self._write(sql, params)
-        self._notify("outbox")
-
-    def flush(self) -> None:
-        self.session.flush()
-
-    def pending(self, chat_id: int, limit: int = 50) -> list[OutboxRecord]:
-        """A chat's pending calls: the game's own first, then the answers to
-        commands, then the rest; each kind in the order it was written."""
-        sql = self.direct.text(
-            f"SELECT {', '.join(OUTBOX_COLUMNS)} FROM outbox WHERE chat_id = :chat_id"
-            " ORDER BY priority, id LIMIT :limit",
-            key="pending",
-        )
-        return self.direct.outbox(self._rows(sql, {"chat_id": chat_id, "limit": limit}))
-
-    def pending_chats(self, first: int | None = None) -> list[tuple[int, int, int, float]]:
-        """Every chat with pending calls: (chat, best priority, oldest id, oldest time),
-        best priority first, then oldest; only the `first` so many when given (the
-        sender's look: at thousands of chats, sorting them in Python took the event
-        loop milliseconds a look)."""
-        sql = "SELECT chat_id, MIN(priority), MIN(id), MIN(created_at) FROM outbox GROUP BY chat_id"
-        params: dict[str, Any] = {}
-        if first is not None:
-            sql += " ORDER BY 2, 3 LIMIT :first"
-            params["first"] = first
-        rows = self._rows(self.direct.text(sql, key=("pending_chats", first is None)), params)
-        return [(int(c), int(p), int(i or 0), float(t)) for c, p, i, t in rows]
-
-    def done(self, entry_ids: Sequence[int]) -> None:
-        if entry_ids:
-            count = len(entry_ids)
-            sql = self.direct.text(
-                f"DELETE FROM outbox WHERE id IN ({', '.join(f':i{n}' for n in range(count))})",
-                key=("done", count),
-            )
-            self._write(sql, {f"i{n}": entry_id for n, entry_id in enumerate(entry_ids)})
-
-    def retry_later(self, entry_id: int) -> None:
-        self.session.exec(
-            update(OutboxEntry)
-            .where(col(OutboxEntry.id) == entry_id)
-            .values(attempts=col(OutboxEntry.attempts) + 1)
-            .execution_options(synchronize_session=False)
-        )
-
-    def backlog(self) -> tuple[int, float | None]:
-        """How many calls wait, and since when the oldest has."""
-        count, oldest = self.session.exec(
-            select(func.count(), func.min(OutboxEntry.created_at)).select_from(OutboxEntry)
-        ).one()
-        return int(count), (float(oldest) if oldest is not None else None)
-
-
-def _buttons_record(row: ButtonMessage) -> ButtonsRecord:
-    choices = None if row.choices is None else tuple(row.choices)
-    return ButtonsRecord(row.chat_id, row.message_id, row.game_id, choices)

@@ -53,9 +53,34 @@
     return parts.join(", ");
   }
 
+  // The seats are drawn once and then changed in place, and the moves keep their
+  // buttons while they stay: a tap is never lost to a redraw between its press and
+  // its release. A tap names its choice by its data; the snapshot on screen says
+  // what that choice is now.
+  function choiceOf(data) {
+    return shown && shown.choices.find((choice) => choice.d === data);
+  }
+
+  function onTap(event) {
+    const button = event.target.closest("button[data-choice]");
+    const choice = button && choiceOf(button.dataset.choice);
+    if (choice) press(choice);
+  }
+
+  function seatItem(list, index) {
+    if (list.children[index]) return list.children[index];
+    const item = el("li");
+    const button = el("button", { type: "button", class: "seat" });
+    button.append(el("span", { class: "num" }), el("span", { class: "name" }),
+      el("span", { class: "marks", "aria-hidden": "true" }));
+    item.append(button);
+    list.append(item);
+    return item;
+  }
+
   function renderSeats(table) {
     const list = $("seats");
-    list.replaceChildren();
+    while (list.children.length > table.seats.length) list.lastChild.remove();
     const targets = new Map();
     for (const choice of table.choices) if (choice.seat) {
       if (!targets.has(choice.seat)) targets.set(choice.seat, []);
@@ -64,34 +89,34 @@
     const count = table.seats.length;
     table.seats.forEach((seat, index) => {
       const angle = (2 * Math.PI * index) / count - Math.PI / 2;
-      const item = el("li", { "data-seat": seat.n });
+      const item = seatItem(list, index);
+      item.dataset.seat = seat.n;
       item.style.transform = `translate(${Math.cos(angle) * 128}px, ${Math.sin(angle) * 128}px)`;
       item.classList.toggle("out", !seat.alive);
       item.classList.toggle("speaking", seat.speaking);
       item.classList.toggle("me", seat.me);
       if (seat.role) item.dataset.role = seat.role;
-      const aimed = targets.get(seat.n) || [];
-      const button = el("button", { type: "button", class: "seat", "aria-label": seatLabel(seat) });
-      button.append(el("span", { class: "num" }, String(seat.n)), el("span", { class: "name" }, seat.name));
-      const marks = [seat.speaking ? "🎙" : "", seat.nominee ? "☝️" : "", seat.hand ? "✋" : "",
+      else delete item.dataset.role;
+      const button = item.firstChild;
+      const [num, name, marks] = button.children;
+      num.textContent = String(seat.n);
+      name.textContent = seat.name;
+      marks.textContent = [seat.speaking ? "🎙" : "", seat.nominee ? "☝️" : "", seat.hand ? "✋" : "",
         seat.warnings ? "⚠️" + seat.warnings : "", seat.votes ? "🗳" + seat.votes : ""].join("");
-      button.append(el("span", { class: "marks", "aria-hidden": "true" }, marks));
-      if (aimed.length === 1) {
-        item.classList.add("target");
-        button.setAttribute("aria-label", aimed[0].label);
-        button.addEventListener("click", () => press(aimed[0]));
-      } else {
-        button.disabled = true;
-      }
-      item.append(button);
-      list.append(item);
+      const aimed = targets.get(seat.n) || [];
+      const target = aimed.length === 1;
+      item.classList.toggle("target", target);
+      button.disabled = !target;
+      if (target) button.dataset.choice = aimed[0].d;
+      else delete button.dataset.choice;
+      button.setAttribute("aria-label", target ? aimed[0].label : seatLabel(seat));
     });
   }
 
-  function renderCard(me) {
+  function renderCard(me, host) {
     $("card").hidden = !me;
     $("spectator").hidden = !!me;
-    $("spectator").textContent = words.spectator;
+    $("spectator").textContent = host ? words.host : words.spectator;
     if (!me) return;
     $("card-title").textContent = words.your_role;
     $("role").textContent = me.role;
@@ -104,16 +129,38 @@
   }
 
   function renderMoves(table) {
-    $("moves").hidden = !table.me;
+    $("moves").hidden = !table.me && !table.host;
     $("moves-title").textContent = words.moves;
     const box = $("choices");
-    box.replaceChildren();
-    if (!table.choices.length) box.append(el("p", {}, words.no_moves));
-    for (const choice of table.choices) {
-      const button = el("button", { type: "button", "data-choice": choice.d }, choice.label);
-      button.addEventListener("click", () => press(choice));
-      box.append(button);
+    const have = new Map([...box.querySelectorAll("button[data-choice]")].map((b) => [b.dataset.choice, b]));
+    const buttons = table.choices.map((choice) => {
+      const button = have.get(choice.d) || el("button", { type: "button", "data-choice": choice.d });
+      if (button.textContent !== choice.label) button.textContent = choice.label;
+      return button;
+    });
+    if (!buttons.length) buttons.push(el("p", {}, words.no_moves));
+    const same = buttons.length === box.children.length && buttons.every((b, i) => box.children[i] === b);
+    if (!same) box.replaceChildren(...buttons);
+  }
+
+  // The game's public events as the server lists them, each numbered, newest
+  // last: the entries the list has stay, those gone from the server's go, the
+  // new ones are added at the end, so a reconnection neither repeats nor skips one.
+  function renderEvents(table) {
+    const events = table.events || [];
+    $("chronicle").hidden = !table.phase;
+    $("events-title").textContent = words.events;
+    const list = $("events");
+    const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+    const wanted = new Set(events.map((event) => String(event.n)));
+    for (const item of [...list.children]) if (!wanted.has(item.dataset.n)) item.remove();
+    const have = new Set([...list.children].map((item) => item.dataset.n));
+    for (const event of events) {
+      if (!have.has(String(event.n))) list.append(el("li", { "data-n": String(event.n) }, event.text));
     }
+    $("no-events").hidden = events.length > 0;
+    $("no-events").textContent = words.no_events;
+    if (atEnd) list.scrollTop = list.scrollHeight;
   }
 
   function render(table) {
@@ -126,8 +173,9 @@
     $("winner").textContent = table.winner || "";
     $("table-title").textContent = words.title;
     renderSeats(table);
-    renderCard(table.me);
+    renderCard(table.me, table.host);
     renderMoves(table);
+    renderEvents(table);
     tick();
     main.setAttribute("aria-busy", "false");
     main.dataset.version = table.v;
@@ -193,6 +241,8 @@
   }
 
   theme();
+  $("seats").addEventListener("click", onTap);
+  $("choices").addEventListener("click", onTap);
   if (webApp) { webApp.ready(); webApp.expand(); }
   setInterval(tick, 250);
   start().catch((error) => fail(String(error)));

@@ -1,0 +1,165 @@
+"""The one place the bot is put together: `bootstrap` makes python-telegram-bot's
+Application with its typed context (telegram/context.py), gives it the database and
+registers every handler (telegram/handlers/); the game service (runtime/service.py) is
+started on that database once Telegram said who the bot is (`start_service`, PTB's
+post_init) and stopped with the application (`stop_service`). `tg-mafia run`, the
+playtest harness and the tests all start the bot through here."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from telegram import Update
+from telegram.ext import Application, ApplicationBuilder
+
+from tg_mafia.ops.logs import RecentErrors
+from tg_mafia.ops.metrics import BotMetrics, Snapshot
+from tg_mafia.runtime.clock import BotClock, loop_time_source
+from tg_mafia.runtime.db.leader import Replica
+from tg_mafia.runtime.runner import CURRENT_UPDATE
+from tg_mafia.runtime.service import GameService, ServiceConfig
+from tg_mafia.runtime.timers.scheduler import JobQueueScheduler, LoopScheduler, Scheduler
+from tg_mafia.storage import Database
+from tg_mafia.telegram import handlers
+from tg_mafia.telegram.context import CONTEXT_TYPES, App, BotData, BotOptions
+from tg_mafia.telegram.ratelimit import MessageRateLimiter
+
+__all__ = ["App", "BotOptions", "bootstrap", "scrape_metrics", "start_service", "stop_service"]
+
+log = logging.getLogger(__name__)
+
+
+class MeteredApplication(Application[Any, Any, Any, Any, BotData, Any]):
+    """PTB's Application, timing each update it handles (BotData.metrics)."""
+
+    async def process_update(self, update: object) -> None:
+        began = time.perf_counter()
+        handling = CURRENT_UPDATE.set(update.update_id if isinstance(update, Update) else None)
+        try:
+            await super().process_update(update)
+        finally:
+            CURRENT_UPDATE.reset(handling)
+            self.bot_data.metrics.update_handled(update, time.perf_counter() - began)
+
+
+def bootstrap(
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any],
+    db: Database,
+    options: BotOptions,
+    metrics: BotMetrics | None = None,
+) -> App:
+    """The bot's Application on `db`. `metrics` counts its Bot API calls only when the
+    builder's requests were wrapped with it (`MeteredRequest`); it is made here when not
+    given."""
+    if options.rate_limiter and options.speed == 1.0:
+        # The bot's ceiling on its message calls (30 a second: ratelimit.py). The
+        # per-chat budgets (a group's 20 a minute, a private chat's one a second)
+        # and the waiting out of a 429 are the sender's (sender.py), which knows
+        # which calls a chat's budget pays for: PTB's group limiter would also
+        # count the deletions and the membership checks.
+        builder = builder.rate_limiter(
+            MessageRateLimiter(
+                overall_max_rate=30, overall_time_period=1, group_max_rate=0, max_retries=0
+            )
+        )
+    # Updates are handled concurrently; each game's are applied one at a time, in order,
+    # under the game's lock (runner.py).
+    builder = builder.concurrent_updates(64).context_types(CONTEXT_TYPES)
+    builder = builder.application_class(MeteredApplication)
+    app: App = builder.post_init(_post_init).post_shutdown(_post_shutdown).build()
+    data = app.bot_data
+    data.db = db
+    data.options = options
+    data.metrics = metrics or BotMetrics(options.replica_id)
+    handlers.register(app)
+    return app
+
+
+async def start_service(app: App, scheduler: Scheduler | None = None) -> GameService:
+    """Creates the game service and resumes unfinished games. `run_polling`
+    calls it through post_init; tests that start the app by hand call it."""
+    data = app.bot_data
+    if data.service is not None:
+        return data.service
+    assert data.db is not None, "the application was not made by bootstrap()"
+    options = data.options
+    source = loop_time_source()
+    if scheduler is None and source is not time.time:
+        scheduler = LoopScheduler()  # APScheduler reads the wall clock
+    if scheduler is None:
+        assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
+        scheduler = JobQueueScheduler(app.job_queue)
+    service = GameService(
+        app.bot,
+        data.db,
+        BotClock(options.speed, source, options.own_pace),
+        scheduler,
+        ServiceConfig(
+            lobby_seconds=options.lobby_seconds,
+            bot_username=app.bot.username,
+            lobby_seed=options.lobby_seed,
+            miniapp_name=options.miniapp_name,
+            app_url=options.app_url,
+            drain_seconds=options.drain_seconds,
+            closed_topic_seconds=options.closed_topic_seconds,
+            retention_days=options.retention_days,
+            replica=Replica(options.replica_id, options.mode, options.webhook_secret),
+            budget=options.budget,
+        ),
+    )
+    data.service = service
+    data.metrics.watch(service.db.engine)
+    errors = RecentErrors([app.bot.token])
+    logging.getLogger().addHandler(errors)
+    data.errors = errors
+    service.leader.claim()  # refuses a second process on SQLite, a bad replica set-up
+
+    async def commands() -> None:
+        await handlers.set_commands(app)
+
+    service.on_lead = commands  # one-off work: the leader's
+    resumed = await service.resume_all()
+    if resumed:
+        log.info("resumed %d unfinished games", resumed)
+    return service
+
+
+async def stop_service(app: App, *, flush: bool = True) -> None:
+    """Stops the game service; with `flush`, once the outbox has sent what it can (what
+    it holds otherwise waits, durable, for the next start)."""
+    data = app.bot_data
+    service, data.service = data.service, None
+    if service is not None:
+        if flush:
+            await service.drain()
+        await service.close()
+        data.metrics.unwatch(service.db.engine)
+    errors, data.errors = data.errors, None
+    if errors is not None:
+        logging.getLogger().removeHandler(errors)
+
+
+async def scrape_metrics(app: App) -> bytes:
+    """/metrics: the gauges read now (the database's in its worker thread), then the text."""
+    data = app.bot_data
+    service = data.service
+    snapshot: Snapshot | None = None
+    if service is not None:
+        try:
+            parked = frozenset(service.sender.parked)
+            snapshot = await service.queries.snapshot(service.clock.now(), parked)
+        except Exception as error:  # counted as a database error; the rest still shows
+            log.warning("metrics: cannot read the database: %r", error)
+    draining = service is not None and service.draining.active
+    data.metrics.observe(snapshot, app.update_queue.qsize(), draining)
+    return data.metrics.exposition()
+
+
+async def _post_init(app: App) -> None:
+    await start_service(app)
+
+
+async def _post_shutdown(app: App) -> None:
+    await stop_service(app)

@@ -1,2 +1,0 @@
-"""The Telegram shell: handlers, rendering, the outbox, timers and storage,
-around the pure rules engine."""

@@ -1,0 +1,44 @@
+"""Who sits where: seat numbers, names as the table shows them (cut to fit a
+phone, never blank, never read as another seat: render/texts/names.py), mentions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from html import escape
+
+from tg_mafia.i18n import Translator, translator
+from tg_mafia.render.texts.names import seat_name
+
+
+@dataclass(frozen=True)
+class Table:
+    seats: tuple[str, ...]  # player ids (Telegram user ids as text), in seating order
+    names: Mapping[str, str]
+    # The language of the game: "Player 5" for a blank name, its quotation marks.
+    t: Translator = field(default_factory=lambda: translator(None))
+
+    def seat(self, player: str) -> int:
+        return self.seats.index(player) + 1
+
+    def short(self, player: str) -> str:
+        return str(seat_name(self.names.get(player, ""), self.seat(player), self.t))
+
+    def label(self, player: str) -> str:
+        """`3 · Olga`, escaped for HTML."""
+        return f"{self.seat(player)} · {escape(self.short(player))}"
+
+    def button(self, player: str) -> str:
+        """A button label: plain text, no markup."""
+        return f"{self.seat(player)} · {self.short(player)}"
+
+    def mention(self, player: str) -> str:
+        """A mention that rings the player's phone."""
+        return f'<a href="tg://user?id={int(player)}">{self.label(player)}</a>'
+
+    def labels(self, players: Sequence[str], t: Translator) -> str:
+        """`1 · Ann, 2 · Ben and 3 · Cat`, joined as the reader's language lists."""
+        return t.join(self.label(p) for p in players) or "—"
+
+    def player_at(self, seat: int) -> str | None:
+        return self.seats[seat - 1] if 1 <= seat <= len(self.seats) else None

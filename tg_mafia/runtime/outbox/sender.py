@@ -1,0 +1,531 @@
+"""The sender: takes the calls the games decided from the outbox and makes
+them, in order per chat, within Telegram's limits, after a crash too.
+
+- One worker per chat with pending calls (many chats at once); a chat's
+  calls go strictly in the order they were written.
+- Budgets (budgets.py): a group takes about 20 calls a minute, edits included
+  (15 are spent here, room for what the bot does not count); a private chat one
+  a second; the bot 30 a second in all. A 429 is waited out, never dropped.
+- Folding (plan.py): an edit that a later edit of the same message supersedes
+  is not made; plain announcements that fall due together go as one message.
+- Only calls that change something: an edit to what the message shows, a clear
+  of a message without buttons, permissions or a topic as the bot last set
+  them are settled without a call (shown.py).
+- A stage's timer starts when its message is sent: the deadline in the text
+  is filled in then, and the game's stored deadline moved to it.
+- A call is deleted from the outbox once Telegram took it, in one
+  transaction with the message id it produced: a crash between the two
+  repeats the call (counted by the crash test), it never loses it.
+- A user who blocked the bot: their chat waits (nothing is dropped) until
+  they can be reached again."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from telegram import Bot
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
+
+from tg_mafia.render.calls import DEADLINE, RELATIVE_DEADLINE, SPARE, Method
+from tg_mafia.render.texts.timefmt import RELATIVE, deadline_html
+from tg_mafia.runtime.clock import BotClock
+from tg_mafia.runtime.db.thread import AsyncDb
+from tg_mafia.runtime.outbox.budgets import (
+    BOT_BUDGET,
+    GROUP_BUDGET,
+    PRIVATE_BUDGET,
+    Budget,
+    Window,
+)
+from tg_mafia.runtime.outbox.methods import CALLS, Call, Delivery, choices
+from tg_mafia.runtime.outbox.plan import Unit, plan
+from tg_mafia.runtime.outbox.shown import Shown
+from tg_mafia.storage import Database, OutboxRecord
+from tg_mafia.waiting import wait_set
+
+log = logging.getLogger(__name__)
+
+# A call that keeps failing on the network is tried again, further and further
+# apart, for this long (seconds of the bot's clock) before it is given up.
+NETWORK_PATIENCE = 900.0
+NETWORK_BACKOFF_MAX = 30.0
+CHARGED = frozenset(
+    {Method.SEND, Method.EDIT, Method.CLEAR, Method.PIN, Method.UNPIN, Method.PHOTO}
+) | {Method.DOCUMENT}
+SENDS = (Method.SEND, Method.PHOTO, Method.DOCUMENT)  # the calls that make a message
+WORKERS = 32  # chats served at once
+POLL = 1.0  # seconds between looks at the outbox when nothing woke the sender
+# A look at the outbox scans it whole in the database thread, which every move waits
+# for: the next look comes no sooner than this many times its cost later, so looking
+# takes at most a tenth of that thread (woken by every move that wrote calls, it took
+# much more: benchmarks/load.py). That delays a new chat's first call a little; a chat
+# being served takes its next calls without a look.
+LOOK_SPACING = 9.0
+
+
+class Sender:
+    def __init__(
+        self,
+        bot: Bot,
+        db: AsyncDb,
+        clock: BotClock,
+        on_deadline: Callable[[int, str, float], None] | None = None,
+        on_unreachable: Callable[[int], None] | None = None,
+        on_migrated: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self.bot = bot
+        self.db = db
+        self.clock = clock
+        self.on_deadline = on_deadline  # (game, timer token, deadline): a stage's timer moved
+        self.on_unreachable = on_unreachable  # (user): blocked the bot
+        self.on_migrated = on_migrated  # (old chat, new chat): became a supergroup
+        # (chat, topic): a call into a forum topic found it deleted
+        self.on_topic_gone: Callable[[int, int], None] | None = None
+        self.parked: set[int] = set()
+        # (game): a message of the game now shows other buttons, or its timer moved.
+        self.on_settled: Callable[[int], None] | None = None
+        self.peak: dict[int, int] = {}  # the most calls any window of a group held
+        self._windows: dict[int, Window] = {}
+        self._started: float | None = None  # when it took over from another process
+        self._bot_window = Window()
+        self._last_edit: dict[tuple[int, str], float] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.calls = 0
+        self.shown = Shown()  # what the bot's calls put in front of each chat
+
+    def _settled(self, delivered: Delivery) -> None:
+        if self.on_settled is None:
+            return
+        games = {delivered.deadline[0]} if delivered.deadline is not None else set()
+        if delivered.buttons is not None and delivered.buttons.game is not None:
+            games.add(delivered.buttons.game)
+        for game in games:
+            self.on_settled(game)
+
+    # ----- life -------------------------------------------------------------------------
+
+    def start(self, *, taking_over: bool = False) -> None:
+        """`taking_over`: another process may have sent a moment ago (replicas: the
+        leader before this one); its spending is unknown here, so each budget's
+        first window starts with what it may have used (`Budget.inherited`), and what
+        the chats show is unknown too (its edits may have changed any message)."""
+        if taking_over:
+            self.shown = Shown()
+            self._started = self.clock.now()
+            self._windows.clear()
+            self._bot_window = self._fresh(BOT_BUDGET)
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="sender")
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self._task, *self._workers.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._task = None
+        self._workers.clear()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def unpark(self, chat_id: int) -> None:
+        """The user can be reached again: their chat's waiting calls go out."""
+        if chat_id in self.parked:
+            self.parked.discard(chat_id)
+            self.wake()
+
+    async def drain(self) -> None:
+        """Until every call that can be made is made (parked chats wait); at
+        once when the sender is not running."""
+        while self._task is not None:
+            chats = await self.db.run(_pending_chats)
+            if not any(c not in self.parked for c, *_ in chats) and not self._workers:
+                return
+            self._idle.clear()
+            self.wake()
+            await self._idle.wait()
+
+    # ----- the loop ------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        rounds = 0
+        while True:
+            rounds += 1
+            if rounds % 100 == 0:
+                self.forget_idle()
+            self._wake.clear()
+            try:
+                # The chats to serve first, enough to fill the workers past those
+                # already served and those waiting for their user.
+                first = WORKERS + len(self._workers) + len(self.parked)
+                chats, cost = await self.db.run(_timed_pending_chats, first)
+            except Exception:
+                log.exception("sender: cannot read the outbox")
+                chats, cost = [], 0.0
+            for chat_id, *_ in chats:  # best priority first, then oldest
+                if chat_id in self.parked or chat_id in self._workers:
+                    continue
+                if len(self._workers) >= WORKERS:
+                    break
+                task = asyncio.get_running_loop().create_task(self._serve(chat_id))
+                self._workers[chat_id] = task
+            if not self._workers:
+                self._idle.set()
+            await asyncio.sleep(cost * LOOK_SPACING)
+            await wait_set(self._wake, self.clock.real(POLL))
+
+    async def _serve(self, chat_id: int) -> None:
+        try:
+            while chat_id not in self.parked:
+                entries = await self.db.run(_pending, chat_id)
+                if not entries:
+                    return
+                unit = plan(entries)
+                if not unit.skip and SPARE in unit.op.extra:
+                    unit.skip = not await self._spare_due(unit)
+                unchanged = None
+                if not unit.skip:
+                    unchanged = self.shown.unchanged(
+                        unit.op, unit.chat_id, unit.game_id, unit.topic
+                    )
+                delivered: Delivery | None
+                if unchanged is not None:
+                    delivered = unchanged
+                    delivered.entries = unit.entries
+                elif not unit.skip:
+                    delivered = await self._deliver(unit)
+                    if delivered is None:
+                        continue  # waited (a 429) or parked: plan again
+                else:
+                    delivered = Delivery(unit.entries)
+                delivered.ahead = unit.ahead
+                self.shown.settled(delivered)
+                await self.db.run(_settle, delivered, self.clock.now())
+                if delivered.deadline is not None and self.on_deadline is not None:
+                    self.on_deadline(*delivered.deadline)
+                self._settled(delivered)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # A call that breaks the sender itself is dropped, or it would
+            # block its chat for ever.
+            log.exception("sender: chat %s failed; its next call is dropped", chat_id)
+            with contextlib.suppress(Exception):
+                entries = await self.db.run(_pending, chat_id)
+                if entries:
+                    await self.db.run(_settle, Delivery([entries[0].id]), self.clock.now())
+        finally:
+            self._workers.pop(chat_id, None)
+            self.wake()
+            if not self._workers:
+                self._idle.set()
+
+    # ----- one call ----------------------------------------------------------------------------
+
+    async def _deliver(self, unit: Unit) -> Delivery | None:
+        """Makes the unit's call; None when it must be planned again (after a
+        429's wait, or a chat now parked); a Delivery otherwise, also for a
+        call Telegram refused for good (it is settled, not retried)."""
+        op = unit.op
+        started = self.clock.now()
+        attempt = 0
+        while True:
+            if op.extra.get("every"):
+                await self._hold_edit(unit)
+            try:
+                async with self._budget_spent(unit.chat_id, op.method in CHARGED):
+                    deadline = None  # the stage starts as its message leaves
+                    if op.timer is not None:
+                        deadline = self._timer_clock(op.timer).deadline(float(op.timer["seconds"]))
+                    delivery = await self._call(unit, deadline)
+            except RetryAfter as error:
+                await asyncio.sleep(self.clock.real(_seconds(error.retry_after)) + 0.01)
+                return None
+            except ChatMigrated as error:
+                # The group became a supergroup: its calls move to the new id and
+                # go out from there (membership.py); this worker has none left.
+                if self.on_migrated is not None:
+                    self.on_migrated(unit.chat_id, error.new_chat_id)
+                await asyncio.sleep(self.clock.real(1.0))
+                return None
+            except BadRequest as error:
+                return self._refused(unit, error)
+            except Forbidden as error:
+                return self._forbidden(unit, error)
+            except NetworkError as error:  # BadRequest is one too: caught above
+                waited = self.clock.now() - started
+                if waited > self.clock.real(NETWORK_PATIENCE):
+                    log.error("chat %s: gave up on %s: %s", unit.chat_id, op.method, error)
+                    return Delivery(unit.entries, deadline=self._timer(unit))
+                await asyncio.sleep(self.clock.real(min(0.2 * 2**attempt, NETWORK_BACKOFF_MAX)))
+                attempt += 1
+                continue
+            return delivery
+
+    def _refused(self, unit: Unit, error: BadRequest) -> Delivery:
+        text = str(error).lower()
+        op = unit.op
+        if "thread not found" in text and unit.topic and self.on_topic_gone is not None:
+            self.on_topic_gone(unit.chat_id, unit.topic)  # the topic was deleted
+        living = None
+        gone = "not found" in text
+        # A clear made again after a crash (Telegram took it, the process died before
+        # writing it down): the buttons are off already, and the message is no longer
+        # living; left living, the next floor's delete would take it down.
+        cleared = "not modified" in text and op.method is Method.CLEAR
+        if (gone or cleared) and op.key is not None and unit.game_id is not None:
+            living = (unit.game_id, unit.chat_id, op.key, None)
+        if living is None and "not modified" not in text:
+            log.warning("chat %s: %s refused: %s", unit.chat_id, op.method, error)
+        # An edit Telegram calls "not modified" left the message showing its buttons.
+        kept = unit.buttons if "not modified" in text and op.method is Method.EDIT else None
+        return Delivery(unit.entries, living=living, deadline=self._timer(unit), buttons=kept)
+
+    def _timer(self, unit: Unit) -> tuple[int, str, float] | None:
+        """A stage's timer whose message could not go out starts now: the
+        game must not wait for a message that will never come."""
+        timer = unit.op.timer
+        if timer is None or unit.game_id is None:
+            return None
+        deadline = self._timer_clock(timer).deadline(float(timer["seconds"]))
+        return unit.game_id, str(timer["token"]), deadline
+
+    def _timer_clock(self, timer: dict[str, Any]) -> BotClock:
+        """The clock a stage's timer runs on (the play page's person's are slower)."""
+        return self.clock.at(float(timer.get("speed", self.clock.speed)))
+
+    def _forbidden(self, unit: Unit, error: Forbidden) -> Delivery | None:
+        if unit.chat_id > 0:
+            # A player who blocked the bot: their calls wait until they come back.
+            self.parked.add(unit.chat_id)
+            if self.on_unreachable is not None:
+                self.on_unreachable(unit.chat_id)
+            return None
+        log.warning("chat %s: the bot may not write here: %s", unit.chat_id, error)
+        return Delivery(unit.entries, deadline=self._timer(unit))
+
+    async def _call(self, unit: Unit, deadline: float | None) -> Delivery:
+        op = unit.op
+        text = op.text or ""
+        # A deadline to fill in: the stage's, starting now; "—" if the call
+        # carries no timer (a renderer's mistake must not show the marker).
+        if DEADLINE in text:
+            text = text.replace(DEADLINE, deadline_html(deadline) if deadline else "—")
+        if RELATIVE_DEADLINE in text:
+            relative = deadline_html(deadline, RELATIVE) if deadline else "—"
+            text = text.replace(RELATIVE_DEADLINE, relative)
+        call = Call(
+            self.bot,
+            op,
+            unit.chat_id,
+            unit.game_id,
+            unit.topic or None,
+            text,
+            await self._living_id(unit),
+            Delivery(unit.entries),
+            self.clock.now(),
+        )
+        if op.timer is not None and deadline is not None and unit.game_id is not None:
+            call.delivery.deadline = (unit.game_id, str(op.timer["token"]), deadline)
+        await self._buttons_ahead(unit, call)
+        try:
+            await CALLS[op.method](call)
+        except BadRequest:
+            unit.buttons = call.delivery.buttons
+            raise
+        self.shown.record(call)
+        return call.delivery
+
+    async def _buttons_ahead(self, unit: Unit, call: Call) -> None:
+        """A message's buttons are written down before its call goes out: a press can
+        come as soon as Telegram shows the message, to any replica, and after a crash
+        the copy that went out still takes its presses (gate.py)."""
+        op, target = unit.op, call.target
+        shown = choices(op.keyboard)
+        if not shown or op.method not in (*SENDS, Method.EDIT):
+            return
+        now = self.clock.now()
+        if op.method is not Method.EDIT or target is None:  # an edit of none is a send
+            await self.db.run(_expect, unit.chat_id, unit.entries[0], unit.game_id, shown, now)
+            unit.ahead = True
+        elif not self.shown.offers(unit.chat_id, target, shown):
+            await self.db.run(_widen, unit.chat_id, target, shown)
+
+    async def _living_id(self, unit: Unit) -> int | None:
+        if unit.game_id is None or unit.op.key is None:
+            return None
+        return await self.db.run(_living_id, unit.game_id, unit.chat_id, unit.op.key)
+
+    async def _spare_due(self, unit: Unit) -> bool:
+        """A spare call (the countdown's edit) goes out only at once, in
+        time, and for the stage it was drawn for; otherwise it is dropped."""
+        spare = unit.op.extra[SPARE]
+        if self.clock.now() > float(spare["by"]):
+            return False
+        window = self._windows.setdefault(unit.chat_id, Window())
+        if window.wait(self._budget(unit.chat_id), self.clock) > 0:
+            return False  # the budget is for the game's own calls
+        if self._bot_window.wait(BOT_BUDGET, self.clock) > 0 or unit.game_id is None:
+            return False
+        return bool(await self.db.run(_timer_token, unit.game_id) == spare["token"])
+
+    # ----- budgets --------------------------------------------------------------------------
+
+    def _budget(self, chat_id: int) -> Budget:
+        return PRIVATE_BUDGET if chat_id > 0 else GROUP_BUDGET
+
+    def _fresh(self, budget: Budget) -> Window:
+        if self._started is None:
+            return Window()
+        return Window(deque([self._started] * budget.inherited()))
+
+    def _window(self, chat_id: int) -> Window:
+        window = self._windows.get(chat_id)
+        if window is None:
+            window = self._windows[chat_id] = self._fresh(self._budget(chat_id))
+        return window
+
+    @contextlib.asynccontextmanager
+    async def _budget_spent(self, chat_id: int, charged: bool) -> AsyncIterator[None]:
+        """For a `charged` call: waits until the chat's budget and the bot's have
+        room, and counts the call against both while it flies and for a window
+        after it landed (a refused call too: it may have counted at Telegram's end)."""
+        if not charged:
+            yield
+            return
+        window = self._window(chat_id)
+        while True:
+            wait = max(
+                window.wait(self._budget(chat_id), self.clock),
+                self._bot_window.wait(BOT_BUDGET, self.clock),
+            )
+            if wait <= 0:
+                break
+            await asyncio.sleep(wait)
+        window.flying += 1
+        self._bot_window.flying += 1
+        try:
+            yield
+        finally:
+            now = self.clock.now()
+            for spent in (window, self._bot_window):
+                spent.flying -= 1
+                spent.stamps.append(now)
+            self.calls += 1
+            if chat_id < 0:
+                self.peak[chat_id] = max(self.peak.get(chat_id, 0), len(window.stamps))
+
+    async def _hold_edit(self, unit: Unit) -> None:
+        """A busy living message (the live vote board) changes at most every
+        `every` seconds; the edits queued meanwhile fold into the last."""
+        key = (unit.chat_id, unit.op.key or "")
+        last = self._last_edit.get(key)
+        if last is not None:
+            wait = last + self.clock.real(float(unit.op.extra["every"])) - self.clock.now()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        self._last_edit[key] = self.clock.now()
+
+    def forget_idle(self) -> None:
+        """Drops the windows of chats that sent nothing for a while."""
+        now = self.clock.now()
+        for chat_id, window in list(self._windows.items()):
+            if window.flying:
+                continue
+            if not window.stamps or now - window.stamps[-1] > self.clock.real(120.0):
+                del self._windows[chat_id]
+        self._last_edit = {
+            k: v for k, v in self._last_edit.items() if now - v < self.clock.real(120.0)
+        }
+
+
+def _seconds(value: Any) -> float:
+    return float(value.total_seconds() if hasattr(value, "total_seconds") else value)
+
+
+# ----- the database side (run in the worker thread) ----------------------------------------
+
+
+def _pending_chats(db: Database, first: int | None = None) -> list[tuple[int, int, int, float]]:
+    with db.transaction() as tx:
+        return tx.pending_chats(first)
+
+
+def _timed_pending_chats(
+    db: Database, first: int
+) -> tuple[list[tuple[int, int, int, float]], float]:
+    """The `first` chats to serve, and what the look cost (seconds of this thread)."""
+    began = time.perf_counter()
+    chats = _pending_chats(db, first)
+    return chats, time.perf_counter() - began
+
+
+def _pending(db: Database, chat_id: int) -> list[OutboxRecord]:
+    with db.transaction() as tx:
+        return tx.pending(chat_id)
+
+
+def _timer_token(db: Database, game_id: int) -> str | None:
+    with db.transaction() as tx:
+        record = tx.game(game_id)
+        return record.timer_token if record is not None else None
+
+
+def _living_id(db: Database, game_id: int, chat_id: int, key: str) -> int | None:
+    with db.transaction() as tx:
+        return tx.living_id(game_id, chat_id, key)
+
+
+def _expect(
+    db: Database, chat: int, entry: int, game: int | None, shown: tuple[str, ...], now: float
+) -> None:
+    with db.transaction() as tx:
+        tx.expect_buttons(chat, entry, game, shown, now)
+
+
+def _widen(db: Database, chat: int, message_id: int, shown: tuple[str, ...]) -> None:
+    with db.transaction() as tx:
+        tx.widen_buttons(chat, message_id, shown)
+
+
+def _settle(db: Database, delivery: Delivery, now: float) -> None:
+    with db.transaction() as tx:
+        tx.done(delivery.entries)
+        if delivery.living is not None:
+            game, chat, key, message_id = delivery.living
+            if message_id is None:
+                tx.drop_living(game, chat, key)
+            else:
+                tx.set_living(game, chat, key, message_id)
+        if delivery.deadline is not None:
+            game, token, when = delivery.deadline
+            if not tx.move_deadline(game, token, when):
+                delivery.deadline = None  # the game moved on meanwhile
+        if delivery.forget_permissions is not None:
+            tx.clear_saved_permissions(delivery.forget_permissions)
+        buttons = delivery.buttons
+        if buttons is None and delivery.ahead:  # no message came of it: nothing to press
+            tx.drop_unsent_buttons(delivery.entries)
+        if buttons is not None:
+            if buttons.choices is None:
+                tx.drop_buttons(buttons.chat, buttons.message_id)
+            else:
+                tx.set_buttons(
+                    buttons.chat,
+                    buttons.message_id,
+                    buttons.game,
+                    buttons.choices,
+                    now,
+                    buttons.entry,
+                )

@@ -1,0 +1,124 @@
+"""What the bot last put in front of a chat: each message's text and buttons, the
+group's permissions. A call that would change none of it is not made: Telegram refuses
+it ("message is not modified", CHAT_NOT_MODIFIED) and a group's refused call spends its
+budget all the same. (A forum topic's opening and closing are always made: an admin
+may close or reopen it behind the bot's back, Telegram tells the bot only of the
+admin's acts, and those calls are outside the group's budget.)
+
+Kept in memory by the sender, for the calls it made itself: after a restart nothing is
+known, and the first such call is made (its refusal is harmless). It knows only what
+the bot did; what an admin changes by hand is not seen here, so a call is skipped only
+when the bot's own last call already asked for exactly that.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from tg_mafia.render.calls import DEADLINE, RELATIVE_DEADLINE, Keyboard, Method, Op
+from tg_mafia.runtime.outbox.methods import Call, Delivery, wanted_permissions
+
+# Messages remembered at most (the oldest forgotten first): ~100 bytes each.
+LIMIT = 50_000
+# A message's look: its text (None when not known) and its buttons (None: none).
+Look = tuple[str | None, Keyboard | None]
+Living = tuple[int | None, int, str]  # game, chat, key
+
+
+class Shown:
+    def __init__(self, limit: int = LIMIT) -> None:
+        self.limit = limit
+        self._messages: OrderedDict[tuple[int, int], Look] = OrderedDict()
+        self._living: OrderedDict[Living, int] = OrderedDict()
+        self._permissions: dict[int, dict[str, Any]] = {}
+
+    # ----- before a call --------------------------------------------------------------
+
+    def unchanged(self, op: Op, chat: int, game: int | None, topic: int) -> Delivery | None:
+        """What to write down instead of making `op`'s call, when it would change
+        nothing the bot knows it showed; None when the call is to be made."""
+        if op.timer is not None:
+            return None  # the call starts a stage's timer: it must go out
+        if op.method is Method.PERMISSIONS:
+            if self._permissions.get(chat) != wanted_permissions(op):
+                return None
+            return Delivery([], forget_permissions=game if op.final else None)
+        if op.method not in (Method.EDIT, Method.CLEAR):
+            return None
+        return self._same_look(op, chat, game)
+
+    def _same_look(self, op: Op, chat: int, game: int | None) -> Delivery | None:
+        """An edit or a clear of a message that shows already what it would."""
+        target = self._target(op, chat, game)
+        look = self._messages.get((chat, target)) if target is not None else None
+        if look is None:
+            return None
+        if op.method is Method.CLEAR:
+            if look[1] is not None:
+                return None
+            gone = (game, chat, op.key, None) if op.key and game is not None else None
+            return Delivery([], living=gone)
+        text = op.text or ""
+        if DEADLINE in text or RELATIVE_DEADLINE in text:
+            return None  # filled in as it goes: not known yet
+        return Delivery([]) if look == (text, op.keyboard or None) else None
+
+    def offers(self, chat: int, message_id: int, data: tuple[str, ...]) -> bool:
+        """Whether the message showed every one of these buttons after the bot's last
+        call to it (an edit that adds none needs no record written ahead)."""
+        look = self._messages.get((chat, message_id))
+        if look is None or look[1] is None:
+            return False
+        shown = {button.get("data") for row in look[1] for button in row}
+        return set(data) <= shown
+
+    # ----- after a call ----------------------------------------------------------------
+
+    def record(self, call: Call) -> None:
+        """What a call Telegram took now shows."""
+        op, chat = call.op, call.chat
+        if op.method is Method.PERMISSIONS:
+            self._permissions[chat] = wanted_permissions(op)
+        elif call.sent is not None:  # a message sent (an edit of none is a send)
+            self._remember(self._messages, (chat, call.sent), (call.text, op.keyboard or None))
+        elif op.method is Method.EDIT and call.target is not None:
+            self._remember(self._messages, (chat, call.target), (call.text, op.keyboard or None))
+        elif op.method is Method.CLEAR and call.target is not None:
+            text = self._messages.get((chat, call.target), (None, None))[0]
+            self._remember(self._messages, (chat, call.target), (text, None))
+        elif op.method is Method.DELETE and call.target is not None:
+            self._messages.pop((chat, call.target), None)
+
+    def settled(self, delivery: Delivery) -> None:
+        """Which message is now living under a key (a call made or refused)."""
+        if delivery.living is None:
+            return
+        game, chat, key, message_id = delivery.living
+        if message_id is None:
+            self._living.pop((game, chat, key), None)
+        else:
+            self._remember(self._living, (game, chat, key), message_id)
+
+    def forget_chat(self, chat: int) -> None:
+        """A chat that moved (a group became a supergroup): nothing of it holds."""
+        for key in [k for k in self._messages if k[0] == chat]:
+            del self._messages[key]
+        for living in [k for k in self._living if k[1] == chat]:
+            del self._living[living]
+        self._permissions.pop(chat, None)
+
+    # ----- helpers -----------------------------------------------------------------------
+
+    def _target(self, op: Op, chat: int, game: int | None) -> int | None:
+        if op.message_id is not None:
+            return op.message_id
+        if op.key is None:
+            return None
+        return self._living.get((game, chat, op.key))
+
+    def _remember(self, table: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+        table[key] = value
+        table.move_to_end(key)
+        while len(table) > self.limit:
+            table.popitem(last=False)

@@ -1,0 +1,98 @@
+"""After a restore, each running game's screens drawn again.
+
+A backup is older than what Telegram shows: the messages the bot edited after it (a
+night prompt that lost its buttons at dawn, a floor passed to the next speaker) no
+longer show what the restored game waits for, and nothing would draw them again: a
+player would find no button to press. So `tg-mafia restore` puts into the outbox, for
+every running game, a new copy of each living message that has buttons in the restored
+state, and the chat's permissions of the restored stage (closed at night, the group's
+own by day); the bot sends them at its next start, after the calls the backup held.
+
+The drawings are the presenter's own: the game's stored log is replayed from its deal
+and rendered as the bot rendered it, and each living message keeps its last drawing.
+The new copies carry no timer: the stage's stored deadline stands."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Sequence
+
+from engine import GameState, apply, new_game
+from engine.actions import action_from_dict
+from tg_mafia.render import presenter
+from tg_mafia.render.calls import Method, Priority
+from tg_mafia.render.scene import Outgoing
+from tg_mafia.runtime.gameview import game_view
+from tg_mafia.runtime.runner import enqueue
+from tg_mafia.storage import ActionRecord, Database, GameRecord, GameStatus
+
+Key = tuple[int, str]  # a living message: its chat and its key
+
+
+def redrawn(record: GameRecord, actions: Sequence[ActionRecord]) -> list[Outgoing]:
+    """The calls that show the game's restored state anew: every living message with
+    buttons as its last drawing left it, sent as a new message, and the last change
+    of the chat's permissions. Empty when the stored log does not replay to the
+    stored state (then nothing is drawn rather than something wrong)."""
+    view = game_view(record)
+    options = dict(record.options)
+    options["host"] = "human" if record.host_user_id else "auto"
+    players = tuple(str(p.user_id) for p in record.players)
+    state, events = new_game(record.variant, players, options, record.seed, record.language)
+    _keep_stored_options(state, record)
+    live: dict[Key, Outgoing] = {}
+    permissions: list[Outgoing] = []
+    _follow(presenter.render(view, state, events), live, permissions)
+    for entry in actions:
+        before: GameState = state
+        state, events = apply(state, action_from_dict(dict(entry.action)))
+        _follow(presenter.render(view, state, events, before), live, permissions)
+    if state != GameState.from_dict(record.state or {}):
+        return []
+    again = [_anew(call) for call in live.values()]
+    return again + permissions[-1:]
+
+
+def _keep_stored_options(state: GameState, record: GameRecord) -> None:
+    """A game set up before an option existed played without it (as its protocol does)."""
+    stored = (record.state or {}).get("options")
+    if isinstance(stored, dict):
+        for name in [n for n in state.options if n not in stored]:
+            del state.options[name]
+
+
+def _follow(calls: list[Outgoing], live: dict[Key, Outgoing], permissions: list[Outgoing]) -> None:
+    """Each living message's last drawing with buttons (a clear, a delete or a drawing
+    without buttons ends it); the changes of the chat's permissions."""
+    for call in calls:
+        op = call.op
+        if op.method is Method.PERMISSIONS or op.method is Method.TOPIC:
+            permissions.append(call)
+        if op.key is None:
+            continue
+        key = (call.chat_id, op.key)
+        if op.method in (Method.SEND, Method.EDIT) and op.keyboard:
+            live[key] = call
+        elif op.method in (Method.SEND, Method.EDIT, Method.CLEAR, Method.DELETE):
+            live.pop(key, None)
+
+
+def _anew(call: Outgoing) -> Outgoing:
+    """A drawing sent as a new message under its key, without the stage's timer."""
+    op = dataclasses.replace(call.op, method=Method.SEND, timer=None, mergeable=False)
+    return dataclasses.replace(call, op=op, priority=Priority.REMINDER)
+
+
+def redraw_running_games(db: Database, now: float | None = None) -> int:
+    """Puts each running game's screens into the outbox; returns how many games."""
+    drawn = 0
+    when = time.time() if now is None else now
+    for record in db.unfinished_games():
+        if record.status is not GameStatus.RUNNING:
+            continue  # a lobby's message always shows Join and Start
+        with db.transaction() as tx:
+            calls = redrawn(record, tx.actions(record.id))
+            if calls and enqueue(tx, record, calls, when):
+                drawn += 1
+    return drawn

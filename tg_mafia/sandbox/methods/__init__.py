@@ -1,0 +1,1 @@
+"""The Bot API methods the sandbox models, one module per subject, and their table."""

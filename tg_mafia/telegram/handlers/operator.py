@@ -1,0 +1,49 @@
+"""The operator's commands, in a private chat with the bot and for its owner only
+(OWNER_ID): /status and /drain. Anyone else gets the silence any unknown command gets: the
+commands are not registered for them, so nothing tells that they exist."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from telegram import Update
+from telegram.ext import Application, CommandHandler, filters
+
+from tg_mafia.ops.status import drain_text, status_text
+from tg_mafia.telegram.context import Context
+from tg_mafia.telegram.handlers.common import reply, service_of, user_translator
+
+
+def register(app: Application[Any, Any, Any, Any, Any, Any], owner_id: int | None) -> None:
+    if owner_id is None:
+        return
+    owner = filters.ChatType.PRIVATE & filters.User(user_id=owner_id)
+    app.add_handler(CommandHandler("status", on_status, owner))
+    app.add_handler(CommandHandler("drain", on_drain, owner))
+
+
+async def on_status(update: Update, context: Context) -> None:
+    service = service_of(context)
+    metrics = context.bot_data.metrics
+    errors = context.bot_data.errors
+    parked = frozenset(service.sender.parked)
+    snapshot = await service.queries.snapshot(service.clock.now(), parked)
+    text = status_text(
+        user_translator(update.effective_user),
+        version=metrics.version,
+        replica=metrics.replica,
+        uptime=time.monotonic() - metrics.started,
+        snapshot=snapshot,
+        budget=service.config.budget,
+        draining=service.draining,
+        errors=errors.records if errors is not None else (),
+    )
+    await reply(context, update, text)
+
+
+async def on_drain(update: Update, context: Context) -> None:
+    draining = service_of(context).draining
+    began = draining.begin("the owner's /drain")
+    text = drain_text(user_translator(update.effective_user), draining, began=began)
+    await reply(context, update, text)

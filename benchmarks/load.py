@@ -114,6 +114,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -196,7 +197,7 @@ def make_tables(sb: Sandbox, db: Database, games: int, players: int) -> list[Tab
         db.save_settings(group.id, variant="classic", language="en")
         # No application here: the bot runs in its own process (AutoPlayers sets its
         # input limiter on this stand-in, and the real one is left as `tg-mafia run` has it).
-        h = Harness(sb, SimpleNamespace(bot_data={}), db, group, users, admin)
+        h = Harness(sb, SimpleNamespace(bot_data=SimpleNamespace()), db, group, users, admin)
         tables.append(Table(h, AutoPlayers(h, None, index), random.Random(index)))  # type: ignore[arg-type]
     return tables
 
@@ -605,99 +606,109 @@ def summarise(
     }
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
+@contextlib.asynccontextmanager
+async def telegram(args: argparse.Namespace) -> AsyncIterator[tuple[Sandbox, HttpTransport]]:
+    """The sandbox served over HTTP behind the simulated network, for either model;
+    stopped once the killed bot's last calls have come in."""
     network = Network(rtt=args.rtt / 1000, jitter=args.jitter, seed=args.seed)
     sb = Sandbox(network=network, limits=Limits())
     http = HttpTransport(sb)
     await http.start()
+    try:
+        yield sb, http
+    finally:
+        await asyncio.sleep(2 * args.rtt / 1000 + 0.5)  # the killed bot's calls end
+        await sb.stop_webhook()
+        await http.stop()
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
     result: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
-        path = Path(tmp) / "bot.db"
-        db = open_database(f"sqlite:///{path}")
-        tables = make_tables(sb, db, args.games, args.players)
-        bot = BotProcess(
-            http.base_url, sb.token, f"sqlite:///{path}", args.timer_speed, webhook=args.webhook
-        )
-        try:
-            stderr = Path(tmp) / "bot.stderr"
-            await bot.start(stderr, unlimited=args.fast_setup)
-            await asyncio.sleep(2)  # idle: the baseline
-            idle_rss = bot.rss_mb()
-            began = time.monotonic()
-            reader = Reader(path)
-            if args.fast_setup:
-                sb.limiter.limits = Limits(enabled=False)
-            await set_up(tables, reader, args.fast_setup or not args.no_drain, args.stagger)
-            if args.fast_setup:
-                await bot.stop()  # SIGKILL, as a crash: the games resume at the start
-                sb.limiter.limits = sb.limits
-                await bot.start(stderr)
-                restarted = time.monotonic()
-                await until(lambda: reader.outbox() == 0, "the restart's catch-up", 3600)
-                result["restart_catch_up_s"] = time.monotonic() - restarted
-            result["setup_s"] = time.monotonic() - began
-            await bot.log()  # the set-up's stamps are not measured
-            setup_rss = bot.rss_mb()
-            handed = stamp_handouts(sb, args.webhook)
-            # The sandbox's world (every group, message and call of the set-up) out of the
-            # collector's walks: its full collections held this process's loop, and every
-            # simulated leg with it, as Telegram never would (the sandbox_gc_* figures).
-            heap.settle()
-            pauses = Pauses()
-            gc.callbacks.append(pauses)
-            cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
-            window, stamps, rss = await measure(
-                tables,
-                reader,
-                bot,
-                args.seconds,
-                args.rate,
-                args.seed,
-                args.offered,
-                args.game_rate,
+    async with telegram(args) as (sb, http):
+        with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
+            path = Path(tmp) / "bot.db"
+            db = open_database(f"sqlite:///{path}")
+            tables = make_tables(sb, db, args.games, args.players)
+            bot = BotProcess(
+                http.base_url, sb.token, f"sqlite:///{path}", args.timer_speed, webhook=args.webhook
             )
-            cpu, own_cpu = bot.cpu_seconds() - cpu_before, time.process_time() - own_cpu_before
-            gc.callbacks.remove(pauses)
-            result.update(summarise(sb, window, stamps, handed))
-            result.update(summarise_pauses("sandbox", pauses.take(), window))
-            measured = window.ended - window.began + 10  # the grace included
-            result["bot_cpu_share"] = cpu / measured
-            # This process: the sandbox, its HTTP side and the generator. Near 1.0 it is
-            # the bottleneck, and the bot's figures say more about it than about the bot.
-            result["benchmark_cpu_share"] = own_cpu / measured
-            result["rss_idle_mb"] = idle_rss
-            result["rss_after_setup_mb"] = setup_rss
-            result["rss_end_mb"] = rss[-1]
-            result["mb_per_game"] = (max([setup_rss, *rss]) - idle_rss) / args.games
-            result["outbox_at_end"] = reader.outbox()
-            result["count_429"] = sb.log.count_429()
-            result["sandbox_bugs"] = len(sb.bugs)
-            if args.verbose:
-                charged = [r for r in sb.log.records if r.ok and r.method in CHARGED_METHODS]
-                for record in sb.log.records:
-                    if record.error_code == 429:
-                        t = record.time
-                        bot_1s = sum(1 for r in charged if t - 1.0 < r.time <= t)
-                        chat_60 = sum(
-                            1
-                            for r in charged
-                            if r.chat_id == record.chat_id and t - 60 < r.time <= t
-                        )
-                        print(
-                            f"429 {record.method} chat {record.chat_id} at {t:.3f}: "
-                            f"bot {bot_1s}/1s, chat {chat_60}/60s, retry {record.retry_after}"
-                        )
-                print((Path(tmp) / "bot.stderr").read_text()[-5000:])
-                print("\n".join(sb.bugs))
-            result["errors_logged"] = errors_logged(Path(tmp) / "bot.stderr")
-        finally:
-            await bot.stop()
-            db.close()
-    # The calls the killed bot left in flight end (else the loop's close cancels them,
-    # and each is logged as a 500), and so do the webhook's deliveries.
-    await asyncio.sleep(2 * args.rtt / 1000 + 0.5)
-    await sb.stop_webhook()
-    await http.stop()
+            try:
+                stderr = Path(tmp) / "bot.stderr"
+                await bot.start(stderr, unlimited=args.fast_setup)
+                await asyncio.sleep(2)  # idle: the baseline
+                idle_rss = bot.rss_mb()
+                began = time.monotonic()
+                reader = Reader(path)
+                if args.fast_setup:
+                    sb.limiter.limits = Limits(enabled=False)
+                await set_up(tables, reader, args.fast_setup or not args.no_drain, args.stagger)
+                if args.fast_setup:
+                    await bot.stop()  # SIGKILL, as a crash: the games resume at the start
+                    sb.limiter.limits = sb.limits
+                    await bot.start(stderr)
+                    restarted = time.monotonic()
+                    await until(lambda: reader.outbox() == 0, "the restart's catch-up", 3600)
+                    result["restart_catch_up_s"] = time.monotonic() - restarted
+                result["setup_s"] = time.monotonic() - began
+                await bot.log()  # the set-up's stamps are not measured
+                setup_rss = bot.rss_mb()
+                handed = stamp_handouts(sb, args.webhook)
+                # The sandbox's world (every group, message and call of the set-up) out of the
+                # collector's walks: its full collections held this process's loop, and every
+                # simulated leg with it, as Telegram never would (the sandbox_gc_* figures).
+                heap.settle()
+                pauses = Pauses()
+                gc.callbacks.append(pauses)
+                cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
+                window, stamps, rss = await measure(
+                    tables,
+                    reader,
+                    bot,
+                    args.seconds,
+                    args.rate,
+                    args.seed,
+                    args.offered,
+                    args.game_rate,
+                )
+                cpu, own_cpu = bot.cpu_seconds() - cpu_before, time.process_time() - own_cpu_before
+                gc.callbacks.remove(pauses)
+                result.update(summarise(sb, window, stamps, handed))
+                result.update(summarise_pauses("sandbox", pauses.take(), window))
+                measured = window.ended - window.began + 10  # the grace included
+                result["bot_cpu_share"] = cpu / measured
+                # This process: the sandbox, its HTTP side and the generator. Near 1.0 it is
+                # the bottleneck, and the bot's figures say more about it than about the bot.
+                result["benchmark_cpu_share"] = own_cpu / measured
+                result["rss_idle_mb"] = idle_rss
+                result["rss_after_setup_mb"] = setup_rss
+                result["rss_end_mb"] = rss[-1]
+                result["mb_per_game"] = (max([setup_rss, *rss]) - idle_rss) / args.games
+                result["outbox_at_end"] = reader.outbox()
+                result["count_429"] = sb.log.count_429()
+                result["sandbox_bugs"] = len(sb.bugs)
+                if args.verbose:
+                    charged = [r for r in sb.log.records if r.ok and r.method in CHARGED_METHODS]
+                    for record in sb.log.records:
+                        if record.error_code == 429:
+                            t = record.time
+                            bot_1s = sum(1 for r in charged if t - 1.0 < r.time <= t)
+                            chat_60 = sum(
+                                1
+                                for r in charged
+                                if r.chat_id == record.chat_id and t - 60 < r.time <= t
+                            )
+                            print(
+                                f"429 {record.method} chat {record.chat_id} at {t:.3f}: "
+                                f"bot {bot_1s}/1s, chat {chat_60}/60s, retry {record.retry_after}"
+                            )
+                    print((Path(tmp) / "bot.stderr").read_text()[-5000:])
+                    print("\n".join(sb.bugs))
+                result["errors_logged"] = errors_logged(Path(tmp) / "bot.stderr")
+            finally:
+                await bot.stop()
+                db.close()
+        # The calls the killed bot left in flight end (else the loop's close cancels them,
+        # and each is logged as a 500), and so do the webhook's deliveries.
     return result
 
 
@@ -894,45 +905,41 @@ def summarise_evening(
 
 async def run_real(args: argparse.Namespace) -> dict[str, Any]:
     """The real model: an evening of games (see the module's text)."""
-    network = Network(rtt=args.rtt / 1000, jitter=args.jitter, seed=args.seed)
-    sb = Sandbox(network=network, limits=Limits())
-    http = HttpTransport(sb)
-    await http.start()
     result: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
-        path = Path(tmp) / "bot.db"
-        db = open_database(f"sqlite:///{path}")
-        reader, observer, inputs = Reader(path), Observer(sb), Inputs()
-        tables = make_real_tables(sb, db, args, reader, observer, inputs)
-        bot = BotProcess(http.base_url, sb.token, f"sqlite:///{path}", 1.0, webhook=args.webhook)
-        stderr = Path(tmp) / "bot.stderr"
-        try:
-            await bot.start(stderr)
-            await asyncio.sleep(2)  # idle: the baseline
-            idle_rss = bot.rss_mb()
-            await bot.stages()  # the start's stamps are not measured
-            heap.settle()
-            cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
-            seen = await evening(tables, sb, reader, bot, args)
-            measured = seen.ended - seen.began + GRACE
-            result.update(summarise_evening(sb, reader, inputs, observer, seen))
-            result["bot_cpu_share"] = (bot.cpu_seconds() - cpu_before) / measured
-            result["benchmark_cpu_share"] = (time.process_time() - own_cpu_before) / measured
-            result["rss_idle_mb"] = idle_rss
-            result["rss_end_mb"] = bot.rss_mb()
-            result["sandbox_bugs"] = len(sb.bugs)
-            result["table_failures"] = inputs.failures
-            result["errors_logged"] = errors_logged(stderr)
-            if args.verbose:
-                print(stderr.read_text()[-5000:])
-                print("\n".join(sb.bugs))
-        finally:
-            await bot.stop()
-            reader.raw.close()
-            db.close()
-    await asyncio.sleep(2 * args.rtt / 1000 + 0.5)  # the killed bot's calls end
-    await sb.stop_webhook()
-    await http.stop()
+    async with telegram(args) as (sb, http):
+        with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
+            path = Path(tmp) / "bot.db"
+            db = open_database(f"sqlite:///{path}")
+            reader, observer, inputs = Reader(path), Observer(sb), Inputs()
+            tables = make_real_tables(sb, db, args, reader, observer, inputs)
+            bot = BotProcess(
+                http.base_url, sb.token, f"sqlite:///{path}", 1.0, webhook=args.webhook
+            )
+            stderr = Path(tmp) / "bot.stderr"
+            try:
+                await bot.start(stderr)
+                await asyncio.sleep(2)  # idle: the baseline
+                idle_rss = bot.rss_mb()
+                await bot.stages()  # the start's stamps are not measured
+                heap.settle()
+                cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
+                seen = await evening(tables, sb, reader, bot, args)
+                measured = seen.ended - seen.began + GRACE
+                result.update(summarise_evening(sb, reader, inputs, observer, seen))
+                result["bot_cpu_share"] = (bot.cpu_seconds() - cpu_before) / measured
+                result["benchmark_cpu_share"] = (time.process_time() - own_cpu_before) / measured
+                result["rss_idle_mb"] = idle_rss
+                result["rss_end_mb"] = bot.rss_mb()
+                result["sandbox_bugs"] = len(sb.bugs)
+                result["table_failures"] = inputs.failures
+                result["errors_logged"] = errors_logged(stderr)
+                if args.verbose:
+                    print(stderr.read_text()[-5000:])
+                    print("\n".join(sb.bugs))
+            finally:
+                await bot.stop()
+                reader.raw.close()
+                db.close()
     return result
 
 

@@ -575,4 +575,6 @@ def _standalone(h: Harness) -> Harness:
     """The harness without the bot's application: AutoPlayers sets no limiter on it."""
     from types import SimpleNamespace
 
-    return Harness(h.sb, SimpleNamespace(bot_data={}), h.db, h.group, h.users, h.admin)
+    return Harness(
+        h.sb, SimpleNamespace(bot_data=SimpleNamespace()), h.db, h.group, h.users, h.admin
+    )

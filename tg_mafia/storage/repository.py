@@ -3,6 +3,7 @@ records; `transaction()` groups several (tx.py) into one."""
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -10,7 +11,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import Connection, Engine, Float, case, cast, func
+from sqlalchemy import Connection, Engine, Float, case, cast, func, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
@@ -44,11 +45,14 @@ from tg_mafia.storage.errors import (
     StaleGameError,
 )
 from tg_mafia.storage.models import (
+    ButtonMessage,
     ChatSettings,
     Game,
     GameAction,
+    OutboxEntry,
     PlayerResult,
     Pseudonym,
+    WaitingGroup,
     utc_now,
 )
 from tg_mafia.storage.rows import aware, game_record, settings_record
@@ -57,6 +61,8 @@ from tg_mafia.storage.tx import Tx
 log = logging.getLogger(__name__)
 
 FINISHED_STATUSES: Final = (GameStatus.ENDED.value, GameStatus.ABORTED.value)
+# The tables whose rows belong to a bot (revision 0010).
+ADOPTED: Final = (Game, GameAction, OutboxEntry, ButtonMessage, WaitingGroup)
 
 
 class Database:
@@ -70,6 +76,31 @@ class Database:
         self._direct = Direct(engine.dialect)
         # The connection of the group commit this thread is inside, if any (`grouped`).
         self._group = threading.local()
+        # The bot this handle works for (`for_bot`); None: every bot's rows.
+        self.bot_id: int | None = None
+
+    def for_bot(self, bot_id: int) -> Database:
+        """This database as one bot (its Telegram id) sees it: its games, calls,
+        messages with buttons and queue for a table, and what it writes stamped as its
+        own (Tx's `bot_id`). The chats' settings, the results and the seats (one table
+        a player, whichever bot runs it) are every bot's. It shares the engine and the
+        group commit with this handle; closing either closes both."""
+        scoped = copy.copy(self)
+        scoped.bot_id = bot_id
+        return scoped
+
+    def adopt(self, bot_id: int) -> int:
+        """The rows stored before there were several bots (bot_id NULL) become
+        `bot_id`'s: the first token's, at its start (docs/storage.md). How many games
+        it took."""
+        with self._transaction() as session:
+            taken = 0
+            for table in ADOPTED:
+                result = session.execute(
+                    update(table).where(col(table.bot_id).is_(None)).values(bot_id=bot_id)
+                )
+                taken = taken or int(getattr(result, "rowcount", 0))
+            return taken
 
     @property
     def engine(self) -> Engine:
@@ -97,13 +128,13 @@ class Database:
         try:
             if group is None:
                 with Session(self._engine, expire_on_commit=False) as session, session.begin():
-                    yield Tx(session.connection(), self._direct, session)
+                    yield Tx(session.connection(), self._direct, session, self.bot_id)
                 return
             depth = self._group.depth = self._group.depth + 1
             name = f"tg_mafia_{depth}"
             direct = self._direct
             direct.run(group, f"SAVEPOINT {name}")
-            tx = Tx(group, direct)
+            tx = Tx(group, direct, bot_id=self.bot_id)
             try:
                 yield tx
                 tx.finish(ok=True)
@@ -241,25 +272,24 @@ class Database:
             return tx.game_of_user(user_id)
 
     def count_unfinished(self) -> int:
-        with self._transaction() as session:
-            count = session.exec(
-                select(func.count()).select_from(Game).where(col(Game.status).in_(ACTIVE_STATUSES))
-            ).one()
-            return int(count)
+        with self.transaction() as tx:
+            query = select(func.count()).select_from(Game)
+            active = query.where(col(Game.status).in_(ACTIVE_STATUSES))
+            return int(tx.session.exec(tx.mine(active, Game)).one())
 
     def unfinished_games(self) -> tuple[GameRecord, ...]:
-        """Every game in the lobby or running, oldest first: what to resume at start."""
-        with self._transaction() as session:
-            rows = session.exec(
-                select(Game).where(col(Game.status).in_(ACTIVE_STATUSES)).order_by(col(Game.id))
-            ).all()
+        """Every game (of this handle's bot) in the lobby or running, oldest first: what
+        to resume at start."""
+        with self.transaction() as tx:
+            active = select(Game).where(col(Game.status).in_(ACTIVE_STATUSES))
+            rows = tx.session.exec(tx.mine(active, Game).order_by(col(Game.id))).all()
             return tuple(game_record(row) for row in rows)
 
     def pending_permission_restores(self) -> tuple[GameRecord, ...]:
         """Finished games whose chat permissions were saved and not yet restored."""
-        with self._transaction() as session:
-            rows = session.exec(
-                select(Game)
+        with self.transaction() as tx:
+            rows = tx.session.exec(
+                tx.mine(select(Game), Game)
                 .where(
                     col(Game.status).in_(FINISHED_STATUSES),
                     col(Game.saved_permissions).is_not(None),

@@ -3,21 +3,29 @@ Application with its typed context (telegram/context.py), gives it the database 
 registers every handler (telegram/handlers/); the game service (runtime/service.py) is
 started on that database once Telegram said who the bot is (`start_service`, PTB's
 post_init) and stopped with the application (`stop_service`). `tg-mafia run`, the
-playtest harness and the tests all start the bot through here."""
+playtest harness and the tests all start the bot through here.
+
+Several tokens (`bootstrap_fleet`): one Application per token, each with its own Bot,
+rate limiter, JobQueue, game service (its sender, timers, admission and leadership),
+on its own handle of the one database (`Database.for_bot`); they share the
+database's worker thread(s) and SQLite's lock (runtime/db/shared.py)."""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from telegram import Update
 from telegram.ext import Application, ApplicationBuilder
 
 from tg_mafia.ops.logs import RecentErrors
-from tg_mafia.ops.metrics import BotMetrics, Snapshot
+from tg_mafia.ops.metrics import BotMetrics, Snapshot, exposition
 from tg_mafia.runtime.clock import BotClock, loop_time_source
 from tg_mafia.runtime.db.leader import Replica
+from tg_mafia.runtime.db.shared import SharedDb
 from tg_mafia.runtime.runner import CURRENT_UPDATE
 from tg_mafia.runtime.service import GameService, ServiceConfig
 from tg_mafia.runtime.timers.scheduler import JobQueueScheduler, LoopScheduler, Scheduler
@@ -26,7 +34,15 @@ from tg_mafia.telegram import handlers
 from tg_mafia.telegram.context import CONTEXT_TYPES, App, BotData, BotOptions
 from tg_mafia.telegram.ratelimit import MessageRateLimiter
 
-__all__ = ["App", "BotOptions", "bootstrap", "scrape_metrics", "start_service", "stop_service"]
+__all__ = [
+    "App",
+    "BotOptions",
+    "bootstrap",
+    "bootstrap_fleet",
+    "scrape_metrics",
+    "start_service",
+    "stop_service",
+]
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +93,24 @@ def bootstrap(
     return app
 
 
+def bootstrap_fleet(
+    builders: Sequence[ApplicationBuilder[Any, Any, Any, Any, Any, Any]],
+    db: Database,
+    options: BotOptions,
+    metrics: Sequence[BotMetrics],
+) -> list[App]:
+    """One Application per token (`builders`, in the tokens' order: the first takes the
+    rows stored before there were several), each with its `metrics`, on `db`."""
+    shared = SharedDb(db)
+    names: dict[int, str] = {}  # one directory for all: each fills its own in at its start
+    apps: list[App] = []
+    for index, (builder, counted) in enumerate(zip(builders, metrics, strict=True)):
+        app = bootstrap(builder, db, replace(options, first_token=index == 0), counted)
+        app.bot_data.shared, app.bot_data.bots, app.bot_data.fleet = shared, names, apps
+        apps.append(app)
+    return apps
+
+
 async def start_service(app: App, scheduler: Scheduler | None = None) -> GameService:
     """Creates the game service and resumes unfinished games. `run_polling`
     calls it through post_init; tests that start the app by hand call it."""
@@ -85,6 +119,7 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
         return data.service
     assert data.db is not None, "the application was not made by bootstrap()"
     options = data.options
+    data.bots[app.bot.id] = app.bot.username
     source = loop_time_source()
     if scheduler is None and source is not time.time:
         scheduler = LoopScheduler()  # APScheduler reads the wall clock
@@ -93,7 +128,7 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
         scheduler = JobQueueScheduler(app.job_queue)
     service = GameService(
         app.bot,
-        data.db,
+        data.db.for_bot(app.bot.id),  # this bot's games, calls and buttons
         BotClock(options.speed, source, options.own_pace),
         scheduler,
         ServiceConfig(
@@ -107,10 +142,14 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
             retention_days=options.retention_days,
             replica=Replica(options.replica_id, options.mode, options.webhook_secret),
             budget=options.budget,
+            first=options.first_token,
         ),
+        data.shared,
     )
     data.service = service
-    data.metrics.watch(service.db.engine)
+    service.lobbies.on_refused = data.metrics.admission_refused
+    if options.first_token:  # one engine for every bot: its errors counted once
+        data.metrics.watch(service.db.engine)
     errors = RecentErrors([app.bot.token])
     logging.getLogger().addHandler(errors)
     data.errors = errors
@@ -142,7 +181,15 @@ async def stop_service(app: App, *, flush: bool = True) -> None:
 
 
 async def scrape_metrics(app: App) -> bytes:
-    """/metrics: the gauges read now (the database's in its worker thread), then the text."""
+    """/metrics: the gauges read now (the database's in its worker thread), then the
+    text; every bot of the process, each under its own label."""
+    every = app.bot_data.fleet or [app]
+    for each in every:
+        await _observe(each)
+    return exposition([each.bot_data.metrics for each in every])
+
+
+async def _observe(app: App) -> None:
     data = app.bot_data
     service = data.service
     snapshot: Snapshot | None = None
@@ -154,7 +201,6 @@ async def scrape_metrics(app: App) -> bytes:
             log.warning("metrics: cannot read the database: %r", error)
     draining = service is not None and service.draining.active
     data.metrics.observe(snapshot, app.update_queue.qsize(), draining)
-    return data.metrics.exposition()
 
 
 async def _post_init(app: App) -> None:

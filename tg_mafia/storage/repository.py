@@ -94,13 +94,12 @@ class Database:
         `bot_id`'s: the first token's, at its start (docs/storage.md). How many games
         it took."""
         with self._transaction() as session:
-            taken = 0
+            counts = []
             for table in ADOPTED:
-                result = session.execute(
-                    update(table).where(col(table.bot_id).is_(None)).values(bot_id=bot_id)
-                )
-                taken = taken or int(getattr(result, "rowcount", 0))
-            return taken
+                unclaimed = update(table).where(col(table.bot_id).is_(None))
+                taken = session.execute(unclaimed.values(bot_id=bot_id))
+                counts.append(int(getattr(taken, "rowcount", 0)))
+            return counts[0]  # ADOPTED's first: the games
 
     @property
     def engine(self) -> Engine:

@@ -78,6 +78,44 @@ Handler = Callable[[Update, "Context"], Coroutine[Any, Any, None]]
 PressHandler = Callable[[CheckedPress, "Context"], Coroutine[Any, Any, None]]
 
 
+def addressed_to_me(message: Message | None, username: str | None) -> bool:
+    """Whether the message's command names this bot (`/cmd@thisbot`)."""
+    if message is None or not message.text or not username:
+        return False
+    command = message.text.split(maxsplit=1)[0]
+    return command.lower().endswith("@" + username.lower())
+
+
+async def left_to_another_bot(context: Context, update: Update) -> bool:
+    """Whether the chat's game is another bot's of ours (several tokens, one game a
+    chat): this bot leaves it alone and says nothing of it, unless the command named
+    it (`/cmd@thisbot`): then it says once which bot runs the game."""
+    chat = update.effective_chat
+    if chat is None or chat.type == ChatType.PRIVATE:
+        return False
+    service = service_of(context)
+    other = await service.queries.other_bots_game(chat.id, topic_of(update.effective_message))
+    if other is None:
+        return False
+    await tell_other_bot(context, update, other)
+    return True
+
+
+async def tell_other_bot(context: Context, update: Update, bot_id: int | None) -> None:
+    """Asked by name in a chat whose game another bot runs: which bot (said once, only
+    to a command that named this one)."""
+    chat = update.effective_chat
+    if chat is None or not addressed_to_me(update.effective_message, context.bot.username):
+        return
+    t = await group_translator(context, chat.id)
+    username = context.bot_data.bots.get(bot_id) if bot_id is not None else None
+    if username:
+        text = t.gettext("A game is already open in this chat, with @{bot}.").format(bot=username)
+    else:
+        text = t.gettext("A game is already open in this chat.")
+    await reply(context, update, text)
+
+
 def limiter_of(context: Context) -> InputLimiter:
     return context.bot_data.input_limiter
 

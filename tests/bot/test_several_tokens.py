@@ -10,15 +10,15 @@ from engine import GameState
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.several import accounts, running_fleet
 from tg_mafia.i18n import translator
-from tg_mafia.playtest.harness import BOT_RIGHTS
+from tg_mafia.playtest.harness import BOT_RIGHTS, Harness
 from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render import texts
 from tg_mafia.render.calls import Method, Op
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.sandbox.limits import CHARGED_METHODS
+from tg_mafia.storage import GameStatus
 
 SENT = CHARGED_METHODS | {"deleteMessage", "restrictChatMember", "setChatPermissions"}
-from tg_mafia.storage import GameStatus
 
 
 async def test_two_tokens_two_groups_each_plays_with_its_bot_to_the_end(tmp_path: Path) -> None:
@@ -153,8 +153,6 @@ async def test_a_restart_with_two_tokens_resumes_both_games(tmp_path: Path) -> N
         for index, (app, scheduler) in enumerate(zip(again.apps, schedulers, strict=True)):
             game_id = games[index]
             assert f"game-{game_id}" in scheduler.armed  # its timer, from its deadline
-            from tg_mafia.playtest.harness import Harness
-
             group, users, admin = kept[index]
             h = Harness(sb, app, again.db.for_bot(bots[index].id), group, users, admin, bots[index])
             ended = await AutoPlayers(h, scheduler, seed=5, chatter=0.1).play(game_id)

@@ -20,7 +20,10 @@ from typing import Any
 
 from telegram import Update
 from telegram.ext import Application, ApplicationBuilder
+from telegram.request import BaseRequest
 
+from tg_mafia.config import Settings, bot_id_of
+from tg_mafia.ops.budget import TokenBudget
 from tg_mafia.ops.logs import RecentErrors
 from tg_mafia.ops.metrics import BotMetrics, Snapshot, exposition
 from tg_mafia.runtime.clock import BotClock, loop_time_source
@@ -39,6 +42,8 @@ __all__ = [
     "BotOptions",
     "bootstrap",
     "bootstrap_fleet",
+    "fleet_for",
+    "own_running_games",
     "scrape_metrics",
     "start_service",
     "stop_service",
@@ -96,19 +101,70 @@ def bootstrap(
 def bootstrap_fleet(
     builders: Sequence[ApplicationBuilder[Any, Any, Any, Any, Any, Any]],
     db: Database,
-    options: BotOptions,
+    options: BotOptions | Sequence[BotOptions],
     metrics: Sequence[BotMetrics],
 ) -> list[App]:
     """One Application per token (`builders`, in the tokens' order: the first takes the
-    rows stored before there were several), each with its `metrics`, on `db`."""
+    rows stored before there were several), each with its `metrics` and its `options`
+    (one for all, or one each), on `db`."""
     shared = SharedDb(db)
     names: dict[int, str] = {}  # one directory for all: each fills its own in at its start
+    each = [options] * len(builders) if isinstance(options, BotOptions) else list(options)
     apps: list[App] = []
     for index, (builder, counted) in enumerate(zip(builders, metrics, strict=True)):
-        app = bootstrap(builder, db, replace(options, first_token=index == 0), counted)
+        app = bootstrap(builder, db, replace(each[index], first_token=index == 0), counted)
         app.bot_data.shared, app.bot_data.bots, app.bot_data.fleet = shared, names, apps
         apps.append(app)
     return apps
+
+
+def fleet_for(settings: Settings, db: Database) -> tuple[list[App], list[BaseRequest]]:
+    """`tg-mafia run`'s bots: one Application per token (`bootstrap_fleet`), its calls on
+    aiohttp (and one connection for getUpdates), each call counted; and their requests,
+    to shut down after them."""
+    from tg_mafia.telegram.transport import calls_request, updates_request
+
+    builders, metrics, options = [], [], []
+    requests: list[BaseRequest] = []
+    for index, token in enumerate(settings.tokens):
+        bot_id = bot_id_of(token)
+        counted = BotMetrics(settings.replica_id, bot=str(bot_id), process=index == 0)
+        calls, updates = calls_request(counted.api_call), updates_request(counted.api_call)
+        requests += [calls, updates]
+        metrics.append(counted)
+        builders.append(
+            ApplicationBuilder()
+            .token(token)
+            .base_url(settings.base_url)
+            .request(calls)
+            .get_updates_request(updates)
+        )
+        options.append(
+            BotOptions(
+                replica_id=settings.replica_id,
+                owner_id=settings.owner_id,
+                drain_seconds=settings.drain_seconds,
+                closed_topic_seconds=settings.closed_topic_seconds,
+                retention_days=settings.retention_days,
+                mode="polling" if settings.webhook is None else "webhook",
+                webhook_secret=_shared_secret(settings, bot_id),
+                # The Table link needs the page: no page (long polling without
+                # MINIAPP_URL), no link.
+                miniapp_name=settings.miniapp_name if settings.app_url is not None else None,
+                app_url=settings.app_url,
+                budget=TokenBudget(share=settings.admission_share),
+            )
+        )
+    return bootstrap_fleet(builders, db, options, metrics), requests
+
+
+def _shared_secret(settings: Settings, bot_id: int) -> str | None:
+    """A bot's webhook secret, which its replicas must agree on: None when made up at
+    this start."""
+    webhook = settings.webhook_of(bot_id)
+    if webhook is None or webhook.secret_generated:
+        return None
+    return webhook.secret_token
 
 
 async def start_service(app: App, scheduler: Scheduler | None = None) -> GameService:
@@ -120,6 +176,7 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
     assert data.db is not None, "the application was not made by bootstrap()"
     options = data.options
     data.bots[app.bot.id] = app.bot.username
+    first = data.fleet[0].bot_data.service if data.fleet and data.fleet[0] is not app else None
     source = loop_time_source()
     if scheduler is None and source is not time.time:
         scheduler = LoopScheduler()  # APScheduler reads the wall clock
@@ -146,6 +203,8 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
         ),
         data.shared,
     )
+    if first is not None:  # the process drains as one: every bot opens no game then
+        service.draining = first.draining
     data.service = service
     service.lobbies.on_refused = data.metrics.admission_refused
     if options.first_token:  # one engine for every bot: its errors counted once
@@ -163,6 +222,15 @@ async def start_service(app: App, scheduler: Scheduler | None = None) -> GameSer
     if resumed:
         log.info("resumed %d unfinished games", resumed)
     return service
+
+
+async def own_running_games(app: App) -> int:
+    """The running games a drain of the process waits for: every bot's."""
+    total = 0
+    for each in app.bot_data.fleet or [app]:
+        service = each.bot_data.service
+        total += await service.own_running_games() if service is not None else 0
+    return total
 
 
 async def stop_service(app: App, *, flush: bool = True) -> None:

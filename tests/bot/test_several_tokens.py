@@ -9,6 +9,7 @@ from pathlib import Path
 from engine import GameState
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.several import accounts, running_fleet
+from tg_mafia.bootstrap import BotOptions, scrape_metrics
 from tg_mafia.i18n import translator
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness
 from tg_mafia.playtest.scheduler import ManualScheduler
@@ -157,3 +158,29 @@ async def test_a_restart_with_two_tokens_resumes_both_games(tmp_path: Path) -> N
             h = Harness(sb, app, again.db.for_bot(bots[index].id), group, users, admin, bots[index])
             ended = await AutoPlayers(h, scheduler, seed=5, chatter=0.1).play(game_id)
             assert ended.status is GameStatus.ENDED
+
+
+async def test_status_and_metrics_show_each_token(tmp_path: Path) -> None:
+    """The owner's /status shows each token's games, calls, budget and outbox; /metrics
+    labels every bot's samples with its id, in one exposition."""
+    sb = Sandbox()
+    bots = accounts(sb, 2)
+    owner = sb.add_user("Owner", started=True)
+    options = BotOptions(lobby_seconds=3600, owner_id=owner.id)
+    async with running_fleet(tmp_path, sb, bots, 7, options=options) as fleet:
+        await fleet.bots[1].open_and_fill()
+        owner.command(owner.private_chat, "status")
+        await fleet.settle()
+        status = owner.texts()[-1]
+        first, second = status.split(f"@{bots[1].username}")
+        assert f"@{bots[0].username}" in first and "Open lobbies: 0." in first
+        assert "Open lobbies: 1." in second and "Calls to Telegram:" in second
+        assert "New games turned away since the start: 0." in second
+        samples = [
+            line for line in (await scrape_metrics(fleet.apps[0])).decode().splitlines()
+            if line.startswith("tg_mafia_games{")
+        ]  # fmt: skip
+        assert samples == [
+            f'tg_mafia_games{{bot="{bots[1].id}",replica="sandbox",stage="lobby",'
+            'variant="classic"} 1.0'
+        ]

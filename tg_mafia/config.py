@@ -268,9 +268,6 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
     listen = pick("miniapp_listen") or DEFAULT_WEBHOOK_LISTEN
     admission_share = parse_admission_share(name_of("admission_share"), pick("admission_share"))
     webhook = _webhook(pick, name_of, official_api=official)
-    bot_webhooks: tuple[Webhook, ...] = ()
-    if webhook is not None and len(tokens) > 1:  # each bot its own path and secret
-        bot_webhooks = tuple(webhook.of_bot(bot_id_of(token)) for token in tokens)
     return Settings(
         tokens=tokens,
         database_url=pick("database_url") or DEFAULT_DATABASE_URL,
@@ -278,7 +275,7 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
         log_format="json" if log_format == "json" else "text",
         log_level=log_level,
         webhook=webhook,
-        bot_webhooks=bot_webhooks,
+        bot_webhooks=_bot_webhooks(webhook, tokens),
         health_listen=(
             parse_address(name_of("health_listen"), health, "127.0.0.1") if health else None
         ),
@@ -319,6 +316,13 @@ def _tokens(name: str, given: str | None) -> tuple[str, ...]:
             )
         seen[bot] = place
     return tokens
+
+
+def _bot_webhooks(webhook: Webhook | None, tokens: tuple[str, ...]) -> tuple[Webhook, ...]:
+    """With several tokens and a webhook, each bot's own path and secret."""
+    if webhook is None or len(tokens) == 1:
+        return ()
+    return tuple(webhook.of_bot(bot_id_of(token)) for token in tokens)
 
 
 def _one_of(name: str, given: str, allowed: tuple[str, ...], wording: str) -> None:

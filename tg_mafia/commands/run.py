@@ -24,17 +24,19 @@ import signal
 import socket
 import sys
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
-from tg_mafia.commands.arguments import examples
+from tg_mafia.commands.arguments import CommaList, examples
 from tg_mafia.config import (
     ENV_VARS,
     Address,
     ConfigError,
     MissingTokenError,
     Settings,
+    Webhook,
     bot_id_of,
     given_secrets,
     load_settings,
@@ -100,7 +102,7 @@ def register(subparsers: Any) -> None:
     add = parser.add_argument
     add(
         "--token",
-        action=_MoreTokens,
+        action=CommaList,
         help="bot token from @BotFather; repeated (or comma-separated) for several bots, "
         "one process serving them all (env TELEGRAM_BOT_TOKEN, comma-separated)",
     )
@@ -183,20 +185,6 @@ def register(subparsers: Any) -> None:
         "webhook mode then get no more updates)",
     )
     parser.set_defaults(func=run)
-
-
-class _MoreTokens(argparse.Action):
-    """--token given again adds a token: the list as TELEGRAM_BOT_TOKEN writes it."""
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
-        given = getattr(namespace, self.dest, None)
-        setattr(namespace, self.dest, f"{given},{values}" if given else values)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -443,7 +431,7 @@ async def _start_webhooks(
     from telegram.error import BadRequest, NetworkError, TelegramError
 
     from tg_mafia.telegram.startup import ATTEMPTS, with_retries
-    from tg_mafia.telegram.webhook import WebServer, hook_rule, set_webhook
+    from tg_mafia.telegram.webhook import WebServer, hook_rule
 
     assert settings.webhook is not None
     hooks = []
@@ -469,18 +457,23 @@ async def _start_webhooks(
     for app, hook in hooks:
         refused = f"Telegram refused the webhook {hook.url}"
         try:
-            await with_retries(
-                "setting the webhook (setWebhook)",
-                lambda bot=app.bot, url=hook.url, secret=hook.secret_token: set_webhook(
-                    bot, url, secret
-                ),
-            )
+            await with_retries("setting the webhook (setWebhook)", _setting(app, hook))
         except BadRequest as error:  # PTB makes it a NetworkError: it must come first
             raise StartError(f"{refused}: {error}") from error
         except NetworkError as error:
             raise StartError(f"cannot set the webhook: {error} ({ATTEMPTS} attempts)", 1) from error
         except TelegramError as error:
             raise StartError(f"{refused}: {error}") from error
+
+
+def _setting(app: App, hook: Webhook) -> Callable[[], Awaitable[None]]:
+    """setWebhook for one bot, as `with_retries` calls it (again on a failure)."""
+    from tg_mafia.telegram.webhook import set_webhook
+
+    async def setting() -> None:
+        await set_webhook(app.bot, hook.url, hook.secret_token)
+
+    return setting
 
 
 def _miniapp(settings: Settings, apps: list[App]) -> MiniApp | None:

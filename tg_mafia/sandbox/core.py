@@ -226,7 +226,8 @@ class SimUser:
         """Press Start in the private chat with `bot` (the default one), with a payload
         as a deep link carries it."""
         if payload is None:
-            return self.send(self.sandbox.world.private_chat(self.user, bot and bot.id), "/start")
+            chat = self.sandbox.world.private_chat(self.user, bot.id if bot else None)
+            return self.send(chat, "/start")
         return self.sandbox.open_deep_link(self, payload, bot)
 
     def open_deep_link(self, link: str) -> Message:

@@ -152,11 +152,7 @@ class Tx(MessagesTx, OutboxTx, ChatsTx):
         if seed is None:
             seed = secrets.randbits(SEED_BITS)
         check_seed(seed)
-        current = self.active_game(chat_id, topic, any_bot=True)
-        if current is not None:
-            if self.bot_id is not None and current.bot_id != self.bot_id:
-                raise ChatTakenError(current.bot_id)
-            raise GameAlreadyRunningError(f"chat {chat_id} already has a game")
+        self._check_free(chat_id, topic)
         settings = self.session.get(ChatSettings, chat_id)
         now = utc_now()
         row = Game(
@@ -181,6 +177,22 @@ class Tx(MessagesTx, OutboxTx, ChatsTx):
             updated_at=now,
             bot_id=self.bot_id,
         )
+        self._add_lobby(row)
+        assert row.id is not None
+        for player in players:
+            self._sit(row.id, player.user_id)
+        return game_record(row)
+
+    def _check_free(self, chat_id: int, topic: int) -> None:
+        """One game a chat (a forum topic), whichever bot runs it."""
+        current = self.active_game(chat_id, topic, any_bot=True)
+        if current is None:
+            return
+        if self.bot_id is not None and current.bot_id != self.bot_id:
+            raise ChatTakenError(current.bot_id)
+        raise GameAlreadyRunningError(f"chat {chat_id} already has a game")
+
+    def _add_lobby(self, row: Game) -> None:
         self.session.add(row)
         try:
             self.session.flush()
@@ -189,11 +201,7 @@ class Tx(MessagesTx, OutboxTx, ChatsTx):
             # another replica or another bot); or a player sits at another table.
             if "seat" in str(error.orig).lower():
                 raise PlayerBusyError("a player sits at another table") from error
-            raise GameAlreadyRunningError(f"chat {chat_id} already has a game") from error
-        assert row.id is not None
-        for player in players:
-            self._sit(row.id, player.user_id)
-        return game_record(row)
+            raise GameAlreadyRunningError(f"chat {row.chat_id} already has a game") from error
 
     def update_game(
         self,

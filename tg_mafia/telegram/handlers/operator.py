@@ -5,7 +5,7 @@ commands are not registered for them, so nothing tells that they exist."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, cast
 
 from telegram import Update
 from telegram.ext import Application, CommandHandler, filters
@@ -13,7 +13,7 @@ from telegram.ext import Application, CommandHandler, filters
 from tg_mafia.ops.metrics import BotMetrics
 from tg_mafia.ops.status import TokenLoad, drain_text, status_text
 from tg_mafia.runtime.service import GameService
-from tg_mafia.telegram.context import Context
+from tg_mafia.telegram.context import App, Context
 from tg_mafia.telegram.handlers.common import reply, service_of, user_translator
 
 
@@ -30,7 +30,8 @@ async def on_status(update: Update, context: Context) -> None:
     metrics = context.bot_data.metrics
     errors = context.bot_data.errors
     loads = []
-    for app in context.bot_data.fleet or [context.application]:  # every token's
+    apps: list[App] = context.bot_data.fleet or [cast(App, context.application)]
+    for app in apps:  # every token's
         data = app.bot_data
         if data.service is not None:
             loads.append(await token_load(app.bot.username, data.service, data.metrics))

@@ -54,9 +54,11 @@ async def running_fleet(
     database_url: str | None = None,
     options: BotOptions | None = None,
     groups: bool = True,
+    poll: bool = True,
 ) -> AsyncIterator[Fleet]:
     """The bots in one process on one database; with `groups`, each bot has a group of
-    its own (`players` members and an admin, the bot an administrator there)."""
+    its own (`players` members and an admin, the bot an administrator there); without
+    `poll`, they take no update (a replica behind a webhook that nobody calls)."""
     harnessed: list[Harness] = []
     with contextlib.ExitStack() as stack:
         url = database_url or stack.enter_context(scratch_database(tmp_path))
@@ -73,7 +75,7 @@ async def running_fleet(
         async with contextlib.AsyncExitStack() as running:
             for index, app in enumerate(apps):
                 scheduler = schedulers[index] if schedulers is not None else None
-                await running.enter_async_context(running_app(app, scheduler))
+                await running.enter_async_context(running_app(app, scheduler, poll=poll))
             for index, (bot, app) in enumerate(zip(bots, apps, strict=True)):
                 if not groups:
                     continue

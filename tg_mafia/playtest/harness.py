@@ -189,18 +189,22 @@ async def running_bot(
 
 
 @contextlib.asynccontextmanager
-async def running_app(app: App, scheduler: Scheduler | None) -> AsyncIterator[App]:
-    """`app` started as `tg-mafia run` starts it by long polling, until the block ends."""
+async def running_app(
+    app: App, scheduler: Scheduler | None, *, poll: bool = True
+) -> AsyncIterator[App]:
+    """`app` started as `tg-mafia run` starts it by long polling (without `poll`: as a
+    replica behind a webhook, given no update here), until the block ends."""
     async with app:
         await start_service(app, scheduler)
         assert app.updater is not None
-        # Every kind of update, as `tg-mafia run` asks for (chat_member included).
-        await app.updater.start_polling(poll_interval=0, allowed_updates=Update.ALL_TYPES)
+        if poll:  # every kind of update, as `tg-mafia run` asks for (chat_member included)
+            await app.updater.start_polling(poll_interval=0, allowed_updates=Update.ALL_TYPES)
         await app.start()
         try:
             yield app
         finally:
-            await app.updater.stop()
+            if app.updater.running:
+                await app.updater.stop()
             await app.stop()
             await stop_service(app)
 

@@ -55,9 +55,9 @@ async def test_two_tokens_two_groups_each_plays_with_its_bot_to_the_end(tmp_path
 async def test_a_group_with_both_bots_plays_one_game_and_the_other_bot_keeps_quiet(
     tmp_path: Path,
 ) -> None:
-    """A bare /newgame reaches both bots: one opens the lobby, the other says nothing;
-    asked by name, the other says once which bot runs the game, and leaves its
-    commands alone."""
+    """A bare command reaches both bots and one answers (the first of them, with no game
+    there); a bare /newgame opens one lobby, the other bot says nothing; asked by name,
+    the other says once which bot runs the game, and leaves its commands alone."""
     sb = Sandbox()
     bots = accounts(sb, 2)
     async with running_fleet(tmp_path, sb, bots, groups=False) as fleet:
@@ -66,6 +66,10 @@ async def test_a_group_with_both_bots_plays_one_game_and_the_other_bot_keeps_qui
         group = sb.add_group(
             "Both", members=[*players, admin], owner=admin, bot_rights=BOT_RIGHTS, bots=bots
         )
+        admin.send(group, "/rules")
+        await fleet.settle()
+        answers = [r.bot_id for r in sb.log.calls("sendMessage", group.id, True)]
+        assert answers == [bots[0].id]  # one answer, the first bot's
         admin.send(group, "/newgame")
         await fleet.settle()
         (game,) = fleet.db.unfinished_games()

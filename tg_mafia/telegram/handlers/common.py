@@ -134,6 +134,8 @@ def gated(handler: Handler) -> Handler:
 
     @functools.wraps(handler)
     async def answer_within_limit(update: Update, context: Context) -> None:
+        if await answered_by_another_bot(context, update):
+            return
         user = update.effective_user
         if user is not None and not _joining(context):
             limited = await limiter_of(context).take(user.id)
@@ -146,6 +148,40 @@ def gated(handler: Handler) -> Handler:
         await handler(update, context)
 
     return answer_within_limit
+
+
+async def answered_by_another_bot(context: Context, update: Update) -> bool:
+    """A group with several bots of this process (several tokens): a command that names
+    no bot reaches each of them, and one answers: the bot that runs the chat's game, or,
+    with none, the first of them (the lowest id) in the group. A command that names a
+    bot is that bot's."""
+    chat, message = update.effective_chat, update.effective_message
+    ours = context.bot_data.bots
+    if chat is None or chat.type == ChatType.PRIVATE or len(ours) < 2:
+        return False
+    if message is None or not message.text or "@" in message.text.split(maxsplit=1)[0]:
+        return False
+    service = service_of(context)
+    if await service.queries.other_bots_game(chat.id, topic_of(message)) is not None:
+        return True
+    if await service.queries.active_game(chat.id, topic_of(message)) is not None:
+        return False  # this bot runs the chat's game
+    me = context.bot.id
+    for other in sorted(ours):
+        if other == me:
+            return False
+        if await is_present(context, chat.id, other):
+            return True
+    return False
+
+
+async def is_present(context: Context, chat_id: int, user_id: int) -> bool:
+    """Whether the user (another bot of ours, say) is in the group now."""
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except TelegramError:
+        return False
+    return member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 
 
 def _joining(context: Context) -> bool:

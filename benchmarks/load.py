@@ -124,7 +124,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import machine, results  # noqa: E402
-from benchmarks.bot_process import BotProcess, Pauses  # noqa: E402
+from benchmarks.bot_process import WITHOUT, BotProcess, Pauses  # noqa: E402
 from benchmarks.real_play import (  # noqa: E402
     STANDARD_SIZE,
     Inputs,
@@ -630,7 +630,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             db = open_database(f"sqlite:///{path}")
             tables = make_tables(sb, db, args.games, args.players)
             bot = BotProcess(
-                http.base_url, sb.token, f"sqlite:///{path}", args.timer_speed, webhook=args.webhook
+                http.base_url,
+                sb.token,
+                f"sqlite:///{path}",
+                args.timer_speed,
+                webhook=args.webhook,
+                without=tuple(args.without),
             )
             try:
                 stderr = Path(tmp) / "bot.stderr"
@@ -913,7 +918,12 @@ async def run_real(args: argparse.Namespace) -> dict[str, Any]:
             reader, observer, inputs = Reader(path), Observer(sb), Inputs()
             tables = make_real_tables(sb, db, args, reader, observer, inputs)
             bot = BotProcess(
-                http.base_url, sb.token, f"sqlite:///{path}", 1.0, webhook=args.webhook
+                http.base_url,
+                sb.token,
+                f"sqlite:///{path}",
+                1.0,
+                webhook=args.webhook,
+                without=tuple(args.without),
             )
             stderr = Path(tmp) / "bot.stderr"
             try:
@@ -982,6 +992,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tmp", default=None, help="where the database file goes")
     parser.add_argument("--verbose", action="store_true", help="show the 429s and the bot's log")
+    parser.add_argument(
+        "--without",
+        choices=WITHOUT,
+        action="append",
+        default=[],
+        help="the bot without this scale mechanism, on its simple path (bot_process.py)",
+    )
     real = parser.add_argument_group("the real model")
     real.add_argument(
         "--starts-over",

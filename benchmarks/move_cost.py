@@ -44,16 +44,17 @@ BATCH = 8  # moves a group commit holds (the writer's batches under load)
 
 def new_game(db: Database, runner: Runner, index: int, players: int) -> int:
     """A classic game started by the bot's Runner (in this thread: no group commit)."""
-    lobby = db.create_lobby(
-        -1000 - index,
-        opened_by=1,
-        variant="classic",
-        language="en",
-        players=[Player(index * 100 + n + 1, f"P{n}") for n in range(players)],
-        title="bench",
-        bot_rights={"can_delete_messages": True, "can_pin_messages": True},
-        stage_deadline=time.time() + 600,
-    )
+    with db.transaction() as tx:
+        lobby = tx.create_lobby(
+            -1000 - index,
+            opened_by=1,
+            variant="classic",
+            language="en",
+            players=[Player(index * 100 + n + 1, f"P{n}") for n in range(players)],
+            title="bench",
+            bot_rights={"can_delete_messages": True, "can_pin_messages": True},
+            stage_deadline=time.time() + 600,
+        )
     outcome = runner._start(db, lobby, None, None, time.time())
     assert outcome.record is not None, outcome.error
     return outcome.record.id
@@ -90,7 +91,8 @@ def one_run(
         spent += time.process_time() - began
         wall += time.perf_counter() - wall_began
         for index in set(ended):
-            db.abort_game(ids[index])  # its players are free for the next one
+            with db.transaction() as tx:
+                tx.abort_game(ids[index])  # its players are free for the next one
             # A chat and players no game has had: numbered after the ended game's id.
             ids[index] = new_game(db, runner, 10**6 + ids[index], players)
     return spent / done, wall / done

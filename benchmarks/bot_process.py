@@ -330,7 +330,7 @@ class Stamps:
 
 
 # The mechanisms `without:` leaves out, each for its simple path.
-WITHOUT = ("aiohttp", "gc-freeze", "group-commit")
+WITHOUT = ("aiohttp", "group-commit")
 
 
 def leave_out_group_commit() -> None:
@@ -371,7 +371,6 @@ async def serve(
     from tornado.web import RequestHandler
 
     from tg_mafia.bootstrap import BotOptions, bootstrap, scrape_metrics, start_service
-    from tg_mafia.ops import heap
     from tg_mafia.ops.budget import TokenBudget
     from tg_mafia.ops.metrics import BotMetrics
     from tg_mafia.runtime.timers.scheduler import JobQueueScheduler
@@ -432,8 +431,6 @@ async def serve(
         assert app.updater is not None
         await app.updater.start_polling(allowed_updates=Update.ALL_TYPES)
     await app.start()
-    if "gc-freeze" not in without:
-        heap.settle()  # as tg-mafia run does
     polling = time.monotonic()
     ready = {
         "ready": True,

@@ -198,7 +198,15 @@ def main() -> None:
         runs = ", ".join(f"{v:.3f}" for v in values)
         print(f"{name:>22}: {statistics.median(values):.3f} ms of CPU a call (runs {runs})")
         median = statistics.median(values)
-        rows.append({"client": name, "cpu_ms_per_call": median, "runs_ms": values})
+        rows.append(
+            {
+                "client": name,
+                "concurrent": args.concurrent,
+                "delay_ms": DELAY * 1000,
+                "cpu_ms_per_call": median,
+                "runs_ms": values,
+            }
+        )
     began.write(args.json, rows)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
@@ -19,8 +20,9 @@ from tg_mafia.storage.errors import (
     PlayerBusyError,
     StaleGameError,
 )
-from tg_mafia.storage.models import Game
+from tg_mafia.storage.models import Game, OutboxEntry
 from tg_mafia.storage.rows import game_record
+from tg_mafia.storage.tx import Tx
 
 FINISHED_STATUSES = (GameStatus.ENDED.value, GameStatus.ABORTED.value)
 
@@ -127,6 +129,16 @@ def pending_permission_restores(db: Database) -> tuple[GameRecord, ...]:
             .order_by(col(Game.id))
         ).all()
         return tuple(game_record(row) for row in rows)
+
+
+def retry_later(tx: Tx, entry_id: int) -> None:
+    """One more attempt counted on an outbox call."""
+    tx.session.exec(
+        update(OutboxEntry)
+        .where(col(OutboxEntry.id) == entry_id)
+        .values(attempts=col(OutboxEntry.attempts) + 1)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def backlog(db: Database) -> tuple[int, float | None]:

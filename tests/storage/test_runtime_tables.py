@@ -12,6 +12,7 @@ from tests.database_ops import (
     create_lobby,
     finish_game,
     record_action,
+    retry_later,
     start_game,
     update_game,
 )
@@ -60,7 +61,7 @@ def test_the_outbox_keeps_each_chats_order_until_done(db: Database) -> None:
         tx.done([entries[0].id])
     assert backlog(db) == (3, 99.0)
     with db.transaction() as tx:
-        tx.retry_later(tx.pending(CHAT)[0].id)
+        retry_later(tx, tx.pending(CHAT)[0].id)
         assert [(e.op["text"], e.attempts) for e in tx.pending(CHAT)] == [("g1", 1), ("g2", 0)]
 
 

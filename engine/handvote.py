@@ -11,7 +11,7 @@ from engine import lift
 from engine.actions import Action, Decide, Hand, Leave, Lower
 from engine.context import Ctx, Entry
 from engine.day import give_floor, may_speak
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import (
     PUBLIC,
     CountEnded,
@@ -111,11 +111,11 @@ def may_vote(ctx: Ctx, player: str) -> bool:
 def check_hand(ctx: Ctx, action: Hand) -> None:
     state = ctx.state
     if not state.table.is_alive(action.actor) or state.is_blocked(action.actor):
-        raise IllegalAction("may_not_vote", f"{action.actor} may not vote today")
+        raise IllegalAction(Reason.MAY_NOT_VOTE, f"{action.actor} may not vote today")
     if action.actor in state.vote.voted:
-        raise IllegalAction("voted_already", f"{action.actor} has voted already")
+        raise IllegalAction(Reason.VOTED_ALREADY, f"{action.actor} has voted already")
     if action.actor in state.vote.hands:
-        raise IllegalAction("hand_up", "the hand is up already")
+        raise IllegalAction(Reason.HAND_UP, "the hand is up already")
 
 
 def raise_hand(ctx: Ctx, action: Hand) -> None:
@@ -127,7 +127,7 @@ def raise_hand(ctx: Ctx, action: Hand) -> None:
 
 def check_lower(ctx: Ctx, action: Lower) -> None:
     if action.actor not in ctx.state.vote.hands:
-        raise IllegalAction("hand_down", "the hand is not up")
+        raise IllegalAction(Reason.HAND_DOWN, "the hand is not up")
 
 
 def lower_hand(ctx: Ctx, action: Lower) -> None:
@@ -140,13 +140,15 @@ def lower_hand(ctx: Ctx, action: Lower) -> None:
 def check_leave(ctx: Ctx, action: Leave) -> None:
     state = ctx.state
     if not ctx.variant.has_leave_table:
-        raise IllegalAction("no_leaving", "this variant has no leaving the table")
+        raise IllegalAction(Reason.NO_LEAVING, "this variant has no leaving the table")
     if (
         len(state.vote.candidates) != 2
         or state.vote.count_index != 0
         or action.actor not in state.vote.candidates
     ):
-        raise IllegalAction("not_now", "only a candidate of a two-way vote, during the first count")
+        raise IllegalAction(
+            Reason.NOT_NOW, "only a candidate of a two-way vote, in the first count"
+        )
 
 
 def leave_table(ctx: Ctx, action: Leave) -> None:
@@ -307,9 +309,9 @@ def _ask_decider(ctx: Ctx, leaders: tuple[str, ...]) -> None:
 def check_decide(ctx: Ctx, action: Decide) -> None:
     state = ctx.state
     if action.actor != state.vote.decider:
-        raise IllegalAction("not_decider", f"{action.actor} does not cast the deciding vote")
+        raise IllegalAction(Reason.NOT_DECIDER, f"{action.actor} does not cast the deciding vote")
     if action.target not in state.vote.candidates:
-        raise IllegalAction("bad_target", f"{action.target} is not one of the two")
+        raise IllegalAction(Reason.BAD_TARGET, f"{action.target} is not one of the two")
 
 
 def decide(ctx: Ctx, action: Decide) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from engine.actions import Action, Hand, Lower
 from engine.context import Ctx, Entry
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import PUBLIC, LiftEnded, LiftHandChanged, LiftStarted
 from engine.lifecycle import check_win, eliminate
 from engine.moves import Move
@@ -75,9 +75,9 @@ def end_lift(ctx: Ctx) -> None:
 def check_hand(ctx: Ctx, action: Hand) -> None:
     state = ctx.state
     if not state.table.is_alive(action.actor):
-        raise IllegalAction("may_not_vote", f"{action.actor} may not vote")
+        raise IllegalAction(Reason.MAY_NOT_VOTE, f"{action.actor} may not vote")
     if action.actor in state.vote.hands:
-        raise IllegalAction("hand_up", "the hand is up already")
+        raise IllegalAction(Reason.HAND_UP, "the hand is up already")
 
 
 def raise_hand(ctx: Ctx, action: Hand) -> None:
@@ -87,7 +87,7 @@ def raise_hand(ctx: Ctx, action: Hand) -> None:
 
 def check_lower(ctx: Ctx, action: Lower) -> None:
     if action.actor not in ctx.state.vote.hands:
-        raise IllegalAction("hand_down", "the hand is not up")
+        raise IllegalAction(Reason.HAND_DOWN, "the hand is not up")
 
 
 def lower_hand(ctx: Ctx, action: Lower) -> None:

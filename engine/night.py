@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from engine import farewell
 from engine.actions import Action, MafiaChat, NightChoice, Plan
 from engine.context import Ctx, Entry
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import (
     MAFIA,
     PUBLIC,
@@ -102,17 +102,17 @@ def valid_targets(ctx: Ctx, player: str, move: NightMove) -> tuple[str, ...]:
 def check_choice(ctx: Ctx, action: NightChoice) -> None:
     state = ctx.state
     if not state.table.is_alive(action.actor):
-        raise IllegalAction("dead", f"{action.actor} is out of the game")
+        raise IllegalAction(Reason.DEAD, f"{action.actor} is out of the game")
     if action.move not in actor_moves(ctx, action.actor):
-        raise IllegalAction("no_such_move", f"{action.actor} cannot {action.move} tonight")
+        raise IllegalAction(Reason.NO_SUCH_MOVE, f"{action.actor} cannot {action.move} tonight")
     if action.target is None:
         return
     if action.target == action.actor and action.move is not NightMove.HEAL:
-        raise IllegalAction("self_target", "nobody may target themselves")
+        raise IllegalAction(Reason.SELF_TARGET, "nobody may target themselves")
     if not state.table.is_alive(action.target):
-        raise IllegalAction("bad_target", f"{action.target} is not a living player")
+        raise IllegalAction(Reason.BAD_TARGET, f"{action.target} is not a living player")
     if action.move is NightMove.HEAL and action.target == state.night.last_heal:
-        raise IllegalAction("same_heal", "the doctor may not heal the same player twice in a row")
+        raise IllegalAction(Reason.SAME_HEAL, "no heal of the same player twice in a row")
 
 
 def choose(ctx: Ctx, action: NightChoice) -> None:
@@ -146,14 +146,14 @@ def choice_candidates(ctx: Ctx) -> Iterable[Action]:
 def check_plan(ctx: Ctx, action: Plan) -> None:
     state = ctx.state
     if not ctx.variant.has_plan or state.table.roles.get(action.actor) is not Role.DON:
-        raise IllegalAction("not_don", "only the Don sets the kill list")
+        raise IllegalAction(Reason.NOT_DON, "only the Don sets the kill list")
     if state.night.number != 1 or not state.table.is_alive(action.actor):
-        raise IllegalAction("not_now", "the kill list is set on the acquaintance night")
+        raise IllegalAction(Reason.NOT_NOW, "the kill list is set on the acquaintance night")
     if len(set(action.targets)) != len(action.targets):
-        raise IllegalAction("bad_target", "a player stands twice on the list")
+        raise IllegalAction(Reason.BAD_TARGET, "a player stands twice on the list")
     for target in action.targets:
         if target == action.actor or not state.table.is_alive(target):
-            raise IllegalAction("bad_target", f"{target} cannot be on the list")
+            raise IllegalAction(Reason.BAD_TARGET, f"{target} cannot be on the list")
 
 
 def plan(ctx: Ctx, action: Plan) -> None:
@@ -176,11 +176,11 @@ def check_mafia_chat(ctx: Ctx, action: MafiaChat) -> None:
     state = ctx.state
     role = state.table.roles.get(action.actor)
     if role is None or not role.is_mafia or not state.table.is_alive(action.actor):
-        raise IllegalAction("not_mafia", "only living mafiosi talk at night")
+        raise IllegalAction(Reason.NOT_MAFIA, "only living mafiosi talk at night")
     if not ctx.variant.mafia_chat_open(state.night.number):
-        raise IllegalAction("family_asleep", "the mafia do not talk tonight")
+        raise IllegalAction(Reason.FAMILY_ASLEEP, "the mafia do not talk tonight")
     if not action.text.strip():
-        raise IllegalAction("empty", "nothing to relay")
+        raise IllegalAction(Reason.EMPTY, "nothing to relay")
 
 
 def mafia_chat(ctx: Ctx, action: MafiaChat) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from engine.actions import Action, Unvote, Vote
 from engine.context import Ctx, Entry
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import (
     PUBLIC,
     BallotCast,
@@ -57,18 +57,18 @@ def tally(ctx: Ctx) -> dict[str, int]:
 
 def _check_voter(ctx: Ctx, voter: str) -> None:
     if not voting_open(ctx):
-        raise IllegalAction("no_vote_now", "there is no vote now")
+        raise IllegalAction(Reason.NO_VOTE_NOW, "there is no vote now")
     if not ctx.state.table.is_alive(voter):
-        raise IllegalAction("dead", f"{voter} is out of the game")
+        raise IllegalAction(Reason.DEAD, f"{voter} is out of the game")
 
 
 def check_vote(ctx: Ctx, action: Vote) -> None:
     state = ctx.state
     _check_voter(ctx, action.actor)
     if action.target == action.actor:
-        raise IllegalAction("self_target", "nobody may vote for themselves")
+        raise IllegalAction(Reason.SELF_TARGET, "nobody may vote for themselves")
     if not state.table.is_alive(action.target):
-        raise IllegalAction("bad_target", f"{action.target} is not a living player")
+        raise IllegalAction(Reason.BAD_TARGET, f"{action.target} is not a living player")
 
 
 def vote(ctx: Ctx, action: Vote) -> None:
@@ -81,7 +81,7 @@ def vote(ctx: Ctx, action: Vote) -> None:
 def check_unvote(ctx: Ctx, action: Unvote) -> None:
     _check_voter(ctx, action.actor)
     if action.actor not in ctx.state.vote.ballots:
-        raise IllegalAction("no_vote_given", f"{action.actor} has not voted")
+        raise IllegalAction(Reason.NO_VOTE_GIVEN, f"{action.actor} has not voted")
 
 
 def unvote(ctx: Ctx, action: Unvote) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import fouls, handvote, night
 from engine.actions import HOST, Depart, Say
 from engine.context import Ctx, Entry
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import PUBLIC, PostDeleted, Warned
 from engine.lifecycle import check_win, eliminate
 from engine.state import FLOOR_STAGES, Cause, FloorMode, Stage
@@ -22,7 +22,7 @@ def say(ctx: Ctx, action: Say) -> None:
     if player == HOST:
         return  # the host speaks freely
     if player not in state.table.roles:
-        raise IllegalAction("not_a_player", f"{player} is not in this game")
+        raise IllegalAction(Reason.NOT_A_PLAYER, f"{player} is not in this game")
     if state.stage in (Stage.CONFIRM, Stage.ENDED):
         return
     # The floor holder speaks (a sport farewell's holder although dead), unless
@@ -83,11 +83,11 @@ def depart(ctx: Ctx, action: Depart) -> None:
     """A player who left the group is out at once, wherever the game is."""
     state = ctx.state
     if action.actor not in state.table.roles:
-        raise IllegalAction("not_a_player", f"{action.actor} is not in this game")
+        raise IllegalAction(Reason.NOT_A_PLAYER, f"{action.actor} is not in this game")
     if state.is_over:
-        raise IllegalAction("game_over", "the game is over")
+        raise IllegalAction(Reason.GAME_OVER, "the game is over")
     if not state.table.is_alive(action.actor):
-        raise IllegalAction("dead", f"{action.actor} is out of the game already")
+        raise IllegalAction(Reason.DEAD, f"{action.actor} is out of the game already")
     if ctx.variant.has_fouls:
         fouls.remove(ctx, action.actor, Cause.DEPARTED)  # sport: as a removal, the vote falls
     else:

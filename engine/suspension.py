@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from engine.actions import Action, Suspend, Unsuspend
 from engine.context import Ctx
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import PUBLIC, Suspended, Unsuspended
 from engine.lifecycle import end_unscored
 from engine.moves import Move, no_candidates
@@ -24,12 +24,12 @@ REASON = "suspended"  # GameEnded.reason at the limit
 
 def refuse_while_suspended(ctx: Ctx, action: Action) -> None:
     if ctx.state.clock.suspended and not ctx.state.is_over:
-        raise IllegalAction("suspended", f"no {action.verb} while the game is suspended")
+        raise IllegalAction(Reason.SUSPENDED, f"no {action.verb} while the game is suspended")
 
 
 def check_suspend(ctx: Ctx, action: Suspend) -> None:
     if ctx.state.is_over:
-        raise IllegalAction("game_over", "the game is over")
+        raise IllegalAction(Reason.GAME_OVER, "the game is over")
     refuse_while_suspended(ctx, action)
 
 
@@ -43,9 +43,9 @@ def suspend(ctx: Ctx, action: Suspend) -> None:
 
 def check_unsuspend(ctx: Ctx, action: Unsuspend) -> None:
     if ctx.state.is_over:
-        raise IllegalAction("game_over", "the game is over")
+        raise IllegalAction(Reason.GAME_OVER, "the game is over")
     if not ctx.state.clock.suspended:
-        raise IllegalAction("not_suspended", "the game is not suspended")
+        raise IllegalAction(Reason.NOT_SUSPENDED, "the game is not suspended")
 
 
 def unsuspend(ctx: Ctx, action: Unsuspend) -> None:

@@ -130,10 +130,10 @@ def give_floor(
         FloorGiven(
             audience=PUBLIC,
             player=player,
-            stage=stage.value,
+            stage=stage,
             seconds=seconds,
             day=state.day.number,
-            mode=mode.value,
+            mode=mode,
         )
     )
 

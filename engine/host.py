@@ -21,6 +21,7 @@ from engine.events import PUBLIC, TimerChanged
 from engine.lifecycle import end_game
 from engine.moves import Move
 from engine.state import FLOOR_STAGES, Stage
+from engine.vocab import Breach, TimerChange
 
 EXTEND_SECONDS = 30
 
@@ -62,7 +63,7 @@ def confirm_timeout(ctx: Ctx) -> None:
 def pause_timeout(ctx: Ctx) -> None:
     """The pause's limit (pause_limit) ran out: the timer runs on from where it stopped."""
     ctx.state.clock.paused = False
-    ctx.emit(TimerChanged(audience=PUBLIC, change="unpaused"))
+    ctx.emit(TimerChanged(audience=PUBLIC, change=TimerChange.UNPAUSED))
 
 
 def check_warn(ctx: Ctx, action: HostWarn) -> None:
@@ -74,7 +75,7 @@ def check_warn(ctx: Ctx, action: HostWarn) -> None:
 
 
 def host_warn(ctx: Ctx, action: HostWarn) -> None:
-    posts.warn(ctx, action.target, "host")
+    posts.warn(ctx, action.target, Breach.HOST)
 
 
 def check_pause(ctx: Ctx, action: HostPause) -> None:
@@ -87,7 +88,7 @@ def pause(ctx: Ctx, action: HostPause) -> None:
     # The pause's limit is a timer of its own: a late firing of the stage's is stale.
     ctx.state.clock.timer_id += 1
     ctx.state.clock.paused = True
-    ctx.emit(TimerChanged(audience=PUBLIC, change="paused"))
+    ctx.emit(TimerChanged(audience=PUBLIC, change=TimerChange.PAUSED))
 
 
 def check_resume(ctx: Ctx, action: HostResume) -> None:
@@ -98,7 +99,7 @@ def check_resume(ctx: Ctx, action: HostResume) -> None:
 
 def resume(ctx: Ctx, action: HostResume) -> None:
     ctx.state.clock.paused = False
-    ctx.emit(TimerChanged(audience=PUBLIC, change="resumed"))
+    ctx.emit(TimerChanged(audience=PUBLIC, change=TimerChange.RESUMED))
 
 
 def extend(ctx: Ctx, action: HostExtend) -> None:
@@ -107,7 +108,7 @@ def extend(ctx: Ctx, action: HostExtend) -> None:
     assert state.clock.timer_seconds is not None
     state.clock.timer_id += 1
     state.clock.timer_seconds += EXTEND_SECONDS
-    ctx.emit(TimerChanged(audience=PUBLIC, change="extended", seconds=EXTEND_SECONDS))
+    ctx.emit(TimerChanged(audience=PUBLIC, change=TimerChange.EXTENDED, seconds=EXTEND_SECONDS))
 
 
 def check_skip(ctx: Ctx, action: HostSkip) -> None:

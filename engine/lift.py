@@ -14,18 +14,19 @@ from engine.events import PUBLIC, LiftEnded, LiftHandChanged, LiftStarted
 from engine.lifecycle import check_win, eliminate
 from engine.moves import Move
 from engine.state import Cause, Stage, VoteRound
+from engine.vocab import VoteOutcome
 
 
-def after_tie(ctx: Ctx, leaders: tuple[str, ...]) -> str:
+def after_tie(ctx: Ctx, leaders: tuple[str, ...]) -> VoteOutcome:
     """What a tie leads to: `respeeches` (a first tie, or fewer players tied
     than were voted on), `lift` (the same players tied again), or
     `table_split` (they are every living player: nobody leaves)."""
     state = ctx.state
     if state.vote.round is VoteRound.FIRST or len(leaders) < len(state.vote.candidates):
-        return "respeeches"
+        return VoteOutcome.RESPEECHES
     if set(leaders) == set(state.table.alive):
-        return "table_split"
-    return "lift"
+        return VoteOutcome.TABLE_SPLIT
+    return VoteOutcome.LIFT
 
 
 def start_lift(ctx: Ctx, tied: tuple[str, ...]) -> None:

@@ -31,6 +31,7 @@ from engine.nightrecord import Dawn, record_night
 from engine.roles import Role, Side
 from engine.state import Cause, GameState, Phase, Stage
 from engine.variants import NightMove, ShotMode
+from engine.vocab import CheckAnswer
 
 
 def start_night(ctx: Ctx) -> None:
@@ -65,7 +66,7 @@ def start_night(ctx: Ctx) -> None:
                 NightPrompt(
                     audience=private(player),
                     player=player,
-                    move=move.value,
+                    move=move,
                     targets=valid_targets(ctx, player, move),
                     night=state.night.number,
                 )
@@ -125,7 +126,7 @@ def choose(ctx: Ctx, action: NightChoice) -> None:
             audience=MAFIA if mafia_shot else private(action.actor),
             player=action.actor,
             role=role,
-            move=action.move.value,
+            move=action.move,
             target=action.target,
             shared=mafia_shot,
         )
@@ -260,9 +261,9 @@ def _holder(ctx: Ctx, role: Role) -> str | None:
     return next((p for p in table.alive if table.roles[p] is role), None)
 
 
-def _checks(ctx: Ctx) -> dict[str, dict[str, str]]:
+def _checks(ctx: Ctx) -> dict[str, dict[str, CheckAnswer]]:
     state = ctx.state
-    learned: dict[str, dict[str, str]] = {}
+    learned: dict[str, dict[str, CheckAnswer]] = {}
     for player in state.table.alive:
         target = _choice(ctx, player, NightMove.CHECK)
         if target is not None:
@@ -316,7 +317,7 @@ def _remember_night(
     state: GameState,
     healed: str | None,
     missed: bool,
-    learned: dict[str, dict[str, str]],
+    learned: dict[str, dict[str, CheckAnswer]],
     block: str | None,
     victims: list[str],
 ) -> None:
@@ -334,7 +335,7 @@ def _remember_night(
     state.night.victims = tuple(v for v in victims if state.table.roles[v].side is Side.TOWN)
 
 
-def _tell_checks(ctx: Ctx, learned: dict[str, dict[str, str]]) -> None:
+def _tell_checks(ctx: Ctx, learned: dict[str, dict[str, CheckAnswer]]) -> None:
     """Each checker's answer, to them alone."""
     for checker, answers in learned.items():
         for target, answer in answers.items():

@@ -22,6 +22,7 @@ from engine.lifecycle import check_win, eliminate
 from engine.moves import Move
 from engine.state import Cause, Stage
 from engine.variants import DayMode
+from engine.vocab import VoteOutcome
 
 
 def start_discussion(ctx: Ctx) -> None:
@@ -133,12 +134,12 @@ def timeout(ctx: Ctx) -> None:
     ctx.go(Entry.END_DAY)
 
 
-def _outcome(ctx: Ctx, loser: str | None, leaders: tuple[str, ...]) -> str:
+def _outcome(ctx: Ctx, loser: str | None, leaders: tuple[str, ...]) -> VoteOutcome:
     if loser is not None:
-        return "eliminated"
+        return VoteOutcome.ELIMINATED
     if ctx.variant.day_mode is DayMode.LIVE_VOTE:
-        return "no_majority"  # classic: nobody reached a majority by the deadline
-    return "tie" if len(leaders) > 1 else "nobody"
+        return VoteOutcome.NO_MAJORITY  # classic: nobody reached a majority by the deadline
+    return VoteOutcome.TIE if len(leaders) > 1 else VoteOutcome.NOBODY
 
 
 def _vote_candidates(ctx: Ctx) -> Iterable[Action]:

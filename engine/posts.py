@@ -11,6 +11,7 @@ from engine.events import PUBLIC, PostDeleted, Warned
 from engine.lifecycle import check_win, eliminate
 from engine.state import FLOOR_STAGES, Cause, FloorMode, Stage
 from engine.thanks import says_thanks
+from engine.vocab import Breach
 
 FREE_STAGES = frozenset({Stage.DISCUSSION, Stage.BALLOT, Stage.CONFIRM, Stage.ENDED})
 VOTE_STAGES = frozenset({Stage.VOTE, Stage.DECIDE, Stage.LIFT})
@@ -33,7 +34,7 @@ def say(ctx: Ctx, action: Say) -> None:
             ctx.go(Entry.END_FLOOR)
         return
     if not state.table.is_alive(player):
-        _delete(ctx, player, "dead")
+        _delete(ctx, player, Breach.DEAD)
         return
     if state.stage in FREE_STAGES and not state.is_blocked(player):
         return
@@ -43,30 +44,30 @@ def say(ctx: Ctx, action: Say) -> None:
         warn(ctx, player, reason)
 
 
-def _why_out_of_turn(ctx: Ctx, player: str) -> str:
+def _why_out_of_turn(ctx: Ctx, player: str) -> Breach:
     """What a warning says: on one's own silent floor, at night, during a
     vote, after one's own floor, blocked for the day, or on someone else's floor."""
     state = ctx.state
     if state.day.speaker == player and state.stage in FLOOR_STAGES:
-        return "silent"
+        return Breach.SILENT
     if state.stage is Stage.NIGHT:
-        return "night"
+        return Breach.NIGHT
     if state.stage in VOTE_STAGES:
-        return "during_vote"
+        return Breach.DURING_VOTE
     if state.is_blocked(player):
-        return "blocked"
+        return Breach.BLOCKED
     spoken = state.day.speaking_order[: max(0, state.day.floor_index)]
     if state.stage in (Stage.INTRO, Stage.SPEECH) and player in spoken:
-        return "after_floor"
-    return "out_of_turn"
+        return Breach.AFTER_FLOOR
+    return Breach.OUT_OF_TURN
 
 
-def _delete(ctx: Ctx, player: str, reason: str) -> None:
+def _delete(ctx: Ctx, player: str, reason: Breach) -> None:
     ctx.state.table.deleted += 1
     ctx.emit(PostDeleted(audience=PUBLIC, player=player, reason=reason))
 
 
-def warn(ctx: Ctx, player: str, reason: str) -> None:
+def warn(ctx: Ctx, player: str, reason: Breach) -> None:
     if ctx.variant.has_fouls:
         fouls.foul(ctx, player, reason)
         return

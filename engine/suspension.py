@@ -18,8 +18,7 @@ from engine.errors import IllegalAction, Reason
 from engine.events import PUBLIC, Suspended, Unsuspended
 from engine.lifecycle import end_unscored
 from engine.moves import Move, no_candidates
-
-REASON = "suspended"  # GameEnded.reason at the limit
+from engine.vocab import EndReason
 
 
 def refuse_while_suspended(ctx: Ctx, action: Action) -> None:
@@ -58,7 +57,7 @@ def unsuspend(ctx: Ctx, action: Unsuspend) -> None:
 
 def limit_reached(ctx: Ctx) -> None:
     """The suspension's timer ran out: the game ends, unscored."""
-    end_unscored(ctx, REASON)
+    end_unscored(ctx, EndReason.SUSPENDED)
 
 
 # Never offered by legal_actions: only the shell suspends a game, and random

@@ -27,6 +27,7 @@ from engine.actions import (
 from engine.errors import Reason
 from engine.handvote import finished_counts
 from engine.state import FLOOR_STAGES
+from engine.variants import NightMove
 from tg_mafia.render import keyboards, texts
 from tg_mafia.render.callbacks import Kind
 from tg_mafia.render.calls import Keyboard, Method, Op, callback, web_app
@@ -71,7 +72,7 @@ def floor(scene: Scene, method: Method = Method.SEND, note: str = "") -> Op:
     text = texts.floor(
         t,
         scene.table,
-        view.stage.value,
+        view.stage,
         view.day,
         view.speaker,
         view.timer_seconds or 0,
@@ -109,7 +110,7 @@ def count(scene: Scene, method: Method) -> Op:
     finished so far, and the candidate being counted."""
     state, t = scene.state, scene.t
     candidate = state.vote.candidates[state.vote.count_index]
-    head = texts.vote_started(t, scene.table, state.vote.candidates, state.vote.round.value)
+    head = texts.vote_started(t, scene.table, state.vote.candidates, state.vote.round)
     board = texts.vote_board(t, scene.table, finished_counts(state))
     text = (
         head
@@ -244,7 +245,7 @@ def night_prompt(scene: Scene, player: str, move: str, method: Method) -> Op | N
         + "\n"
         + texts.night_question(t, move, view.role, state.variant, state.night.number)
     )
-    if move == "kill" and view.role.is_mafia and state.night.plan:
+    if move == NightMove.KILL and view.role.is_mafia and state.night.plan:
         text += "\n" + texts.plan_set(t, scene.table, state.night.plan)
     if option.has_chosen:
         text += "\n" + texts.night_chosen(t, scene.table, option.chosen)

@@ -125,7 +125,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import machine, results  # noqa: E402
-from benchmarks.bot_process import BotProcess, Pauses  # noqa: E402
+from benchmarks.bot_process import WITHOUT, BotProcess, Pauses  # noqa: E402
 from benchmarks.real_play import (  # noqa: E402
     STANDARD_SIZE,
     Inputs,
@@ -135,7 +135,6 @@ from benchmarks.real_play import (  # noqa: E402
 )
 from engine.actions import Nominate, Timeout  # noqa: E402
 from engine.simulation import CHATTER_LINES, lively_action  # noqa: E402
-from tg_mafia.ops import heap  # noqa: E402
 from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix  # noqa: E402
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness  # noqa: E402
 from tg_mafia.render.callbacks import Kind  # noqa: E402
@@ -180,6 +179,13 @@ class Window:
     began: float = 0.0
     ended: float = 0.0
     stages_at_open: dict[str, int] = field(default_factory=dict)  # how many games at each
+
+
+def settle_heap() -> None:
+    """This process's objects so far (the sandbox's world) frozen out of the garbage
+    collector's walks: its full collections would hold every simulated leg."""
+    gc.collect()
+    gc.freeze()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -631,7 +637,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             db = open_database(f"sqlite:///{path}")
             tables = make_tables(sb, db, args.games, args.players)
             bot = BotProcess(
-                http.base_url, sb.token, f"sqlite:///{path}", args.timer_speed, webhook=args.webhook
+                http.base_url,
+                sb.token,
+                f"sqlite:///{path}",
+                args.timer_speed,
+                webhook=args.webhook,
+                without=tuple(args.without),
             )
             try:
                 stderr = Path(tmp) / "bot.stderr"
@@ -657,7 +668,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 # The sandbox's world (every group, message and call of the set-up) out of the
                 # collector's walks: its full collections held this process's loop, and every
                 # simulated leg with it, as Telegram never would (the sandbox_gc_* figures).
-                heap.settle()
+                settle_heap()
                 pauses = Pauses()
                 gc.callbacks.append(pauses)
                 cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
@@ -921,7 +932,12 @@ async def run_real(args: argparse.Namespace) -> dict[str, Any]:
             reader, observer, inputs = Reader(path), Observer(sb), Inputs()
             tables = make_real_tables(sb, db, args, reader, observer, inputs)
             bot = BotProcess(
-                http.base_url, sb.token, f"sqlite:///{path}", 1.0, webhook=args.webhook
+                http.base_url,
+                sb.token,
+                f"sqlite:///{path}",
+                1.0,
+                webhook=args.webhook,
+                without=tuple(args.without),
             )
             stderr = Path(tmp) / "bot.stderr"
             handed = stamp_handouts(sb, args.webhook)
@@ -930,7 +946,7 @@ async def run_real(args: argparse.Namespace) -> dict[str, Any]:
                 await asyncio.sleep(2)  # idle: the baseline
                 idle_rss = bot.rss_mb()
                 await bot.stages()  # the start's stamps are not measured
-                heap.settle()
+                settle_heap()
                 cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
                 seen = await evening(tables, sb, reader, bot, args)
                 measured = seen.ended - seen.began + GRACE
@@ -991,6 +1007,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tmp", default=None, help="where the database file goes")
     parser.add_argument("--verbose", action="store_true", help="show the 429s and the bot's log")
+    parser.add_argument(
+        "--without",
+        choices=WITHOUT,
+        action="append",
+        default=[],
+        help="the bot without this scale mechanism, on its simple path (bot_process.py)",
+    )
     real = parser.add_argument_group("the real model")
     real.add_argument(
         "--starts-over",

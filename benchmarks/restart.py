@@ -95,16 +95,17 @@ async def populate(
             group = sb.add_group(
                 f"r{index}", members=[*users, admin], owner=admin, bot_rights=BOT_RIGHTS
             )
-            lobby = db.create_lobby(
-                group.id,
-                opened_by=admin.id,
-                variant="classic",
-                language="en",
-                players=[Player(u.id, f"R{index}P{n}") for n, u in enumerate(users)],
-                title=group.title or "",
-                bot_rights={"can_delete_messages": True, "can_pin_messages": True},
-                stage_deadline=time.time() + 600,
-            )
+            with db.transaction() as tx:
+                lobby = tx.create_lobby(
+                    group.id,
+                    opened_by=admin.id,
+                    variant="classic",
+                    language="en",
+                    players=[Player(u.id, f"R{index}P{n}") for n, u in enumerate(users)],
+                    title=group.title or "",
+                    bot_rights={"can_delete_messages": True, "can_pin_messages": True},
+                    stage_deadline=time.time() + 600,
+                )
             if index % 10 == 0:
                 counts["lobbies"] += 1
                 continue

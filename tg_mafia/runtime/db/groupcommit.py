@@ -33,6 +33,7 @@ class _Call:
     future: Future[Any]
 
 
+# benchmarks/load.py --without group-commit, 100 updates/s: popup p99 190-282 ms vs 527-1898 ms
 class GroupCommitter(Executor):
     """An Executor for `loop.run_in_executor`: one thread, calls in their order."""
 

@@ -16,6 +16,7 @@ from tg_mafia.i18n import Translator, resolve_language, translator
 from tg_mafia.records import GameStatus
 from tg_mafia.render import texts
 from tg_mafia.render.calls import Op
+from tg_mafia.render.texts import Answer
 from tg_mafia.render.texts.names import clean_name
 from tg_mafia.runtime.gate import CheckedPress, Refusal, admit
 from tg_mafia.runtime.service import GameService
@@ -136,7 +137,7 @@ def through_gate(handler: PressHandler) -> Handler:
             context.bot_data.metrics.refused_presses.labels(verdict.value).inc()
             log.info("press of user %s refused: %s", query.from_user.id, verdict.value)
             repeated = verdict is Refusal.REPEATED  # it counted: no "out of date" for it
-            await answer_query(query, None if repeated else texts.popup(t, "stale"))
+            await answer_query(query, None if repeated else texts.popup(t, Answer.STALE))
             return
         await handler(verdict, context)
 

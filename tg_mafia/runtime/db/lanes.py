@@ -9,6 +9,8 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Final
 
+# benchmarks/load.py, real model, 200 games: popup p99 118 ms vs 482 ms in one queue (and Start
+# answered after its deal)
 URGENT: Final = 0
 BACKGROUND: Final = 1
 

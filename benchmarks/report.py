@@ -304,16 +304,9 @@ SECTIONS = (
         [
             "The real model opens 200 games in under three minutes, far faster "
             "than any real evening: the lobbies' joins and the deals alone ask more than the "
-            "token's 30 calls a second, so the outbox grows; a run of 1,000 games at an "
-            "evening's pace takes an hour or more.",
-            "A popup waits for its own press only: in the database thread an update's calls "
-            "go before the sender's bookkeeping (`runtime/db/lanes.py`), and a Start is "
-            "answered once decided, before the deal. The token's slots go by need "
-            "(`runtime/outbox/order.py`): a stage's prompt and the live vote before "
-            "announcements, those before cosmetic edits; so a stage timer's next message "
-            "goes out within a second while the outbox grows. A private prompt brought up to "
-            "date after a night move waits, at the opening surge, behind older role cards and "
-            "join answers: the press → next message tail.",
+            "token's 30 calls a second, so the outbox grows (a stage's prompt still takes the "
+            "next slot: `order.py`); a run of 1,000 games at an evening's pace takes an hour "
+            "or more.",
             "The uniform model's goal, a callback answered within 150 ms at p99 at 300 "
             "updates a second or "
             "more, is met by webhook and missed by long polling: a press waits in Telegram "
@@ -365,10 +358,8 @@ SECTIONS = (
             )
         ],
         [
-            "The sender merges a game's announcements that fall due together in a chat when "
-            "the first is a plain send (the last may carry buttons, none a living key): the "
-            "sends still together are mostly a day's first words beside its floor or vote "
-            "board (a living message, whose later edits would drop the merged text).",
+            "Sends together that remain are mostly a day's first words beside its floor or "
+            "vote board, a living message that no announcement merges into.",
         ],
     ),
     Section(
@@ -467,12 +458,7 @@ SECTIONS = (
         [
             "The catch-up is paced by Telegram's budgets, not by the bot: a group's 15 calls "
             "a minute spread a crashed game's deal over two minutes, and the token's 30 a "
-            "second the whole backlog.",
-            "300 and 800 games (the default 1,000 take longer than a benchmark may here). "
-            "The live games' next message comes within seconds all the same: calls decided "
-            "since the start go before the crash's backlog (an overdue stage's with the "
-            "backlog; a third of the slots kept for it), and a chat waiting for its group's "
-            "budget holds no slot another chat could use.",
+            "second the whole backlog, behind the live games' calls (`order.py`).",
         ],
     ),
     Section(

@@ -218,6 +218,14 @@ SECTIONS = (
                         pair("answer_p50_ms", "answer_p99_ms", 0, " ms"),
                     ),
                     (
+                        "answer's slowest 1%: to the bot / in it / back",
+                        lambda r: (
+                            f"{number('stage_to_bot_slowest1pc_ms')(r)} / "
+                            f"{number('stage_to_answer_slowest1pc_ms')(r)} / "
+                            f"{number('stage_answer_leg_slowest1pc_ms', 0, ' ms')(r)}"
+                        ),
+                    ),
+                    (
                         "**press → next message** in its chat: p50 / p99",
                         pair("press_next_p50_ms", "press_next_p99_ms", 0, " ms"),
                     ),
@@ -294,10 +302,11 @@ SECTIONS = (
             ),
         ],
         [
-            "The real model's first run opens 200 games in under three minutes, far faster "
+            "The real model opens 200 games in under three minutes, far faster "
             "than any real evening: the lobbies' joins and the deals alone ask more than the "
-            "token's 30 calls a second, so the outbox grows and the games' own messages wait "
-            "behind them; a run of 1,000 games at an evening's pace takes an hour or more.",
+            "token's 30 calls a second, so the outbox grows (a stage's prompt still takes the "
+            "next slot: `order.py`); a run of 1,000 games at an evening's pace takes an hour "
+            "or more.",
             "The uniform model's goal, a callback answered within 150 ms at p99 at 300 "
             "updates a second or "
             "more, is met by webhook and missed by long polling: a press waits in Telegram "
@@ -349,8 +358,8 @@ SECTIONS = (
             )
         ],
         [
-            "These are the calls before the sender merges announcements and drops what "
-            "changes nothing; a run after that work goes beside this one.",
+            "Sends together that remain are mostly a day's first words beside its floor or "
+            "vote board, a living message that no announcement merges into.",
         ],
     ),
     Section(
@@ -407,7 +416,7 @@ SECTIONS = (
     Section(
         "restart",
         "Restart",
-        "a bot's start on a database of 1,000 unfinished games left by a crash (a tenth "
+        "a bot's start on a database of unfinished games left by a crash (a tenth "
         "lobbies, the others 0 to 39 moves in, a fifth with their last calls still in the "
         "outbox), at network latency as in the load benchmark, while 20 live games go on "
         "pressing: the time until every game is resumed (timers armed, sender running), "
@@ -435,8 +444,12 @@ SECTIONS = (
                         pair("live_written_p50_ms", "live_written_p99_ms", 0, " ms"),
                     ),
                     (
-                        "live next message in the group: p50 / max",
-                        pair("live_next_message_p50_ms", "live_next_message_max_ms", 0, " ms"),
+                        "live next message after a move: p50 / **p99** / max",
+                        lambda r: (
+                            f"{number('live_next_message_p50_ms')(r)} / "
+                            f"{number('live_next_message_p99_ms')(r)} / "
+                            f"{number('live_next_message_max_ms', 0, ' ms')(r)}"
+                        ),
                     ),
                 ],
                 transposed=True,
@@ -445,7 +458,7 @@ SECTIONS = (
         [
             "The catch-up is paced by Telegram's budgets, not by the bot: a group's 15 calls "
             "a minute spread a crashed game's deal over two minutes, and the token's 30 a "
-            "second the whole backlog.",
+            "second the whole backlog, behind the live games' calls (`order.py`).",
         ],
     ),
     Section(

@@ -5,7 +5,7 @@ place; every change and its calls are written in one transaction."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
@@ -51,6 +51,7 @@ EXTEND_RANGE = (30, 600)  # what /extend N may add at once
 MAX_WAIT = 3600  # a lobby never waits longer than this from now
 RIGHTS = ("can_delete_messages", "can_restrict_members", "can_pin_messages", "can_manage_topics")
 PRESENT = ("creator", "administrator", "member", "restricted")
+GivePopup = Callable[[str], Awaitable[None]]  # a press's popup, given before the rest is done
 
 
 @dataclass(frozen=True)
@@ -321,11 +322,16 @@ class Lobbies:
             full = settings.autostart and len(record.players) == seats and not _needs_host(record)
             return text.format(title=title), record, full
 
-    async def press(self, game_id: int, user_id: int, verb: str, is_admin: bool) -> str:
-        """Leave / Start / Cancel on the lobby: the popup's text."""
+    async def press(
+        self, game_id: int, user_id: int, verb: str, is_admin: bool, first: GivePopup | None = None
+    ) -> str:
+        """Leave / Start / Cancel on the lobby: the popup's text; a start's given to
+        `first` once decided, before the deal."""
         result = await self.db.run(self._press, game_id, user_id, verb, is_admin, self.clock.now())
         answer, record, start = result
         if start and record is not None:
+            if first is not None:
+                await first(answer)
             return await self.start(record) or answer
         if record is not None:
             self.after_write(record, 1)

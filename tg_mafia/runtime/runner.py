@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine import Action, GameState, IllegalAction, Phase, apply, new_game
-from engine.actions import HostExtend, HostPause, MafiaChat, Say, Suspend, Unsuspend
+from engine.actions import HostExtend, HostPause, MafiaChat, Say, Suspend, Timeout, Unsuspend
 from engine.errors import Reason
 from engine.replay import stand_in
 from tg_mafia.render import presenter, screens
@@ -240,7 +240,7 @@ class Runner:
             written = tx.abort_game(written.id, expected_version=written.version)
         if after.phase is Phase.ENDED:
             outgoing = [*outgoing, *_unpin_table(tx, record)]
-        calls = enqueue(tx, written, outgoing, now)
+        calls = enqueue(tx, written, outgoing, due(record, action, now))
         if album is not None:
             deleted = after.table.deleted > before.table.deleted
             tx.set_living(record.id, 0, album_key(album), ALBUM_DELETED if deleted else ALBUM_KEPT)
@@ -464,6 +464,15 @@ def stage_deadline(
     if any(o.op.timer is not None and o.op.timer.get("token") == token for o in outgoing):
         deadline += clock.real(DELIVERY_GRACE)
     return deadline
+
+
+def due(record: GameRecord, action: Action, now: float) -> float:
+    """When a move's calls fell due: a stage timer's at its deadline, however late it
+    fired (after a restart, an overdue stage's calls belong with the backlog the crash
+    left: outbox/order.py); any other move's now."""
+    if isinstance(action, Timeout) and record.stage_deadline is not None:
+        return min(now, record.stage_deadline)
+    return now
 
 
 def in_general(record: GameRecord, outgoing: Sequence[Outgoing]) -> list[Outgoing]:

@@ -183,13 +183,14 @@ async def send(context: Context, update: Update, op: Op) -> None:
     await service_of(context).show_plain(chat_id, Op.from_json(data))
 
 
-async def answer_query(query: Any, text: str | None) -> None:
+async def answer_query(query: Any, text: str | None, *, at_once: bool = False) -> None:
     """A popup for a press (free of any rate limit): never raises. A press that came
-    by webhook is answered in the webhook's answer (webhook_reply.py)."""
+    by webhook is answered in the webhook's answer (webhook_reply.py), unless `at_once`:
+    its handling goes on after the popup, and the webhook's answer waits for its end."""
     params: dict[str, Any] = {"callback_query_id": query.id}
     if text:
         params["text"] = text
-    if webhook_reply.claim("answerCallbackQuery", params):
+    if not at_once and webhook_reply.claim("answerCallbackQuery", params):
         return
     try:
         await query.answer(text or None)

@@ -69,16 +69,38 @@ async def on_lobby(press: CheckedPress, context: Context) -> None:
         return
     service, button, user_id = service_of(context), press.button, press.user_id
     t = translator(record.language)
+    answer: str | None
     if button.args == ("start",) and service.draining.active:
         answer = restarting(t)
     elif button.args == ("rules",):
         answer = await _rules_in_private(context, record, user_id)
     elif len(button.args) == 1:
-        admin = await is_member_admin(context, record.chat_id, user_id)
-        answer = await service.lobbies.press(record.id, user_id, button.args[0], admin)
+        answer = await _lobby_press(context, press, record)
     else:
         answer = await service.press(record, user_id, button)
-    await answer_query(press.query, answer)
+    if answer is not None:
+        await answer_query(press.query, answer)
+
+
+async def _lobby_press(context: Context, press: CheckedPress, record: GameRecord) -> str | None:
+    """Leave, Start or Cancel on the lobby: its popup, or None when answered already.
+    Whether the presser administers the group is asked of Telegram only when it decides
+    (Start and Cancel by another than the lobby's opener). A start is answered as soon
+    as it is decided, before the deal (which asks Telegram for the group's permissions,
+    and writes the whole table): the popup by a call of its own, the webhook's delivery
+    kept open until the deal is written, so that a crash meanwhile leaves the press to
+    be delivered again."""
+    verb, user_id, answered = press.button.args[0], press.user_id, False
+    asks = verb != "leave" and user_id != record.opened_by
+    admin = asks and await is_member_admin(context, record.chat_id, user_id)
+
+    async def first(popup: str) -> None:
+        nonlocal answered
+        answered = True
+        await answer_query(press.query, popup, at_once=True)
+
+    popup = await service_of(context).lobbies.press(record.id, user_id, verb, admin, first)
+    return None if answered else popup
 
 
 async def on_new_game(press: CheckedPress, context: Context) -> None:

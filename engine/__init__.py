@@ -6,7 +6,7 @@ action raises `IllegalAction` and changes nothing."""
 
 from engine import events
 from engine.actions import HOST, Action, action_from_dict
-from engine.errors import IllegalAction, SetupError
+from engine.errors import IllegalAction, Reason, SetupError
 from engine.events import Audience, Event
 from engine.game import apply, deal, new_game
 from engine.legal import legal_actions, legal_for
@@ -30,6 +30,7 @@ __all__ = [
     "Phase",
     "PlayerView",
     "PublicView",
+    "Reason",
     "Role",
     "SetupError",
     "Side",

@@ -9,8 +9,9 @@ from engine import day, night
 from engine.context import Ctx
 from engine.posts import FREE_STAGES
 from engine.roles import Role, Side
-from engine.state import GameState, Phase, Stage
-from engine.variants import DayMode, find_variant
+from engine.state import FloorMode, GameState, Phase, Stage, VoteRound
+from engine.variants import DayMode, NightMove, find_variant
+from engine.vocab import CheckAnswer
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,11 +36,11 @@ class PublicView:
     eliminated: tuple[str, ...]
     missed: bool
     speaker: str | None  # a farewell's holder too, although dead
-    floor_mode: str  # normal, silent, short, respeech
+    floor_mode: FloorMode
     next_speaker: str | None  # after this speech or introduction
     nominees: tuple[str, ...]
     candidates: tuple[str, ...]
-    vote_round: str
+    vote_round: VoteRound
     count_index: int
     hands: tuple[str, ...]
     votes: tuple[tuple[str, int], ...]
@@ -61,7 +62,7 @@ class PublicView:
 
 @dataclass(frozen=True, slots=True)
 class NightOption:
-    move: str
+    move: NightMove
     targets: tuple[str, ...]
     chosen: str | None
     has_chosen: bool
@@ -74,7 +75,7 @@ class PlayerView:
     role: Role
     alive: bool
     family: tuple[tuple[str, Role], ...]  # the mafia, once they have met
-    learned: tuple[tuple[str, str], ...]  # every answer this player was given
+    learned: tuple[tuple[str, CheckAnswer], ...]  # every answer this player was given
     night_options: tuple[NightOption, ...]
     plan: tuple[str, ...]
     ballot: str | None
@@ -109,11 +110,11 @@ def public_view(state: GameState) -> PublicView:
         eliminated=state.day.eliminated,
         missed=state.night.missed,
         speaker=state.day.speaker,
-        floor_mode=state.day.floor_mode.value,
+        floor_mode=state.day.floor_mode,
         next_speaker=day.next_speaker(ctx),
         nominees=state.day.nominees,
         candidates=state.vote.candidates,
-        vote_round=state.vote.round.value,
+        vote_round=state.vote.round,
         count_index=state.vote.count_index,
         hands=tuple(p for p in state.table.seats if p in state.vote.hands),
         votes=tuple(state.vote.votes.items()),
@@ -144,7 +145,7 @@ def player_view(state: GameState, player: str) -> PlayerView:
     )
     options = tuple(
         NightOption(
-            move=move.value,
+            move=move,
             targets=night.valid_targets(ctx, player, move),
             chosen=state.night.choices.get(f"{player}:{move.value}"),
             has_chosen=f"{player}:{move.value}" in state.night.choices,

@@ -21,6 +21,7 @@ from typing import Any, Final
 from engine import GameState, IllegalAction, action_from_dict, apply
 from engine import events as ev
 from engine.events import Event
+from engine.state import FloorMode, Stage
 from tg_mafia.i18n import Translator, translator
 from tg_mafia.miniapp import words
 from tg_mafia.miniapp.snapshot import plain
@@ -141,7 +142,7 @@ def _floor(said: Said, event: ev.FloorGiven) -> str:
 
 
 def _farewell(said: Said, event: ev.FarewellGiven) -> str:
-    head = texts.floor_head(said.t, "farewell", "normal", event.day)
+    head = texts.floor_head(said.t, Stage.FAREWELL, FloorMode.NORMAL, event.day)
     return f"{head} — {said.table.label(event.player)}"
 
 

@@ -197,9 +197,9 @@ def _may_press(record: GameRecord, state: GameState, user_id: int, button: Butto
     actor = str(user_id)
     if is_move(button):
         action = move_of(record, state, user_id, button)
-        return not isinstance(action, str) and refusal(state, action) == "ok"
+        return not isinstance(action, str) and refusal(state, action) is None
     if button.kind is Kind.NOMINATE_MENU:
-        return any(refusal(state, Nominate(actor, target)) == "ok" for target in state.table.alive)
+        return any(refusal(state, Nominate(actor, target)) is None for target in state.table.alive)
     if button.kind is Kind.HOST_WARN_MENU:
         hosting = record.host_user_id == user_id
         return hosting and any(isinstance(a, HostWarn) for a in legal_actions(state))

@@ -12,6 +12,7 @@ from typing import Any
 from engine import GameState, Stage, find_variant
 from engine import events as ev
 from engine.events import Event
+from engine.vocab import EndReason
 from tg_mafia.render import keyboards, screens, texts
 from tg_mafia.render import sport as sport_render
 from tg_mafia.render.callbacks import Kind
@@ -236,7 +237,7 @@ def count_ended(scene: Scene, event: ev.CountEnded) -> None:
         # (After any other count the next count's edit says it all.)
         before = scene.before or scene.state
         candidates = tuple(c for c, _ in event.counts)
-        head = texts.vote_started(scene.t, scene.table, candidates, before.vote.round.value)
+        head = texts.vote_started(scene.t, scene.table, candidates, before.vote.round)
         text = head + "\n\n" + texts.vote_board(scene.t, scene.table, event.counts)
         scene.group(Op(Method.EDIT, text=text, key=screens.COUNT))
 
@@ -357,7 +358,7 @@ def game_ended(scene: Scene, event: ev.GameEnded) -> None:
     text = texts.end_screen(
         scene.t, scene.table, event.winner, event.roles, set(state.table.dead), notes, event.reason
     )
-    if event.winner is None and event.reason != "suspended":
+    if event.winner is None and event.reason is not EndReason.SUSPENDED:
         # abandoned: stored as not played, with no picture or protocol
         scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again)))
     elif event.winner is None:

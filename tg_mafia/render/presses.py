@@ -29,8 +29,10 @@ from engine.actions import (
     Unvote,
     Vote,
 )
+from engine.errors import Reason
 from engine.variants import NightMove
 from tg_mafia.render.callbacks import Button, Kind
+from tg_mafia.render.texts import Answer
 from tg_mafia.render.texts.table import Table
 
 HOST_VERBS: Mapping[str, Callable[[str], Action]] = MappingProxyType(
@@ -45,15 +47,15 @@ HOST_VERBS: Mapping[str, Callable[[str], Action]] = MappingProxyType(
 NIGHT_MOVES = frozenset(move.value for move in NightMove)
 
 # The popup that answers a press the engine took.
-SUCCESS: Mapping[Kind, str] = MappingProxyType(
+SUCCESS: Mapping[Kind, Answer] = MappingProxyType(
     {
-        Kind.NIGHT: "chosen",
-        Kind.PLAN: "ok",
-        Kind.HAND: "hand_raised",
-        Kind.LOWER: "hand_lowered",
-        Kind.VOTE: "voted",
-        Kind.UNVOTE: "vote_withdrawn",
-        Kind.BEST: "best_move_in",
+        Kind.NIGHT: Answer.CHOSEN,
+        Kind.PLAN: Answer.OK,
+        Kind.HAND: Answer.HAND_RAISED,
+        Kind.LOWER: Answer.HAND_LOWERED,
+        Kind.VOTE: Answer.VOTED,
+        Kind.UNVOTE: Answer.VOTE_WITHDRAWN,
+        Kind.BEST: Answer.BEST_MOVE_IN,
     }
 )
 
@@ -140,13 +142,13 @@ def _best(press: Press) -> Action | None:
     return Best(press.actor, chosen)
 
 
-def refusal(state: GameState, action: Action) -> str:
-    """Why the engine would refuse `action` now ("ok" if it would take it)."""
+def refusal(state: GameState, action: Action) -> Reason | None:
+    """Why the engine would refuse `action` now (None: it would take it)."""
     try:
         apply(state, action)
     except IllegalAction as error:
         return error.code
-    return "ok"
+    return None
 
 
 def _host_warn(press: Press) -> Action | None:

@@ -10,6 +10,7 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 
+from tests.database_ops import backlog, create_lobby, record_action, start_game
 from tg_mafia.storage import (
     ChatTakenError,
     Database,
@@ -36,12 +37,12 @@ def test_each_bot_sees_its_own_games_and_one_game_a_chat(db: Database) -> None:
     assert bot_a.active_game(CHAT) == game and db.active_game(CHAT) == game
     assert bot_b.active_game(CHAT) is None  # not its game: nothing to act on
     with pytest.raises(ChatTakenError) as taken:  # one game a chat, whichever bot
-        bot_b.create_lobby(CHAT, opened_by=9)
+        create_lobby(bot_b, CHAT, opened_by=9)
     assert taken.value.bot_id == A
     with pytest.raises(GameAlreadyRunningError) as again:  # its own: the usual answer
-        bot_a.create_lobby(CHAT, opened_by=9)
+        create_lobby(bot_a, CHAT, opened_by=9)
     assert not isinstance(again.value, ChatTakenError)
-    lobby = bot_b.create_lobby(OTHER_CHAT, opened_by=9)
+    lobby = create_lobby(bot_b, OTHER_CHAT, opened_by=9)
     assert [g.id for g in bot_a.unfinished_games()] == [game.id]
     assert [g.id for g in bot_b.unfinished_games()] == [lobby.id]
     assert len(db.unfinished_games()) == 2 and db.count_unfinished() == 2
@@ -66,8 +67,8 @@ def test_each_bot_has_its_own_outbox(db: Database) -> None:
         assert [chat for chat, *_ in tx.pending_chats(first=5)] == [CHAT]
         assert tx.backlog() == (1, 20.0)
         tx.drop_pending(CHAT)  # the bot was removed from the group: its calls only
-    assert bot_a.backlog() == (2, 10.0) and bot_b.backlog() == (0, None)
-    assert db.backlog() == (2, 10.0)
+    assert backlog(bot_a) == (2, 10.0) and backlog(bot_b) == (0, None)
+    assert backlog(db) == (2, 10.0)
 
 
 def test_a_private_chats_message_ids_are_each_bots(db: Database) -> None:
@@ -90,14 +91,28 @@ def test_a_private_chats_message_ids_are_each_bots(db: Database) -> None:
 def test_each_bot_numbers_its_updates(db: Database) -> None:
     bot_a, bot_b = db.for_bot(A), db.for_bot(B)
     game_a = running_game(bot_a)
-    lobby = bot_b.create_lobby(OTHER_CHAT, opened_by=9, players=[Player(99, "Zed")])
-    game_b = bot_b.start_game(lobby.id, lobby.version, {}, stage_deadline=None, timer_token=None)
-    written = bot_a.record_action(
-        game_a.id, game_a.version, {}, {}, stage_deadline=None, timer_token=None, update_id=17
+    lobby = create_lobby(bot_b, OTHER_CHAT, opened_by=9, players=[Player(99, "Zed")])
+    game_b = start_game(bot_b, lobby.id, lobby.version, {}, stage_deadline=None, timer_token=None)
+    written = record_action(
+        bot_a,
+        game_a.id,
+        game_a.version,
+        {},
+        {},
+        stage_deadline=None,
+        timer_token=None,
+        update_id=17,
     )
     assert written.version == game_a.version + 1
-    bot_b.record_action(
-        game_b.id, game_b.version, {}, {}, stage_deadline=None, timer_token=None, update_id=17
+    record_action(
+        bot_b,
+        game_b.id,
+        game_b.version,
+        {},
+        {},
+        stage_deadline=None,
+        timer_token=None,
+        update_id=17,
     )  # B's update 17 is another update than A's
     with bot_a.transaction() as tx:
         assert tx.made_by_update(17) and not tx.made_by_update(18)
@@ -124,12 +139,12 @@ def test_the_first_token_takes_the_rows_stored_before(db: Database) -> None:
     with db.transaction() as tx:
         tx.enqueue(CHAT, {"m": "send", "text": "old"}, now=1.0, game_id=old.id)
         tx.set_buttons(CHAT, 3, old.id, ["v:1"], now=1.0)
-    other = db.for_bot(B).create_lobby(OTHER_CHAT, opened_by=9)
+    other = create_lobby(db.for_bot(B), OTHER_CHAT, opened_by=9)
     assert old.bot_id is None and db.for_bot(A).unfinished_games() == ()
     assert db.adopt(A) == 1
     mine = db.for_bot(A)
     assert [g.id for g in mine.unfinished_games()] == [old.id]
-    assert mine.backlog()[0] == 1
+    assert backlog(mine)[0] == 1
     with mine.transaction() as tx:
         assert tx.buttons(CHAT, 3) is not None
     assert db.get_game(other.id) is not None
@@ -174,4 +189,4 @@ def test_0010_comes_with_games_of_no_bot_and_goes_back(database_url: str) -> Non
     with open_database(database_url) as db:
         assert db.adopt(A) == 1
         assert db.for_bot(A).active_game(CHAT) is not None
-        assert db.for_bot(A).backlog()[0] == 1
+        assert backlog(db.for_bot(A))[0] == 1

@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import Connection, Engine, Float, case, cast, func, update
 from sqlalchemy.exc import IntegrityError, OperationalError

@@ -50,9 +50,13 @@ async def test_each_token_leads_on_its_own(tmp_path: Path, postgres_url: str) ->
         ) as second:  # fmt: skip
             assert leading(second) == [False, False]  # each bot has its leader already
             engine = first.db.engine
-            for bot in bots:  # each bot's replicas, under its own name
-                names = sorted(r[2] for r in live_replicas(engine, bot.id))
-                assert names == ["one", "two"]
+            for bot in bots:  # each bot's replicas, under its own name (once connected)
+                await until(
+                    lambda b=bot: (
+                        sorted(r[2] for r in live_replicas(engine, b.id)) == ["one", "two"]
+                    ),
+                    f"both replicas of bot {bot.id} on their lock connections",
+                )
             leaders = [app.bot_data.running.leader for app in first.apps]
             assert all(isinstance(leader, PostgresLeader) for leader in leaders)
             locks = {leader.scope.lock for leader in leaders if isinstance(leader, PostgresLeader)}

@@ -11,11 +11,24 @@ from engine.events import Audience, Event
 from engine.game import apply, deal, new_game
 from engine.legal import legal_actions, legal_for
 from engine.options import OPTION_SPECS, option_specs, resolve_options
+from engine.played import Game
 from engine.replay import GameSetup, replay
 from engine.roles import Role, Side
+from engine.seen import Views
 from engine.state import GameState, Phase, Stage
 from engine.variants import VARIANTS, Variant, find_variant
-from engine.views import PlayerView, PublicView, player_view, public_view
+from engine.views import (
+    EndView,
+    HostView,
+    PlayerView,
+    PublicView,
+    TeamView,
+    end_view,
+    host_view,
+    player_view,
+    public_view,
+    team_view,
+)
 
 __all__ = [
     "HOST",
@@ -23,9 +36,12 @@ __all__ = [
     "VARIANTS",
     "Action",
     "Audience",
+    "EndView",
     "Event",
+    "Game",
     "GameSetup",
     "GameState",
+    "HostView",
     "IllegalAction",
     "Phase",
     "PlayerView",
@@ -34,12 +50,16 @@ __all__ = [
     "SetupError",
     "Side",
     "Stage",
+    "TeamView",
     "Variant",
+    "Views",
     "action_from_dict",
     "apply",
     "deal",
+    "end_view",
     "events",
     "find_variant",
+    "host_view",
     "legal_actions",
     "legal_for",
     "new_game",
@@ -48,4 +68,5 @@ __all__ = [
     "public_view",
     "replay",
     "resolve_options",
+    "team_view",
 ]

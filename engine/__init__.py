@@ -15,7 +15,7 @@ from engine.played import Game
 from engine.replay import GameSetup, replay
 from engine.roles import Role, Side
 from engine.seen import Views
-from engine.state import GameState, Phase, Stage
+from engine.state import FLOOR_STAGES, Cause, GameState, Phase, Stage
 from engine.variants import VARIANTS, Variant, find_variant
 from engine.views import (
     EndView,
@@ -31,11 +31,13 @@ from engine.views import (
 )
 
 __all__ = [
+    "FLOOR_STAGES",
     "HOST",
     "OPTION_SPECS",
     "VARIANTS",
     "Action",
     "Audience",
+    "Cause",
     "EndView",
     "Event",
     "Game",

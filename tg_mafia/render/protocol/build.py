@@ -10,7 +10,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
-from engine import Cause, Game, Phase, PublicView, Role, action_from_dict
+from engine import Cause, EndView, Game, Phase, PublicView, Role, action_from_dict
 from engine import events as ev
 from engine.events import Event
 from engine.options import OptionValue
@@ -79,13 +79,35 @@ def build_protocol(record: GameRecord, actions: Sequence[ActionRecord]) -> Proto
     end, view = game.views.end, game.views.public
     if end is None or view.phase is not Phase.ENDED:
         raise GameNotOverError(f"game {record.id} has not ended")
-    roles = dict(end.roles)  # public now: the night's moves get their actors' roles
-    notes.finish(roles)
+    notes.finish(dict(end.roles))  # public now: the night's moves get their actors' roles
     if notes.rounds and notes.rounds[-1].phase is RoundPhase.DAY and _empty(notes.rounds[-1]):
         notes.rounds.pop()  # the game ended at dawn: the day it opened never began
+    return Protocol(
+        game_id=record.id,
+        title=record.title,
+        variant=record.variant,
+        language=record.language,
+        options=dict(view.options),
+        host=record.host_name if record.host_user_id else None,
+        opened_at=record.created_at,
+        ended_at=record.ended_at,
+        seats=_seats(record, view, end, notes),
+        rounds=tuple(notes.rounds),
+        winner=end.winner,
+        ended=notes.rounds[-1].moment if notes.rounds else None,
+        seed=record.seed,
+        log=tuple(log),
+        reason=notes.reason,
+    )
+
+
+def _seats(
+    record: GameRecord, view: PublicView, end: EndView, notes: _Notes
+) -> tuple[SeatRecord, ...]:
+    """Each seat as the game ended: its role, whether it won, how it left the table."""
     names = {str(p.user_id): p.name for p in record.players}
-    warnings = dict(view.warnings)
-    seats = tuple(
+    roles, warnings = dict(end.roles), dict(view.warnings)
+    return tuple(
         SeatRecord(
             player=player,
             seat=index,
@@ -97,23 +119,6 @@ def build_protocol(record: GameRecord, actions: Sequence[ActionRecord]) -> Proto
             warnings=warnings.get(player, 0),
         )
         for index, player in enumerate(view.seats, 1)
-    )
-    return Protocol(
-        game_id=record.id,
-        title=record.title,
-        variant=record.variant,
-        language=record.language,
-        options=dict(view.options),
-        host=record.host_name if record.host_user_id else None,
-        opened_at=record.created_at,
-        ended_at=record.ended_at,
-        seats=seats,
-        rounds=tuple(notes.rounds),
-        winner=end.winner,
-        ended=notes.rounds[-1].moment if notes.rounds else None,
-        seed=record.seed,
-        log=tuple(log),
-        reason=notes.reason,
     )
 
 

@@ -3,6 +3,7 @@ benchmarks (load.py, restart.py): `BotProcess` starts and reads it from the
 benchmark; `serve` is the process.
 
     python benchmarks/bot_process.py BASE_URL TOKEN DATABASE_URL TIMER_SPEED [unlimited] [webhook]
+        [without:MECHANISM ...]
 
 As `tg-mafia run` (tg_mafia/commands/run.py, `serve`): the calls on aiohttp
 (tg_mafia/telegram/transport.py; one connection for getUpdates), each call
@@ -29,6 +30,8 @@ nothing else:
   and, for a press, when its answer was called; so are the getUpdates calls, each
   stage timer's firing (when it was due, when it fired, and its write as an update's),
   and the garbage collections.
+- With `without:MECHANISM` (load.py --without), one of the bot's scale mechanisms
+  is left out, to measure the simple path in its place (`WITHOUT` lists them).
 - A control server on 127.0.0.1, never part of the bot:
       GET /log       {"fetched" | "received" | "handled" | "written" | "answering" |
                      "timer_due" | "timer_fired": {key: t}, "enqueued": {key: calls}},
@@ -75,8 +78,10 @@ class BotProcess:
         timer_speed: float,
         *,
         webhook: bool = False,
+        without: tuple[str, ...] = (),
     ) -> None:
         self.args = [base_url, token, database_url, str(timer_speed)]
+        self.args += [f"without:{mechanism}" for mechanism in without]
         self.webhook = webhook
         self.process: asyncio.subprocess.Process | None = None
         self.ready: dict[str, Any] = {}
@@ -324,6 +329,23 @@ class Stamps:
         return {**taken, "gc_pauses": self.pauses.take()}
 
 
+# The mechanisms `without:` leaves out, each for its simple path.
+WITHOUT = ("aiohttp", "group-commit")
+
+
+def leave_out_group_commit() -> None:
+    """SQLite's database thread without group commit: one plain worker thread, each
+    call's transactions committed by themselves."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tg_mafia.runtime.db import thread as dbthread
+
+    def plain(db: Any) -> ThreadPoolExecutor:
+        return ThreadPoolExecutor(1, thread_name_prefix="tg-mafia-db")
+
+    dbthread.GroupCommitter = plain  # type: ignore[assignment,misc]
+
+
 def lift_budgets() -> None:
     """The outbox's budgets out of reach: for an unmeasured set-up only."""
     from tg_mafia.runtime.outbox import sender
@@ -340,6 +362,7 @@ async def serve(
     timer_speed: float,
     unlimited: bool,
     webhook: bool,
+    without: frozenset[str] = frozenset(),
 ) -> None:
     from telegram import Update
     from telegram.ext import ApplicationBuilder
@@ -348,7 +371,6 @@ async def serve(
     from tornado.web import RequestHandler
 
     from tg_mafia.bootstrap import BotOptions, bootstrap, scrape_metrics, start_service
-    from tg_mafia.ops import heap
     from tg_mafia.ops.budget import TokenBudget
     from tg_mafia.ops.metrics import BotMetrics
     from tg_mafia.runtime.timers.scheduler import JobQueueScheduler
@@ -356,14 +378,26 @@ async def serve(
     from tg_mafia.telegram.transport import calls_request, updates_request
 
     imported = time.monotonic()
+    if "group-commit" in without:
+        leave_out_group_commit()
     db = open_database(database_url)
     metrics = BotMetrics("bench")
+    requests = (calls_request(metrics.api_call), updates_request(metrics.api_call))
+    if "aiohttp" in without:  # PTB's default requests, as ApplicationBuilder makes them
+        from telegram.request import HTTPXRequest
+
+        from tg_mafia.telegram.metered import MeteredRequest
+
+        requests = (
+            MeteredRequest(HTTPXRequest(connection_pool_size=256), metrics.api_call),
+            MeteredRequest(HTTPXRequest(), metrics.api_call),
+        )
     builder: Any = (
         ApplicationBuilder()
         .token(token)
         .base_url(base_url)
-        .request(calls_request(metrics.api_call))
-        .get_updates_request(updates_request(metrics.api_call))
+        .request(requests[0])
+        .get_updates_request(requests[1])
     )
     if unlimited:
         lift_budgets()
@@ -397,7 +431,6 @@ async def serve(
         assert app.updater is not None
         await app.updater.start_polling(allowed_updates=Update.ALL_TYPES)
     await app.start()
-    heap.settle()  # as tg-mafia run does
     polling = time.monotonic()
     ready = {
         "ready": True,
@@ -446,5 +479,6 @@ if __name__ == "__main__":
             float(sys.argv[4]),
             unlimited="unlimited" in flags,
             webhook="webhook" in flags,
+            without=frozenset(f.split(":", 1)[1] for f in flags if f.startswith("without:")),
         )
     )

@@ -38,11 +38,12 @@ Measured over the window (the run's figures): games opened, admitted (a lobby st
 and started; the one token's Bot API calls a second (every call but getUpdates and the
 webhook's set-up; of them the charged ones Telegram counts against the 30 a second: in
 the window, in its last minute, and the busiest second); from a press (the update
-queued) to its popup's answer; from a press that moved its game (its write put calls in
-the outbox) to the next message (a send or an edit) in the chat of its button, and of
-those in the group to the group's next message; from a stage timer that moved its game
-(when it was due) to the group's next message; the 429 answers (there must be none);
-the outbox at the end, and how long its oldest call has waited.
+queued) to its popup's answer, and where its time went (`press_stages`, below: each
+stage's median and its mean over the slowest 1%); from a press that moved its game (its
+write put calls in the outbox) to the next message (a send or an edit) in the chat of
+its button, and of those in the group to the group's next message; from a stage timer
+that moved its game (when it was due) to the group's next message; the 429 answers
+(there must be none); the outbox at the end, and how long its oldest call has waited.
 
 THE UNIFORM MODEL:
 
@@ -124,7 +125,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import machine, results  # noqa: E402
-from benchmarks.bot_process import BotProcess, Pauses  # noqa: E402
+from benchmarks.bot_process import WITHOUT, BotProcess, Pauses  # noqa: E402
 from benchmarks.real_play import (  # noqa: E402
     STANDARD_SIZE,
     Inputs,
@@ -134,7 +135,6 @@ from benchmarks.real_play import (  # noqa: E402
 )
 from engine.actions import Nominate, Timeout  # noqa: E402
 from engine.simulation import CHATTER_LINES, lively_action  # noqa: E402
-from tg_mafia.ops import heap  # noqa: E402
 from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix  # noqa: E402
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness  # noqa: E402
 from tg_mafia.render.callbacks import Kind  # noqa: E402
@@ -179,6 +179,13 @@ class Window:
     began: float = 0.0
     ended: float = 0.0
     stages_at_open: dict[str, int] = field(default_factory=dict)  # how many games at each
+
+
+def settle_heap() -> None:
+    """This process's objects so far (the sandbox's world) frozen out of the garbage
+    collector's walks: its full collections would hold every simulated leg."""
+    gc.collect()
+    gc.freeze()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -630,7 +637,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             db = open_database(f"sqlite:///{path}")
             tables = make_tables(sb, db, args.games, args.players)
             bot = BotProcess(
-                http.base_url, sb.token, f"sqlite:///{path}", args.timer_speed, webhook=args.webhook
+                http.base_url,
+                sb.token,
+                f"sqlite:///{path}",
+                args.timer_speed,
+                webhook=args.webhook,
+                without=tuple(args.without),
             )
             try:
                 stderr = Path(tmp) / "bot.stderr"
@@ -656,7 +668,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 # The sandbox's world (every group, message and call of the set-up) out of the
                 # collector's walks: its full collections held this process's loop, and every
                 # simulated leg with it, as Telegram never would (the sandbox_gc_* figures).
-                heap.settle()
+                settle_heap()
                 pauses = Pauses()
                 gc.callbacks.append(pauses)
                 cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
@@ -832,18 +844,24 @@ def summarise_evening(
     inputs: Inputs,
     observer: Observer,
     seen: Evening,
+    handed: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     """The real model's figures (see the module's text)."""
     window = seen.ended - seen.began
     statuses = [status for _, status, _ in reader.games().values()]
     pressed = [p for p in inputs.pressed if p.at <= seen.ended]
     answers, unanswered = [], 0
+    parts: list[tuple[float, dict[str, float]]] = []
     for press in pressed:
         query = sb.callback_queries[press.query]
         if query.answered_at is None:
             unanswered += 1
         else:
             answers.append(query.answered_at - query.created)
+            given = Input(f"q{press.query}", press.at, press.query, press.chat)
+            stages = press_stages(given, answers[-1], handed or {}, seen.stamps)
+            if stages is not None:
+                parts.append((answers[-1], stages))
     enqueued = seen.stamps.get("enqueued", {})
     moved = [p for p in pressed if enqueued.get(f"q{p.query}", 0) > 0]
     after_press = [observer.next_message(p.chat, p.at) for p in moved]
@@ -885,6 +903,7 @@ def summarise_evening(
         "charged_peak_1s": most_within(charged, 1.0),
         "unanswered": unanswered,
         **ms_figures("answer", answers),
+        **summarise_stages(parts),
         **ms_figures("press_next", [w for w in after_press if w is not None]),
         "press_no_message": sum(1 for w in after_press if w is None),
         # By the button's kind (tg_mafia.render.callbacks.Kind): n, p50 and p99 in ms.
@@ -913,19 +932,25 @@ async def run_real(args: argparse.Namespace) -> dict[str, Any]:
             reader, observer, inputs = Reader(path), Observer(sb), Inputs()
             tables = make_real_tables(sb, db, args, reader, observer, inputs)
             bot = BotProcess(
-                http.base_url, sb.token, f"sqlite:///{path}", 1.0, webhook=args.webhook
+                http.base_url,
+                sb.token,
+                f"sqlite:///{path}",
+                1.0,
+                webhook=args.webhook,
+                without=tuple(args.without),
             )
             stderr = Path(tmp) / "bot.stderr"
+            handed = stamp_handouts(sb, args.webhook)
             try:
                 await bot.start(stderr)
                 await asyncio.sleep(2)  # idle: the baseline
                 idle_rss = bot.rss_mb()
                 await bot.stages()  # the start's stamps are not measured
-                heap.settle()
+                settle_heap()
                 cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
                 seen = await evening(tables, sb, reader, bot, args)
                 measured = seen.ended - seen.began + GRACE
-                result.update(summarise_evening(sb, reader, inputs, observer, seen))
+                result.update(summarise_evening(sb, reader, inputs, observer, seen, handed))
                 result["bot_cpu_share"] = (bot.cpu_seconds() - cpu_before) / measured
                 result["benchmark_cpu_share"] = (time.process_time() - own_cpu_before) / measured
                 result["rss_idle_mb"] = idle_rss
@@ -982,6 +1007,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tmp", default=None, help="where the database file goes")
     parser.add_argument("--verbose", action="store_true", help="show the 429s and the bot's log")
+    parser.add_argument(
+        "--without",
+        choices=WITHOUT,
+        action="append",
+        default=[],
+        help="the bot without this scale mechanism, on its simple path (bot_process.py)",
+    )
     real = parser.add_argument_group("the real model")
     real.add_argument(
         "--starts-over",

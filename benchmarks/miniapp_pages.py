@@ -69,17 +69,18 @@ def make_games(db: Database, games: int, pages: int) -> list[tuple[int, list[int
     for g in range(games):
         ids = [10_000_000 + g * 100 + i for i in range(pages)]
         players = [Player(u, f"P{u % 100}") for u in ids]
-        lobby = db.create_lobby(
-            -1_000_000_000 - g, opened_by=ids[0], players=players, variant="moscow", seed=g
-        )
         state, _ = new_game("moscow", [str(u) for u in ids], seed=g)
-        record = db.start_game(
-            lobby.id,
-            lobby.version,
-            state.to_dict(),
-            stage_deadline=time.time() + 3600,
-            timer_token=str(state.clock.timer_id),
-        )
+        with db.transaction() as tx:
+            lobby = tx.create_lobby(
+                -1_000_000_000 - g, opened_by=ids[0], players=players, variant="moscow", seed=g
+            )
+            record = tx.start_game(
+                lobby.id,
+                lobby.version,
+                state.to_dict(),
+                stage_deadline=time.time() + 3600,
+                timer_token=str(state.clock.timer_id),
+            )
         made.append((record.id, ids))
     return made
 

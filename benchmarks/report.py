@@ -67,6 +67,13 @@ def spread(low: str, high: str) -> Cell:
     return lambda row: f"{row[low]:,.0f}–{row[high]:,.0f}"
 
 
+def calls_offered(row: Row) -> str:
+    """How http_client.py offered its calls: so many at once, or so many a second."""
+    if row.get("rate") is not None:
+        return f"{row['rate']:,.0f} a second, {row['rtt_ms']:,.0f} ms round trip"
+    return f"{row.get('concurrent', 60)} at once, {row.get('delay_ms', 25):,.0f} ms answer"
+
+
 def runs_of(key: str, places: int) -> Cell:
     return lambda row: ", ".join(f"{v:,.{places}f}" for v in row[key])
 
@@ -211,6 +218,14 @@ SECTIONS = (
                         pair("answer_p50_ms", "answer_p99_ms", 0, " ms"),
                     ),
                     (
+                        "answer's slowest 1%: to the bot / in it / back",
+                        lambda r: (
+                            f"{number('stage_to_bot_slowest1pc_ms')(r)} / "
+                            f"{number('stage_to_answer_slowest1pc_ms')(r)} / "
+                            f"{number('stage_answer_leg_slowest1pc_ms', 0, ' ms')(r)}"
+                        ),
+                    ),
+                    (
                         "**press → next message** in its chat: p50 / p99",
                         pair("press_next_p50_ms", "press_next_p99_ms", 0, " ms"),
                     ),
@@ -275,7 +290,7 @@ SECTIONS = (
                         pair("handling_press_p50_ms", "handling_post_p50_ms", 1, " ms"),
                     ),
                     ("state written p50 / p99", pair("written_p50_ms", "written_p99_ms", 0, " ms")),
-                    ("bot CPU (share of a core)", number("bot_cpu_share", 1)),
+                    ("bot CPU (share of a core)", number("bot_cpu_share", 2)),
                     (
                         "429s; memory a game",
                         lambda r: f"{number('count_429')(r)}; {number('mb_per_game', 2)(r)} MB",
@@ -287,10 +302,11 @@ SECTIONS = (
             ),
         ],
         [
-            "The real model's first run opens 200 games in under three minutes, far faster "
+            "The real model opens 200 games in under three minutes, far faster "
             "than any real evening: the lobbies' joins and the deals alone ask more than the "
-            "token's 30 calls a second, so the outbox grows and the games' own messages wait "
-            "behind them; a run of 1,000 games at an evening's pace takes an hour or more.",
+            "token's 30 calls a second, so the outbox grows (a stage's prompt still takes the "
+            "next slot: `order.py`); a run of 1,000 games at an evening's pace takes an hour "
+            "or more.",
             "The uniform model's goal, a callback answered within 150 ms at p99 at 300 "
             "updates a second or "
             "more, is met by webhook and missed by long polling: a press waits in Telegram "
@@ -299,6 +315,12 @@ SECTIONS = (
             "The outbox grows either way: 1,000 games at this pace decide more calls than "
             "the token's 30 messages a second carry ([Token capacity](#token-capacity)); the "
             "popups are free of that limit, the game's own messages wait in order, no 429.",
+            "At 100 updates a second by long polling, `--without aiohttp` (the calls on PTB's "
+            "default HTTPXRequest) cost the bot about a third more CPU and a popup about 11 ms "
+            "more at the median; `--without group-commit` (each of SQLite's transactions "
+            "committed by itself) left the median as it was and doubled the p99 or more. "
+            "Their p99s move with the shared machine's load: the runs alternated, the load "
+            "average of each is in its line.",
         ],
     ),
     Section(
@@ -336,8 +358,8 @@ SECTIONS = (
             )
         ],
         [
-            "These are the calls before the sender merges announcements and drops what "
-            "changes nothing; a run after that work goes beside this one.",
+            "Sends together that remain are mostly a day's first words beside its floor or "
+            "vote board, a living message that no announcement merges into.",
         ],
     ),
     Section(
@@ -345,15 +367,19 @@ SECTIONS = (
         "Move cost",
         "the database thread's CPU for one move, without Telegram: a press's read, the "
         "engine, the presenter and the move's transaction, group-committed as the bot's "
-        "SQLite writer does, over many running classic games; the median of 5 runs.",
+        "SQLite writer does (with `--no-group-commit`, each move committed by itself), "
+        "over many running classic games; the median of 5 runs, and the wall time a move "
+        "(the commits' waits for the disk included).",
         [
             Table(
                 [
                     ("database", text("database")),
+                    ("group commit", lambda r: "no" if r.get("group_commit") is False else "yes"),
                     ("games", number("games")),
                     ("moves a run", number("moves")),
                     ("**CPU a move**", number("move_cpu_us", 0, " µs")),
                     ("runs (µs)", runs_of("runs_us", 0)),
+                    ("wall time a move", number("move_wall_us", 0, " µs")),
                 ]
             )
         ],
@@ -362,15 +388,27 @@ SECTIONS = (
         "http_client",
         "HTTP client",
         "the bot's CPU for one Bot API call by HTTP client: `answerCallbackQuery` through "
-        "PTB, 60 at once, against a server in its own process that answers after 25 ms; "
-        "PTB's default request (httpx) against the bot's (aiohttp, "
-        "`tg_mafia/telegram/transport.py`); the median of 3 rounds of 3,000 calls.",
+        "PTB against a server in its own process, PTB's default request (httpx) against "
+        "the bot's (aiohttp, `tg_mafia/telegram/transport.py`). Closed loop (the default): 60 "
+        "calls at once, each answered after 25 ms, the median of 3 rounds of 3,000 calls. "
+        "As the bot lives (`--rate`): calls open loop at that rate for 30 s, each answered "
+        "a whole round trip late; the CPU a call and the share of a core, and the time "
+        "the client adds to a call past the round trip.",
         [
             Table(
                 [
                     ("client", text("client")),
+                    ("calls", calls_offered),
                     ("**CPU a call**", number("cpu_ms_per_call", 3, " ms")),
-                    ("rounds (ms)", runs_of("runs_ms", 3)),
+                    ("share of a core", number("cpu_share", 3)),
+                    (
+                        "added p50 / p99",
+                        lambda r: (
+                            pair("added_p50_ms", "added_p99_ms", 1, " ms")(r)
+                            if "added_p50_ms" in r
+                            else "–"
+                        ),
+                    ),
                 ]
             )
         ],
@@ -378,7 +416,7 @@ SECTIONS = (
     Section(
         "restart",
         "Restart",
-        "a bot's start on a database of 1,000 unfinished games left by a crash (a tenth "
+        "a bot's start on a database of unfinished games left by a crash (a tenth "
         "lobbies, the others 0 to 39 moves in, a fifth with their last calls still in the "
         "outbox), at network latency as in the load benchmark, while 20 live games go on "
         "pressing: the time until every game is resumed (timers armed, sender running), "
@@ -406,8 +444,12 @@ SECTIONS = (
                         pair("live_written_p50_ms", "live_written_p99_ms", 0, " ms"),
                     ),
                     (
-                        "live next message in the group: p50 / max",
-                        pair("live_next_message_p50_ms", "live_next_message_max_ms", 0, " ms"),
+                        "live next message after a move: p50 / **p99** / max",
+                        lambda r: (
+                            f"{number('live_next_message_p50_ms')(r)} / "
+                            f"{number('live_next_message_p99_ms')(r)} / "
+                            f"{number('live_next_message_max_ms', 0, ' ms')(r)}"
+                        ),
                     ),
                 ],
                 transposed=True,
@@ -416,7 +458,7 @@ SECTIONS = (
         [
             "The catch-up is paced by Telegram's budgets, not by the bot: a group's 15 calls "
             "a minute spread a crashed game's deal over two minutes, and the token's 30 a "
-            "second the whole backlog.",
+            "second the whole backlog, behind the live games' calls (`order.py`).",
         ],
     ),
     Section(

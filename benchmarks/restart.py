@@ -21,8 +21,12 @@ of each leg) and Telegram's limits enforced, as in load.py.
    - live moves during the catch-up: the live games' players press the move the
      engine's policy picks, one press every --press-every seconds, round robin, from
      the moment the bot polls until the outbox is empty (--min-live seconds at least):
-     time from the update to the callback answer, to the state written, and to the
-     next message in that group. The default pace (a press per game every 8 s) keeps
+     time from the update to the callback answer and to the state written; and the
+     live games' next message (p50, p99, max): from a press that moved its game (its
+     write put calls in the outbox) to the next message in the chat of its button, and
+     from a live game's stage timer that moved it (when it was due) to the group's next
+     message. A line posted in the group, or a press that decided nothing yet, waits for
+     no message and is not counted. The default pace (a press per game every 8 s) keeps
      each live group inside its own 15 calls a minute, so a late message there means
      the catch-up held it back, not its own group's budget.
 
@@ -91,16 +95,17 @@ async def populate(
             group = sb.add_group(
                 f"r{index}", members=[*users, admin], owner=admin, bot_rights=BOT_RIGHTS
             )
-            lobby = db.create_lobby(
-                group.id,
-                opened_by=admin.id,
-                variant="classic",
-                language="en",
-                players=[Player(u.id, f"R{index}P{n}") for n, u in enumerate(users)],
-                title=group.title or "",
-                bot_rights={"can_delete_messages": True, "can_pin_messages": True},
-                stage_deadline=time.time() + 600,
-            )
+            with db.transaction() as tx:
+                lobby = tx.create_lobby(
+                    group.id,
+                    opened_by=admin.id,
+                    variant="classic",
+                    language="en",
+                    players=[Player(u.id, f"R{index}P{n}") for n, u in enumerate(users)],
+                    title=group.title or "",
+                    bot_rights={"can_delete_messages": True, "can_pin_messages": True},
+                    stage_deadline=time.time() + 600,
+                )
             if index % 10 == 0:
                 counts["lobbies"] += 1
                 continue
@@ -141,7 +146,7 @@ async def catch_up(
     passed; (the presses, (group, sandbox time) of each, seconds until the outbox
     was first seen empty)."""
     window = Window()
-    pushed: list[tuple[int, float]] = []
+    pushed: list[tuple[int, float]] = []  # (the chat of its button, the sandbox's time)
     window.began = time.monotonic()
     index = 0
     drained: float | None = None
@@ -155,14 +160,14 @@ async def catch_up(
         before = len(window.inputs)
         at = sb.clock.now()
         if turn(table, reader, window) and len(window.inputs) > before:
-            pushed.append((table.h.group.id, at))
+            pushed.append((window.inputs[-1].chat, at))
         await asyncio.sleep(press_every)
     window.ended = time.monotonic()
     return window, pushed, drained if drained is not None else window.ended - window.began
 
 
 def next_message(sb: Sandbox, pushed: list[tuple[int, float]]) -> list[float]:
-    """For each input: seconds until the next charged call to its group landed."""
+    """For each (chat, time): seconds until the next charged call to that chat landed."""
     by_chat: dict[int, list[float]] = {}
     for record in sb.log.records:
         if record.ok and record.method in CHARGED_METHODS and record.chat_id is not None:
@@ -173,6 +178,21 @@ def next_message(sb: Sandbox, pushed: list[tuple[int, float]]) -> list[float]:
         if later:
             waits.append(min(later) - at)
     return waits
+
+
+def live_timers(
+    sb: Sandbox, live: list[Any], stamps: dict[str, dict[str, float]]
+) -> list[tuple[int, float]]:
+    """The live games' stage timers that moved their game: (its group, when it was
+    due, on the sandbox's clock)."""
+    groups = {table.game_id: table.h.group.id for table in live}
+    offset = sb.clock.now() - time.monotonic()  # the bot's stamps are monotonic
+    due, enqueued = stamps["timer_due"], stamps["enqueued"]
+    return [
+        (groups[game], due[key] + offset)
+        for key in due
+        if enqueued.get(key, 0) > 0 and (game := int(key[1:].split(":")[0])) in groups
+    ]
 
 
 def ms(values: list[float], q: float) -> float | None:
@@ -218,7 +238,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 sb, reader, live, args.press_every, args.min_live
             )
             await asyncio.sleep(3)  # the last presses are answered
-            _, written = await bot.log()
+            stamps = await bot.stages()
+            written, enqueued = stamps["written"], stamps["enqueued"]
             result["catch_up_s"] = drained
             new = sb.log.records[log_before:]
             result["calls_delivered"] = sum(1 for r in new if r.ok and r.method in CHARGED_METHODS)
@@ -229,13 +250,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 if i.query is not None and sb.callback_queries[i.query].answered_at is not None
             ]
             writes = [written[i.key] - i.pushed for i in window.inputs if i.key in written]
-            nexts = next_message(sb, pushed)
+            moved = [
+                place
+                for given, place in zip(window.inputs, pushed, strict=True)
+                if given.query is not None and enqueued.get(given.key, 0) > 0
+            ]
+            nexts = next_message(sb, moved + live_timers(sb, live, stamps))
             result["live_inputs"] = len(window.inputs)
             result["live_answer_p50_ms"] = ms(answers, 0.5)
             result["live_answer_p99_ms"] = ms(answers, 0.99)
             result["live_written_p50_ms"] = ms(writes, 0.5)
             result["live_written_p99_ms"] = ms(writes, 0.99)
             result["live_next_message_p50_ms"] = ms(nexts, 0.5)
+            result["live_next_message_p99_ms"] = ms(nexts, 0.99)
             result["live_next_message_max_ms"] = ms(nexts, 1.0)
             result["errors_logged"] = errors_logged(Path(tmp) / "bot.stderr")
         finally:

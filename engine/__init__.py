@@ -6,7 +6,7 @@ action raises `IllegalAction` and changes nothing."""
 
 from engine import events
 from engine.actions import HOST, Action, action_from_dict
-from engine.errors import IllegalAction, SetupError
+from engine.errors import IllegalAction, Reason, SetupError
 from engine.events import Audience, Event
 from engine.game import apply, deal, new_game
 from engine.legal import legal_actions, legal_for
@@ -15,7 +15,7 @@ from engine.played import Game
 from engine.replay import GameSetup, replay
 from engine.roles import Role, Side
 from engine.seen import Views
-from engine.state import FLOOR_STAGES, Cause, GameState, Phase, Stage
+from engine.state import FLOOR_STAGES, Cause, FloorMode, GameState, Phase, Stage, VoteRound
 from engine.variants import VARIANTS, Variant, find_variant
 from engine.views import (
     EndView,
@@ -40,6 +40,7 @@ __all__ = [
     "Cause",
     "EndView",
     "Event",
+    "FloorMode",
     "Game",
     "GameSetup",
     "GameState",
@@ -48,6 +49,7 @@ __all__ = [
     "Phase",
     "PlayerView",
     "PublicView",
+    "Reason",
     "Role",
     "SetupError",
     "Side",
@@ -55,6 +57,7 @@ __all__ = [
     "TeamView",
     "Variant",
     "Views",
+    "VoteRound",
     "action_from_dict",
     "apply",
     "deal",

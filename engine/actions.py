@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
+from engine.errors import Reason
 from engine.variants import NightMove
 
 HOST = "host"  # the actor name of a human host
@@ -19,7 +20,7 @@ CHAT = "chat"
 class Action:
     verb: ClassVar[str] = ""
     # The reason given when the stage the game is in takes no action of this kind.
-    refused: ClassVar[str] = "not_now"
+    refused: ClassVar[Reason] = Reason.NOT_NOW
     actor: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -33,7 +34,7 @@ class NightChoice(Action):
     """kill / check / heal / block; `target` None is an explicit skip."""
 
     verb: ClassVar[str] = "night"
-    refused: ClassVar[str] = "not_night"
+    refused: ClassVar[Reason] = Reason.NOT_NIGHT
     move: NightMove
     target: str | None
 
@@ -65,13 +66,13 @@ class Say(Action):
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
     verb: ClassVar[str] = "pass"
-    refused: ClassVar[str] = "not_your_floor"
+    refused: ClassVar[Reason] = Reason.NOT_YOUR_FLOOR
 
 
 @dataclass(frozen=True, slots=True)
 class Nominate(Action):
     verb: ClassVar[str] = "nominate"
-    refused: ClassVar[str] = "not_your_floor"
+    refused: ClassVar[Reason] = Reason.NOT_YOUR_FLOOR
     target: str
 
 
@@ -85,32 +86,32 @@ class Vote(Action):
     """The classic live vote and the party ballot."""
 
     verb: ClassVar[str] = "vote"
-    refused: ClassVar[str] = "no_vote_now"
+    refused: ClassVar[Reason] = Reason.NO_VOTE_NOW
     target: str
 
 
 @dataclass(frozen=True, slots=True)
 class Unvote(Action):
     verb: ClassVar[str] = "unvote"
-    refused: ClassVar[str] = "no_vote_now"
+    refused: ClassVar[Reason] = Reason.NO_VOTE_NOW
 
 
 @dataclass(frozen=True, slots=True)
 class Hand(Action):
     verb: ClassVar[str] = "hand"
-    refused: ClassVar[str] = "no_count"
+    refused: ClassVar[Reason] = Reason.NO_COUNT
 
 
 @dataclass(frozen=True, slots=True)
 class Lower(Action):
     verb: ClassVar[str] = "lower"
-    refused: ClassVar[str] = "no_count"
+    refused: ClassVar[Reason] = Reason.NO_COUNT
 
 
 @dataclass(frozen=True, slots=True)
 class Decide(Action):
     verb: ClassVar[str] = "decide"
-    refused: ClassVar[str] = "not_decider"
+    refused: ClassVar[Reason] = Reason.NOT_DECIDER
     target: str
 
 
@@ -120,7 +121,7 @@ class Best(Action):
     of the player killed on night 2."""
 
     verb: ClassVar[str] = "best"
-    refused: ClassVar[str] = "no_best_move"
+    refused: ClassVar[Reason] = Reason.NO_BEST_MOVE
     targets: tuple[str, ...]
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from engine import openvote
 from engine.actions import Action, Nominate, Pass
 from engine.context import Ctx, Entry
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import PUBLIC, FloorGiven, Nominated
 from engine.moves import Move
 from engine.state import FLOOR_STAGES, FloorMode, Phase, Stage
@@ -130,10 +130,10 @@ def give_floor(
         FloorGiven(
             audience=PUBLIC,
             player=player,
-            stage=stage.value,
+            stage=stage,
             seconds=seconds,
             day=state.day.number,
-            mode=mode.value,
+            mode=mode,
         )
     )
 
@@ -155,7 +155,7 @@ def end_day(ctx: Ctx) -> None:
 def check_pass(ctx: Ctx, action: Pass) -> None:
     state = ctx.state
     if state.stage not in FLOOR_STAGES or state.day.speaker != action.actor:
-        raise IllegalAction("not_your_floor", f"{action.actor} does not hold the floor")
+        raise IllegalAction(Reason.NOT_YOUR_FLOOR, f"{action.actor} does not hold the floor")
 
 
 def pass_floor(ctx: Ctx, action: Pass) -> None:
@@ -170,17 +170,17 @@ def pass_candidates(ctx: Ctx) -> Iterable[Action]:
 def check_nominate(ctx: Ctx, action: Nominate) -> None:
     state = ctx.state
     if state.stage is not Stage.SPEECH or state.day.speaker != action.actor:
-        raise IllegalAction("not_your_floor", "only the speaker nominates, during a speech")
+        raise IllegalAction(Reason.NOT_YOUR_FLOOR, "only the speaker nominates, during a speech")
     if state.vote.cancelled:
-        raise IllegalAction("vote_cancelled", "a removal by fouls cancelled today's vote")
+        raise IllegalAction(Reason.VOTE_CANCELLED, "a removal by fouls cancelled today's vote")
     if state.day.nominated_this_floor:
-        raise IllegalAction("already_nominated", "one nomination per speech")
+        raise IllegalAction(Reason.ALREADY_NOMINATED, "one nomination per speech")
     if action.target == action.actor:
-        raise IllegalAction("self_target", "a speaker may not nominate themselves")
+        raise IllegalAction(Reason.SELF_TARGET, "a speaker may not nominate themselves")
     if not state.table.is_alive(action.target):
-        raise IllegalAction("bad_target", f"{action.target} is not a living player")
+        raise IllegalAction(Reason.BAD_TARGET, f"{action.target} is not a living player")
     if action.target in state.day.nominees:
-        raise IllegalAction("already_nominee", f"{action.target} is nominated already")
+        raise IllegalAction(Reason.ALREADY_NOMINEE, f"{action.target} is nominated already")
 
 
 def nominate(ctx: Ctx, action: Nominate) -> None:

@@ -11,6 +11,19 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.roles import Role, Side
+from engine.state import Cause, FloorMode, Stage, VoteRound
+from engine.variants import NightMove
+from engine.vocab import (
+    Breach,
+    CancelledVote,
+    CheckAnswer,
+    EndReason,
+    FoulEffect,
+    MoveResult,
+    NoVoteReason,
+    TimerChange,
+    VoteOutcome,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +118,7 @@ class SheriffSeen(Event):
 class NightPrompt(Event):
     kind: ClassVar[str] = "night_prompt"
     player: str
-    move: str
+    move: NightMove
     targets: Seats
     night: int
 
@@ -115,7 +128,7 @@ class ChoiceMade(Event):
     kind: ClassVar[str] = "choice_made"
     player: str
     role: Role
-    move: str
+    move: NightMove
     target: str | None  # None: an explicit skip
     shared: bool  # a mafia shot: the family sees it
 
@@ -142,12 +155,12 @@ class MoveOutcome:
     """One night move as it stood at dawn, and what came of it."""
 
     player: str
-    move: str  # kill, check, heal, block
+    move: NightMove
     target: str | None  # None: no target (skipped, or no choice in time)
     # kill: killed, saved (healed), missed (no shot), outvoted (the family shot
     # another), gone (the target had left the game); check: the answer;
     # heal: saved, no_shot; block: blocked; any move: skipped, no_choice.
-    result: str
+    result: MoveResult | CheckAnswer
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -174,7 +187,7 @@ class CheckResult(Event):
     kind: ClassVar[str] = "check_result"
     player: str
     target: str
-    answer: str  # mafia, not mafia, sheriff, not sheriff
+    answer: CheckAnswer
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -190,17 +203,17 @@ class PlayerBlocked(Event):
 class FloorGiven(Event):
     kind: ClassVar[str] = "floor_given"
     player: str
-    stage: str  # intro, speech, last_word
+    stage: Stage  # intro, speech, last_word
     seconds: int
     day: int
-    mode: str = "normal"  # normal, silent, short, respeech (state.FloorMode)
+    mode: FloorMode = FloorMode.NORMAL
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PostDeleted(Event):
     kind: ClassVar[str] = "post_deleted"
     player: str
-    reason: str  # dead, night, out_of_turn
+    reason: Breach  # anything but HOST
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -209,7 +222,7 @@ class Warned(Event):
     player: str
     count: int
     limit: int  # 0: warnings never eliminate
-    reason: str  # night, out_of_turn, host
+    reason: Breach  # anything but DEAD
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -220,8 +233,8 @@ class Fouled(Event):
     player: str
     count: int
     limit: int  # 0: fouls never remove
-    reason: str  # night, during_vote, out_of_turn, silent, host, ...
-    effect: str  # "", silenced (the next speech), removed
+    reason: Breach  # anything but DEAD
+    effect: FoulEffect
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -231,7 +244,7 @@ class VoteCancelled(Event):
 
     kind: ClassVar[str] = "vote_cancelled"
     player: str
-    when: str
+    when: CancelledVote
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -248,8 +261,7 @@ class Nominated(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NoVote(Event):
     kind: ClassVar[str] = "no_vote"
-    # no_nominee, single_first_day, single, no_decider, no_decision, cancelled (sport)
-    reason: str
+    reason: NoVoteReason
     target: str | None = None
     candidates: Seats = ()
 
@@ -258,7 +270,7 @@ class NoVote(Event):
 class VoteStarted(Event):
     kind: ClassVar[str] = "vote_started"
     candidates: Seats
-    round: str  # first, revote, repeat, tied (sport: after the re-speeches)
+    round: VoteRound
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -297,7 +309,7 @@ class VoteResult(Event):
     no_majority, tie, nobody (classic, party); decided (the deciding vote)."""
 
     kind: ClassVar[str] = "vote_result"
-    outcome: str
+    outcome: VoteOutcome
     tally: Tally = ()
     target: str | None = None
     silent: Seats = ()  # voters who raised no hand, added to the last candidate
@@ -329,7 +341,7 @@ class DecideAsked(Event):
 class Eliminated(Event):
     kind: ClassVar[str] = "eliminated"
     player: str
-    cause: str  # state.Cause: vote, warnings, fouls, left, departed, idle
+    cause: Cause  # any but KILLED (the dawn's DayStarted)
     role: Role | None  # shown in the group, where the variant shows it
 
 
@@ -464,7 +476,7 @@ class IdleReminded(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TimerChanged(Event):
     kind: ClassVar[str] = "timer_changed"
-    change: str  # paused, resumed, extended, unpaused (the pause's limit ran out)
+    change: TimerChange
     seconds: int = 0
 
 
@@ -503,8 +515,7 @@ class GameEnded(Event):
     winner: Side | None  # Side.DRAW: nobody won; None: unscored, nobody won or lost
     roles: RoleList
     winners: Seats
-    # decided (a side won, or sport's draw), abandoned, suspended (its limit ran out)
-    reason: str = "decided"
+    reason: EndReason = EndReason.DECIDED
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

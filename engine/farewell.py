@@ -11,7 +11,7 @@ from itertools import combinations
 from engine import day
 from engine.actions import Action, Best
 from engine.context import Ctx
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import (
     PUBLIC,
     BestMoveAsked,
@@ -108,21 +108,21 @@ def may_make_best_move(ctx: Ctx, player: str) -> bool:
 def check_best(ctx: Ctx, action: Best) -> None:
     state = ctx.state
     if action.actor != state.day.best_mover:
-        raise IllegalAction("no_best_move", f"{action.actor} has no best move")
+        raise IllegalAction(Reason.NO_BEST_MOVE, f"{action.actor} has no best move")
     if state.stage is not Stage.FAREWELL or state.day.speaker != action.actor:
-        raise IllegalAction("not_your_floor", "the best move is made during one's farewell")
+        raise IllegalAction(Reason.NOT_YOUR_FLOOR, "the best move is made during one's farewell")
     if state.day.best_move:
-        raise IllegalAction("best_move_made", "the best move is made once")
+        raise IllegalAction(Reason.BEST_MOVE_MADE, "the best move is made once")
     targets = action.targets
     if not 1 <= len(targets) <= BEST_MOVE_MOST:
-        raise IllegalAction("best_move_size", f"name one to {BEST_MOVE_MOST} players")
+        raise IllegalAction(Reason.BEST_MOVE_SIZE, f"name one to {BEST_MOVE_MOST} players")
     if len(set(targets)) != len(targets):
-        raise IllegalAction("bad_target", "a player is named twice")
+        raise IllegalAction(Reason.BAD_TARGET, "a player is named twice")
     for target in targets:
         if target == action.actor:
-            raise IllegalAction("self_target", "the best move names other players")
+            raise IllegalAction(Reason.SELF_TARGET, "the best move names other players")
         if not state.table.is_alive(target):
-            raise IllegalAction("bad_target", f"{target} is not a living player")
+            raise IllegalAction(Reason.BAD_TARGET, f"{target} is not a living player")
 
 
 def best_move(ctx: Ctx, action: Best) -> None:

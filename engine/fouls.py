@@ -10,12 +10,13 @@ from engine.context import Ctx, Entry
 from engine.events import PUBLIC, Fouled, VoteCancelled
 from engine.lifecycle import check_win, eliminate
 from engine.state import FLOOR_STAGES, Cause, Phase, Stage
+from engine.vocab import Breach, CancelledVote, FoulEffect
 
 SILENCING_FOUL = 3
 RUNNING_VOTE_STAGES = frozenset({Stage.VOTE, Stage.LAST_WORD, Stage.LIFT})
 
 
-def foul(ctx: Ctx, player: str, reason: str) -> None:
+def foul(ctx: Ctx, player: str, reason: Breach) -> None:
     state = ctx.state
     count = state.table.warnings.get(player, 0) + 1
     state.table.warnings[player] = count
@@ -25,7 +26,7 @@ def foul(ctx: Ctx, player: str, reason: str) -> None:
     silences = count == SILENCING_FOUL and (limit == 0 or limit > SILENCING_FOUL)
     if silences:
         state.day.silenced = (*state.day.silenced, player)
-    effect = "removed" if removed else "silenced" if silences else ""
+    effect = FoulEffect.REMOVED if removed else FoulEffect.SILENCED if silences else FoulEffect.NONE
     ctx.emit(
         Fouled(
             audience=PUBLIC, player=player, count=count, limit=limit, reason=reason, effect=effect
@@ -47,7 +48,7 @@ def remove(ctx: Ctx, player: str, cause: Cause = Cause.FOULS) -> None:
         return
     when = cancelled_vote(ctx)
     ctx.emit(VoteCancelled(audience=PUBLIC, player=player, when=when))
-    if when == "now":
+    if when is CancelledVote.NOW:
         # Nobody is eliminated, and night falls.
         state.vote.candidates = ()
         state.vote.last_words = ()
@@ -55,7 +56,7 @@ def remove(ctx: Ctx, player: str, cause: Cause = Cause.FOULS) -> None:
         ctx.go(Entry.END_DAY)
         return
     state.vote.cancelled = True
-    if when == "today":
+    if when is CancelledVote.TODAY:
         state.day.nominees = ()
     if stage in FLOOR_STAGES and was_speaker:
         ctx.go(Entry.END_FLOOR)
@@ -63,14 +64,14 @@ def remove(ctx: Ctx, player: str, cause: Cause = Cause.FOULS) -> None:
         ctx.go(Entry.DAWN)
 
 
-def cancelled_vote(ctx: Ctx) -> str:
+def cancelled_vote(ctx: Ctx) -> CancelledVote:
     """Which vote a removal cancels: `now` (a count, a re-speech or the lift
     is running), `today` (the day's voting is still to come), `next_day`."""
     state = ctx.state
     if state.stage in RUNNING_VOTE_STAGES:
-        return "now"
+        return CancelledVote.NOW
     # An evening farewell comes after the speeches (and the vote).
     evening = state.stage is Stage.FAREWELL and bool(state.day.speaking_order)
     if state.phase is Phase.DAY and not evening:
-        return "today"
-    return "next_day"
+        return CancelledVote.TODAY
+    return CancelledVote.NEXT_DAY

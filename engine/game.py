@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from engine import abandon, host, idle, posts, suspension
 from engine.actions import HOST, Action, Depart, Say, Timeout
 from engine.context import Ctx, Entry
-from engine.errors import IllegalAction, SetupError
+from engine.errors import IllegalAction, Reason, SetupError
 from engine.events import HOST_ONLY, PUBLIC, AllRoles, Event, GameStarted, RoleDealt, private
 from engine.flow import ENTRIES, STAGES
 from engine.moves import Move
@@ -113,9 +113,9 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
         host_move.play(ctx, action)
         return
     if action.actor not in state.table.roles:
-        raise IllegalAction("not_a_player", f"{action.actor} is not in this game")
+        raise IllegalAction(Reason.NOT_A_PLAYER, f"{action.actor} is not in this game")
     if state.is_over:
-        raise IllegalAction("game_over", "the game is over")
+        raise IllegalAction(Reason.GAME_OVER, "the game is over")
     move = STAGES[state.stage].move_for(type(action))
     if move is None:
         raise IllegalAction(action.refused, f"no {action.verb} during the {state.stage} stage")
@@ -130,14 +130,14 @@ def timeout(ctx: Ctx, action: Timeout) -> None:
         suspension.limit_reached(ctx)
         return
     if state.clock.timer_seconds is None:
-        raise IllegalAction("no_timer", "no timer is running")
+        raise IllegalAction(Reason.NO_TIMER, "no timer is running")
     if stale:
-        raise IllegalAction("stale_timer", "that timer belongs to a stage the game has left")
+        raise IllegalAction(Reason.STALE_TIMER, "that timer belongs to a stage the game has left")
     if state.clock.paused:
         # A paused timer does not run out: this is the pause's own limit.
         host.pause_timeout(ctx)
         return
     on_timeout = STAGES[state.stage].on_timeout
     if on_timeout is None:  # pragma: no cover - a stage with a timer has a timeout
-        raise IllegalAction("no_timer", f"stage {state.stage} has no timer")
+        raise IllegalAction(Reason.NO_TIMER, f"stage {state.stage} has no timer")
     on_timeout(ctx)

@@ -11,7 +11,7 @@ from engine import lift
 from engine.actions import Action, Decide, Hand, Leave, Lower
 from engine.context import Ctx, Entry
 from engine.day import give_floor, may_speak
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import (
     PUBLIC,
     CountEnded,
@@ -28,6 +28,7 @@ from engine.lifecycle import check_win, eliminate
 from engine.moves import Move
 from engine.state import Cause, FloorMode, GameState, Stage, VoteRound
 from engine.variants import TieMode
+from engine.vocab import NoVoteReason, VoteOutcome
 
 
 def open_voting(ctx: Ctx) -> None:
@@ -36,7 +37,7 @@ def open_voting(ctx: Ctx) -> None:
     state = ctx.state
     if state.vote.cancelled:
         state.vote.cancelled = False
-        ctx.emit(NoVote(audience=PUBLIC, reason="cancelled"))
+        ctx.emit(NoVote(audience=PUBLIC, reason=NoVoteReason.CANCELLED))
         ctx.go(Entry.END_DAY)
         return
     nominees = tuple(p for p in state.day.nominees if state.table.is_alive(p))
@@ -49,24 +50,26 @@ def start_round(ctx: Ctx, candidates: tuple[str, ...], kind: VoteRound) -> None:
     state.vote.candidates = candidates
     state.vote.round = kind
     if not candidates:
-        ctx.emit(NoVote(audience=PUBLIC, reason="no_nominee"))
+        ctx.emit(NoVote(audience=PUBLIC, reason=NoVoteReason.NO_NOMINEE))
         ctx.go(Entry.END_DAY)
         return
     if len(candidates) == 1:
         # Decision: the first day with speeches needs two nominees for a
         # vote; later, a single candidate goes without one.
         if kind is VoteRound.FIRST and state.day.number == ctx.variant.first_speech_day:
-            ctx.emit(NoVote(audience=PUBLIC, reason="single_first_day", target=candidates[0]))
+            ctx.emit(
+                NoVote(audience=PUBLIC, reason=NoVoteReason.SINGLE_FIRST_DAY, target=candidates[0])
+            )
             ctx.go(Entry.END_DAY)
             return
-        ctx.emit(NoVote(audience=PUBLIC, reason="single", target=candidates[0]))
+        ctx.emit(NoVote(audience=PUBLIC, reason=NoVoteReason.SINGLE, target=candidates[0]))
         _eliminate_and_close(ctx, candidates[0], Cause.VOTE)
         return
     state.vote.count_index = 0
     state.vote.voted = {}
     state.vote.hands = frozenset()
     state.day.speaker = None
-    ctx.emit(VoteStarted(audience=PUBLIC, candidates=candidates, round=kind.value))
+    ctx.emit(VoteStarted(audience=PUBLIC, candidates=candidates, round=kind))
     _start_count(ctx)
 
 
@@ -111,11 +114,11 @@ def may_vote(ctx: Ctx, player: str) -> bool:
 def check_hand(ctx: Ctx, action: Hand) -> None:
     state = ctx.state
     if not state.table.is_alive(action.actor) or state.is_blocked(action.actor):
-        raise IllegalAction("may_not_vote", f"{action.actor} may not vote today")
+        raise IllegalAction(Reason.MAY_NOT_VOTE, f"{action.actor} may not vote today")
     if action.actor in state.vote.voted:
-        raise IllegalAction("voted_already", f"{action.actor} has voted already")
+        raise IllegalAction(Reason.VOTED_ALREADY, f"{action.actor} has voted already")
     if action.actor in state.vote.hands:
-        raise IllegalAction("hand_up", "the hand is up already")
+        raise IllegalAction(Reason.HAND_UP, "the hand is up already")
 
 
 def raise_hand(ctx: Ctx, action: Hand) -> None:
@@ -127,7 +130,7 @@ def raise_hand(ctx: Ctx, action: Hand) -> None:
 
 def check_lower(ctx: Ctx, action: Lower) -> None:
     if action.actor not in ctx.state.vote.hands:
-        raise IllegalAction("hand_down", "the hand is not up")
+        raise IllegalAction(Reason.HAND_DOWN, "the hand is not up")
 
 
 def lower_hand(ctx: Ctx, action: Lower) -> None:
@@ -140,13 +143,15 @@ def lower_hand(ctx: Ctx, action: Lower) -> None:
 def check_leave(ctx: Ctx, action: Leave) -> None:
     state = ctx.state
     if not ctx.variant.has_leave_table:
-        raise IllegalAction("no_leaving", "this variant has no leaving the table")
+        raise IllegalAction(Reason.NO_LEAVING, "this variant has no leaving the table")
     if (
         len(state.vote.candidates) != 2
         or state.vote.count_index != 0
         or action.actor not in state.vote.candidates
     ):
-        raise IllegalAction("not_now", "only a candidate of a two-way vote, during the first count")
+        raise IllegalAction(
+            Reason.NOT_NOW, "only a candidate of a two-way vote, in the first count"
+        )
 
 
 def leave_table(ctx: Ctx, action: Leave) -> None:
@@ -217,7 +222,7 @@ def _resolve(ctx: Ctx, silent: tuple[str, ...]) -> None:
     top = max(c for _, c in tally)
     leaders = tuple(p for p, c in tally if c == top)
 
-    def result(outcome: str, target: str | None = None) -> None:
+    def result(outcome: VoteOutcome, target: str | None = None) -> None:
         ctx.emit(
             VoteResult(
                 audience=PUBLIC,
@@ -230,16 +235,16 @@ def _resolve(ctx: Ctx, silent: tuple[str, ...]) -> None:
         )
 
     if len(leaders) == 1:
-        result("eliminated", leaders[0])
+        result(VoteOutcome.ELIMINATED, leaders[0])
         _eliminate_and_close(ctx, leaders[0], Cause.VOTE)
     elif ctx.variant.tie_mode is TieMode.LIFT:
         outcome = lift.after_tie(ctx, leaders)
         result(outcome)
-        if outcome == "respeeches":
+        if outcome is VoteOutcome.RESPEECHES:
             state.vote.candidates = leaders
             state.vote.last_words = leaders
             next_last_word(ctx)
-        elif outcome == "lift":
+        elif outcome is VoteOutcome.LIFT:
             lift.start_lift(ctx, leaders)
         else:
             ctx.go(Entry.END_DAY)
@@ -247,17 +252,17 @@ def _resolve(ctx: Ctx, silent: tuple[str, ...]) -> None:
         # Decision: a new vote among more than two that ties between exactly
         # two goes on as a vote between those two; tied among more, nobody.
         if state.vote.round is VoteRound.FIRST or len(leaders) == 2:
-            result("revote")
+            result(VoteOutcome.REVOTE)
             start_round(ctx, leaders, VoteRound.REVOTE)
         else:
-            result("nobody")
+            result(VoteOutcome.NOBODY)
             ctx.go(Entry.END_DAY)
     elif state.vote.round is not VoteRound.REPEAT:
-        result("last_words")
+        result(VoteOutcome.LAST_WORDS)
         state.vote.last_words = leaders
         next_last_word(ctx)
     else:
-        result("decide")
+        result(VoteOutcome.DECIDE)
         _ask_decider(ctx, leaders)
 
 
@@ -290,7 +295,7 @@ def _ask_decider(ctx: Ctx, leaders: tuple[str, ...]) -> None:
     state = ctx.state
     decider = decider_for(ctx)
     if decider is None:
-        ctx.emit(NoVote(audience=PUBLIC, reason="no_decider", candidates=leaders))
+        ctx.emit(NoVote(audience=PUBLIC, reason=NoVoteReason.NO_DECIDER, candidates=leaders))
         ctx.go(Entry.END_DAY)
         return
     state.vote.candidates = leaders
@@ -307,14 +312,16 @@ def _ask_decider(ctx: Ctx, leaders: tuple[str, ...]) -> None:
 def check_decide(ctx: Ctx, action: Decide) -> None:
     state = ctx.state
     if action.actor != state.vote.decider:
-        raise IllegalAction("not_decider", f"{action.actor} does not cast the deciding vote")
+        raise IllegalAction(Reason.NOT_DECIDER, f"{action.actor} does not cast the deciding vote")
     if action.target not in state.vote.candidates:
-        raise IllegalAction("bad_target", f"{action.target} is not one of the two")
+        raise IllegalAction(Reason.BAD_TARGET, f"{action.target} is not one of the two")
 
 
 def decide(ctx: Ctx, action: Decide) -> None:
     ctx.emit(
-        VoteResult(audience=PUBLIC, outcome="decided", target=action.target, decider=action.actor)
+        VoteResult(
+            audience=PUBLIC, outcome=VoteOutcome.DECIDED, target=action.target, decider=action.actor
+        )
     )
     _eliminate_and_close(ctx, action.target, Cause.VOTE)
 
@@ -327,7 +334,11 @@ def _decide_candidates(ctx: Ctx) -> Iterable[Action]:
 
 
 def decide_timeout(ctx: Ctx) -> None:
-    ctx.emit(NoVote(audience=PUBLIC, reason="no_decision", candidates=ctx.state.vote.candidates))
+    ctx.emit(
+        NoVote(
+            audience=PUBLIC, reason=NoVoteReason.NO_DECISION, candidates=ctx.state.vote.candidates
+        )
+    )
     ctx.go(Entry.END_DAY)
 
 

@@ -16,36 +16,37 @@ from engine.actions import (
     HostWarn,
 )
 from engine.context import Ctx, Entry
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import PUBLIC, TimerChanged
 from engine.lifecycle import end_game
 from engine.moves import Move
 from engine.state import FLOOR_STAGES, Stage
+from engine.vocab import Breach, TimerChange
 
 EXTEND_SECONDS = 30
 
 
 def _check_host(ctx: Ctx, action: Action) -> None:
     if not ctx.state.human_host or action.actor != HOST:
-        raise IllegalAction("not_host", "only a human host may do this")
+        raise IllegalAction(Reason.NOT_HOST, "only a human host may do this")
 
 
 def _check_running(ctx: Ctx, action: Action) -> None:
     _check_host(ctx, action)
     if ctx.state.is_over:
-        raise IllegalAction("game_over", "the game is over")
+        raise IllegalAction(Reason.GAME_OVER, "the game is over")
 
 
 def _check_timer(ctx: Ctx, action: Action) -> None:
     _check_running(ctx, action)
     if ctx.state.clock.timer_seconds is None:
-        raise IllegalAction("no_timer", "no timer is running")
+        raise IllegalAction(Reason.NO_TIMER, "no timer is running")
 
 
 def check_confirm(ctx: Ctx, action: HostConfirm) -> None:
     _check_host(ctx, action)
     if ctx.state.stage is not Stage.CONFIRM or ctx.state.outcome.pending_winner is None:
-        raise IllegalAction("nothing_to_confirm", "no side has won yet")
+        raise IllegalAction(Reason.NOTHING_TO_CONFIRM, "no side has won yet")
 
 
 def confirm(ctx: Ctx, action: HostConfirm) -> None:
@@ -62,43 +63,43 @@ def confirm_timeout(ctx: Ctx) -> None:
 def pause_timeout(ctx: Ctx) -> None:
     """The pause's limit (pause_limit) ran out: the timer runs on from where it stopped."""
     ctx.state.clock.paused = False
-    ctx.emit(TimerChanged(audience=PUBLIC, change="unpaused"))
+    ctx.emit(TimerChanged(audience=PUBLIC, change=TimerChange.UNPAUSED))
 
 
 def check_warn(ctx: Ctx, action: HostWarn) -> None:
     _check_running(ctx, action)
     if not ctx.variant.has_warnings:
-        raise IllegalAction("no_warnings", "this variant has no warnings")
+        raise IllegalAction(Reason.NO_WARNINGS, "this variant has no warnings")
     if not ctx.state.table.is_alive(action.target):
-        raise IllegalAction("bad_target", f"{action.target} is not a living player")
+        raise IllegalAction(Reason.BAD_TARGET, f"{action.target} is not a living player")
 
 
 def host_warn(ctx: Ctx, action: HostWarn) -> None:
-    posts.warn(ctx, action.target, "host")
+    posts.warn(ctx, action.target, Breach.HOST)
 
 
 def check_pause(ctx: Ctx, action: HostPause) -> None:
     _check_timer(ctx, action)
     if ctx.state.clock.paused:
-        raise IllegalAction("paused", "the timer is paused already")
+        raise IllegalAction(Reason.PAUSED, "the timer is paused already")
 
 
 def pause(ctx: Ctx, action: HostPause) -> None:
     # The pause's limit is a timer of its own: a late firing of the stage's is stale.
     ctx.state.clock.timer_id += 1
     ctx.state.clock.paused = True
-    ctx.emit(TimerChanged(audience=PUBLIC, change="paused"))
+    ctx.emit(TimerChanged(audience=PUBLIC, change=TimerChange.PAUSED))
 
 
 def check_resume(ctx: Ctx, action: HostResume) -> None:
     _check_running(ctx, action)
     if not ctx.state.clock.paused:
-        raise IllegalAction("not_paused", "the timer is running")
+        raise IllegalAction(Reason.NOT_PAUSED, "the timer is running")
 
 
 def resume(ctx: Ctx, action: HostResume) -> None:
     ctx.state.clock.paused = False
-    ctx.emit(TimerChanged(audience=PUBLIC, change="resumed"))
+    ctx.emit(TimerChanged(audience=PUBLIC, change=TimerChange.RESUMED))
 
 
 def extend(ctx: Ctx, action: HostExtend) -> None:
@@ -107,13 +108,13 @@ def extend(ctx: Ctx, action: HostExtend) -> None:
     assert state.clock.timer_seconds is not None
     state.clock.timer_id += 1
     state.clock.timer_seconds += EXTEND_SECONDS
-    ctx.emit(TimerChanged(audience=PUBLIC, change="extended", seconds=EXTEND_SECONDS))
+    ctx.emit(TimerChanged(audience=PUBLIC, change=TimerChange.EXTENDED, seconds=EXTEND_SECONDS))
 
 
 def check_skip(ctx: Ctx, action: HostSkip) -> None:
     _check_running(ctx, action)
     if ctx.state.stage not in FLOOR_STAGES:
-        raise IllegalAction("no_floor", "nobody holds the floor")
+        raise IllegalAction(Reason.NO_FLOOR, "nobody holds the floor")
 
 
 def skip(ctx: Ctx, action: HostSkip) -> None:

@@ -16,6 +16,7 @@ from engine.events import private as private_to
 from engine.roles import Role, Side
 from engine.state import Cause, GameState, Phase, Stage
 from engine.variants import LivingCount, departure_time
+from engine.vocab import EndReason
 
 
 def reveals_on_death(ctx: Ctx) -> bool:
@@ -46,7 +47,7 @@ def mark_dead(ctx: Ctx, player: str, cause: Cause) -> Role | None:
 
 def eliminate(ctx: Ctx, player: str, cause: Cause) -> None:
     role = mark_dead(ctx, player, cause)
-    ctx.emit(Eliminated(audience=PUBLIC, player=player, cause=cause.value, role=role))
+    ctx.emit(Eliminated(audience=PUBLIC, player=player, cause=cause, role=role))
     if cause is Cause.VOTE and ctx.variant.has_farewells:
         ctx.state.day.farewells = (*ctx.state.day.farewells, player)
 
@@ -121,10 +122,10 @@ def abandon(ctx: Ctx) -> None:
     """Nobody played for a whole day and a whole night: the game ends with
     no winner, and no player has a result."""
     ctx.state.outcome.abandoned = True
-    end_unscored(ctx, "abandoned")
+    end_unscored(ctx, EndReason.ABANDONED)
 
 
-def end_unscored(ctx: Ctx, reason: str) -> None:
+def end_unscored(ctx: Ctx, reason: EndReason) -> None:
     """The game ends with no winner and no result for anyone, `reason` said
     (GameEnded.reason); every role is shown, as at any end."""
     roles = _close(ctx, None)

@@ -9,23 +9,24 @@ from collections.abc import Iterable
 
 from engine.actions import Action, Hand, Lower
 from engine.context import Ctx, Entry
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import PUBLIC, LiftEnded, LiftHandChanged, LiftStarted
 from engine.lifecycle import check_win, eliminate
 from engine.moves import Move
 from engine.state import Cause, Stage, VoteRound
+from engine.vocab import VoteOutcome
 
 
-def after_tie(ctx: Ctx, leaders: tuple[str, ...]) -> str:
+def after_tie(ctx: Ctx, leaders: tuple[str, ...]) -> VoteOutcome:
     """What a tie leads to: `respeeches` (a first tie, or fewer players tied
     than were voted on), `lift` (the same players tied again), or
     `table_split` (they are every living player: nobody leaves)."""
     state = ctx.state
     if state.vote.round is VoteRound.FIRST or len(leaders) < len(state.vote.candidates):
-        return "respeeches"
+        return VoteOutcome.RESPEECHES
     if set(leaders) == set(state.table.alive):
-        return "table_split"
-    return "lift"
+        return VoteOutcome.TABLE_SPLIT
+    return VoteOutcome.LIFT
 
 
 def start_lift(ctx: Ctx, tied: tuple[str, ...]) -> None:
@@ -75,9 +76,9 @@ def end_lift(ctx: Ctx) -> None:
 def check_hand(ctx: Ctx, action: Hand) -> None:
     state = ctx.state
     if not state.table.is_alive(action.actor):
-        raise IllegalAction("may_not_vote", f"{action.actor} may not vote")
+        raise IllegalAction(Reason.MAY_NOT_VOTE, f"{action.actor} may not vote")
     if action.actor in state.vote.hands:
-        raise IllegalAction("hand_up", "the hand is up already")
+        raise IllegalAction(Reason.HAND_UP, "the hand is up already")
 
 
 def raise_hand(ctx: Ctx, action: Hand) -> None:
@@ -87,7 +88,7 @@ def raise_hand(ctx: Ctx, action: Hand) -> None:
 
 def check_lower(ctx: Ctx, action: Lower) -> None:
     if action.actor not in ctx.state.vote.hands:
-        raise IllegalAction("hand_down", "the hand is not up")
+        raise IllegalAction(Reason.HAND_DOWN, "the hand is not up")
 
 
 def lower_hand(ctx: Ctx, action: Lower) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from engine import farewell
 from engine.actions import Action, MafiaChat, NightChoice, Plan
 from engine.context import Ctx, Entry
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import (
     MAFIA,
     PUBLIC,
@@ -31,6 +31,7 @@ from engine.nightrecord import Dawn, record_night
 from engine.roles import Role, Side
 from engine.state import Cause, GameState, Phase, Stage
 from engine.variants import NightMove, ShotMode
+from engine.vocab import CheckAnswer
 
 
 def start_night(ctx: Ctx) -> None:
@@ -65,7 +66,7 @@ def start_night(ctx: Ctx) -> None:
                 NightPrompt(
                     audience=private(player),
                     player=player,
-                    move=move.value,
+                    move=move,
                     targets=valid_targets(ctx, player, move),
                     night=state.night.number,
                 )
@@ -102,17 +103,17 @@ def valid_targets(ctx: Ctx, player: str, move: NightMove) -> tuple[str, ...]:
 def check_choice(ctx: Ctx, action: NightChoice) -> None:
     state = ctx.state
     if not state.table.is_alive(action.actor):
-        raise IllegalAction("dead", f"{action.actor} is out of the game")
+        raise IllegalAction(Reason.DEAD, f"{action.actor} is out of the game")
     if action.move not in actor_moves(ctx, action.actor):
-        raise IllegalAction("no_such_move", f"{action.actor} cannot {action.move} tonight")
+        raise IllegalAction(Reason.NO_SUCH_MOVE, f"{action.actor} cannot {action.move} tonight")
     if action.target is None:
         return
     if action.target == action.actor and action.move is not NightMove.HEAL:
-        raise IllegalAction("self_target", "nobody may target themselves")
+        raise IllegalAction(Reason.SELF_TARGET, "nobody may target themselves")
     if not state.table.is_alive(action.target):
-        raise IllegalAction("bad_target", f"{action.target} is not a living player")
+        raise IllegalAction(Reason.BAD_TARGET, f"{action.target} is not a living player")
     if action.move is NightMove.HEAL and action.target == state.night.last_heal:
-        raise IllegalAction("same_heal", "the doctor may not heal the same player twice in a row")
+        raise IllegalAction(Reason.SAME_HEAL, "no heal of the same player twice in a row")
 
 
 def choose(ctx: Ctx, action: NightChoice) -> None:
@@ -125,7 +126,7 @@ def choose(ctx: Ctx, action: NightChoice) -> None:
             audience=MAFIA if mafia_shot else private(action.actor),
             player=action.actor,
             role=role,
-            move=action.move.value,
+            move=action.move,
             target=action.target,
             shared=mafia_shot,
         )
@@ -146,14 +147,14 @@ def choice_candidates(ctx: Ctx) -> Iterable[Action]:
 def check_plan(ctx: Ctx, action: Plan) -> None:
     state = ctx.state
     if not ctx.variant.has_plan or state.table.roles.get(action.actor) is not Role.DON:
-        raise IllegalAction("not_don", "only the Don sets the kill list")
+        raise IllegalAction(Reason.NOT_DON, "only the Don sets the kill list")
     if state.night.number != 1 or not state.table.is_alive(action.actor):
-        raise IllegalAction("not_now", "the kill list is set on the acquaintance night")
+        raise IllegalAction(Reason.NOT_NOW, "the kill list is set on the acquaintance night")
     if len(set(action.targets)) != len(action.targets):
-        raise IllegalAction("bad_target", "a player stands twice on the list")
+        raise IllegalAction(Reason.BAD_TARGET, "a player stands twice on the list")
     for target in action.targets:
         if target == action.actor or not state.table.is_alive(target):
-            raise IllegalAction("bad_target", f"{target} cannot be on the list")
+            raise IllegalAction(Reason.BAD_TARGET, f"{target} cannot be on the list")
 
 
 def plan(ctx: Ctx, action: Plan) -> None:
@@ -176,11 +177,11 @@ def check_mafia_chat(ctx: Ctx, action: MafiaChat) -> None:
     state = ctx.state
     role = state.table.roles.get(action.actor)
     if role is None or not role.is_mafia or not state.table.is_alive(action.actor):
-        raise IllegalAction("not_mafia", "only living mafiosi talk at night")
+        raise IllegalAction(Reason.NOT_MAFIA, "only living mafiosi talk at night")
     if not ctx.variant.mafia_chat_open(state.night.number):
-        raise IllegalAction("family_asleep", "the mafia do not talk tonight")
+        raise IllegalAction(Reason.FAMILY_ASLEEP, "the mafia do not talk tonight")
     if not action.text.strip():
-        raise IllegalAction("empty", "nothing to relay")
+        raise IllegalAction(Reason.EMPTY, "nothing to relay")
 
 
 def mafia_chat(ctx: Ctx, action: MafiaChat) -> None:
@@ -260,9 +261,9 @@ def _holder(ctx: Ctx, role: Role) -> str | None:
     return next((p for p in table.alive if table.roles[p] is role), None)
 
 
-def _checks(ctx: Ctx) -> dict[str, dict[str, str]]:
+def _checks(ctx: Ctx) -> dict[str, dict[str, CheckAnswer]]:
     state = ctx.state
-    learned: dict[str, dict[str, str]] = {}
+    learned: dict[str, dict[str, CheckAnswer]] = {}
     for player in state.table.alive:
         target = _choice(ctx, player, NightMove.CHECK)
         if target is not None:
@@ -316,7 +317,7 @@ def _remember_night(
     state: GameState,
     healed: str | None,
     missed: bool,
-    learned: dict[str, dict[str, str]],
+    learned: dict[str, dict[str, CheckAnswer]],
     block: str | None,
     victims: list[str],
 ) -> None:
@@ -334,7 +335,7 @@ def _remember_night(
     state.night.victims = tuple(v for v in victims if state.table.roles[v].side is Side.TOWN)
 
 
-def _tell_checks(ctx: Ctx, learned: dict[str, dict[str, str]]) -> None:
+def _tell_checks(ctx: Ctx, learned: dict[str, dict[str, CheckAnswer]]) -> None:
     """Each checker's answer, to them alone."""
     for checker, answers in learned.items():
         for target, answer in answers.items():

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from engine.context import Ctx
 from engine.events import RECORD, MoveOutcome, NightResolved
 from engine.variants import NightMove
+from engine.vocab import CheckAnswer, MoveResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +20,7 @@ class Dawn:
     maniac_shot: str | None
     healed: str | None
     victims: tuple[str, ...]
-    answers: dict[str, dict[str, str]]  # checker -> {target: answer}
+    answers: dict[str, dict[str, CheckAnswer]]  # checker -> {target: answer}
 
 
 def record_night(ctx: Ctx, dawn: Dawn) -> None:
@@ -31,31 +32,33 @@ def record_night(ctx: Ctx, dawn: Dawn) -> None:
         for move in ctx.variant.night_moves(state.table.roles[player], state.night.number):
             key = f"{player}:{move}"  # night.choice_key (night imports this module)
             if key not in state.night.choices:
-                outcomes.append(MoveOutcome(player, move.value, None, "no_choice"))
+                outcomes.append(MoveOutcome(player, move, None, MoveResult.NO_CHOICE))
                 continue
             target = state.night.choices[key]
             result = _result(ctx, dawn, player, move, target)
-            outcomes.append(MoveOutcome(player, move.value, target, result))
+            outcomes.append(MoveOutcome(player, move, target, result))
     ctx.emit(NightResolved(audience=RECORD, night=state.night.number, moves=tuple(outcomes)))
 
 
-def _result(ctx: Ctx, dawn: Dawn, player: str, move: NightMove, target: str | None) -> str:
+def _result(
+    ctx: Ctx, dawn: Dawn, player: str, move: NightMove, target: str | None
+) -> MoveResult | CheckAnswer:
     if target is None:
-        return "skipped"
+        return MoveResult.SKIPPED
     if move is NightMove.CHECK:
         return dawn.answers[player][target]
     if move is NightMove.HEAL:
-        return "saved" if target in (dawn.shot, dawn.maniac_shot) else "no_shot"
+        return MoveResult.SAVED if target in (dawn.shot, dawn.maniac_shot) else MoveResult.NO_SHOT
     if move is NightMove.BLOCK:
-        return "blocked"
+        return MoveResult.BLOCKED
     if target in dawn.victims:
-        return "killed"
+        return MoveResult.KILLED
     mafia = ctx.state.table.roles[player].is_mafia
     shot = dawn.shot if mafia else dawn.maniac_shot
     if shot is None:
-        return "missed"  # no agreement (or a tie): the family made no shot
+        return MoveResult.MISSED  # no agreement (or a tie): the family made no shot
     if target != shot:
-        return "outvoted"
+        return MoveResult.OUTVOTED
     if not ctx.state.table.is_alive(target):
-        return "gone"
-    return "saved"
+        return MoveResult.GONE
+    return MoveResult.SAVED

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from engine.actions import Action, Unvote, Vote
 from engine.context import Ctx, Entry
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import (
     PUBLIC,
     BallotCast,
@@ -22,6 +22,7 @@ from engine.lifecycle import check_win, eliminate
 from engine.moves import Move
 from engine.state import Cause, Stage
 from engine.variants import DayMode
+from engine.vocab import VoteOutcome
 
 
 def start_discussion(ctx: Ctx) -> None:
@@ -57,18 +58,18 @@ def tally(ctx: Ctx) -> dict[str, int]:
 
 def _check_voter(ctx: Ctx, voter: str) -> None:
     if not voting_open(ctx):
-        raise IllegalAction("no_vote_now", "there is no vote now")
+        raise IllegalAction(Reason.NO_VOTE_NOW, "there is no vote now")
     if not ctx.state.table.is_alive(voter):
-        raise IllegalAction("dead", f"{voter} is out of the game")
+        raise IllegalAction(Reason.DEAD, f"{voter} is out of the game")
 
 
 def check_vote(ctx: Ctx, action: Vote) -> None:
     state = ctx.state
     _check_voter(ctx, action.actor)
     if action.target == action.actor:
-        raise IllegalAction("self_target", "nobody may vote for themselves")
+        raise IllegalAction(Reason.SELF_TARGET, "nobody may vote for themselves")
     if not state.table.is_alive(action.target):
-        raise IllegalAction("bad_target", f"{action.target} is not a living player")
+        raise IllegalAction(Reason.BAD_TARGET, f"{action.target} is not a living player")
 
 
 def vote(ctx: Ctx, action: Vote) -> None:
@@ -81,7 +82,7 @@ def vote(ctx: Ctx, action: Vote) -> None:
 def check_unvote(ctx: Ctx, action: Unvote) -> None:
     _check_voter(ctx, action.actor)
     if action.actor not in ctx.state.vote.ballots:
-        raise IllegalAction("no_vote_given", f"{action.actor} has not voted")
+        raise IllegalAction(Reason.NO_VOTE_GIVEN, f"{action.actor} has not voted")
 
 
 def unvote(ctx: Ctx, action: Unvote) -> None:
@@ -133,12 +134,12 @@ def timeout(ctx: Ctx) -> None:
     ctx.go(Entry.END_DAY)
 
 
-def _outcome(ctx: Ctx, loser: str | None, leaders: tuple[str, ...]) -> str:
+def _outcome(ctx: Ctx, loser: str | None, leaders: tuple[str, ...]) -> VoteOutcome:
     if loser is not None:
-        return "eliminated"
+        return VoteOutcome.ELIMINATED
     if ctx.variant.day_mode is DayMode.LIVE_VOTE:
-        return "no_majority"  # classic: nobody reached a majority by the deadline
-    return "tie" if len(leaders) > 1 else "nobody"
+        return VoteOutcome.NO_MAJORITY  # classic: nobody reached a majority by the deadline
+    return VoteOutcome.TIE if len(leaders) > 1 else VoteOutcome.NOBODY
 
 
 def _vote_candidates(ctx: Ctx) -> Iterable[Action]:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from engine import fouls, handvote, night
 from engine.actions import HOST, Depart, Say
 from engine.context import Ctx, Entry
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import PUBLIC, PostDeleted, Warned
 from engine.lifecycle import check_win, eliminate
 from engine.state import FLOOR_STAGES, Cause, FloorMode, Stage
 from engine.thanks import says_thanks
+from engine.vocab import Breach
 
 FREE_STAGES = frozenset({Stage.DISCUSSION, Stage.BALLOT, Stage.CONFIRM, Stage.ENDED})
 VOTE_STAGES = frozenset({Stage.VOTE, Stage.DECIDE, Stage.LIFT})
@@ -22,7 +23,7 @@ def say(ctx: Ctx, action: Say) -> None:
     if player == HOST:
         return  # the host speaks freely
     if player not in state.table.roles:
-        raise IllegalAction("not_a_player", f"{player} is not in this game")
+        raise IllegalAction(Reason.NOT_A_PLAYER, f"{player} is not in this game")
     if state.stage in (Stage.CONFIRM, Stage.ENDED):
         return
     # The floor holder speaks (a sport farewell's holder although dead), unless
@@ -33,7 +34,7 @@ def say(ctx: Ctx, action: Say) -> None:
             ctx.go(Entry.END_FLOOR)
         return
     if not state.table.is_alive(player):
-        _delete(ctx, player, "dead")
+        _delete(ctx, player, Breach.DEAD)
         return
     if state.stage in FREE_STAGES and not state.is_blocked(player):
         return
@@ -43,30 +44,30 @@ def say(ctx: Ctx, action: Say) -> None:
         warn(ctx, player, reason)
 
 
-def _why_out_of_turn(ctx: Ctx, player: str) -> str:
+def _why_out_of_turn(ctx: Ctx, player: str) -> Breach:
     """What a warning says: on one's own silent floor, at night, during a
     vote, after one's own floor, blocked for the day, or on someone else's floor."""
     state = ctx.state
     if state.day.speaker == player and state.stage in FLOOR_STAGES:
-        return "silent"
+        return Breach.SILENT
     if state.stage is Stage.NIGHT:
-        return "night"
+        return Breach.NIGHT
     if state.stage in VOTE_STAGES:
-        return "during_vote"
+        return Breach.DURING_VOTE
     if state.is_blocked(player):
-        return "blocked"
+        return Breach.BLOCKED
     spoken = state.day.speaking_order[: max(0, state.day.floor_index)]
     if state.stage in (Stage.INTRO, Stage.SPEECH) and player in spoken:
-        return "after_floor"
-    return "out_of_turn"
+        return Breach.AFTER_FLOOR
+    return Breach.OUT_OF_TURN
 
 
-def _delete(ctx: Ctx, player: str, reason: str) -> None:
+def _delete(ctx: Ctx, player: str, reason: Breach) -> None:
     ctx.state.table.deleted += 1
     ctx.emit(PostDeleted(audience=PUBLIC, player=player, reason=reason))
 
 
-def warn(ctx: Ctx, player: str, reason: str) -> None:
+def warn(ctx: Ctx, player: str, reason: Breach) -> None:
     if ctx.variant.has_fouls:
         fouls.foul(ctx, player, reason)
         return
@@ -83,11 +84,11 @@ def depart(ctx: Ctx, action: Depart) -> None:
     """A player who left the group is out at once, wherever the game is."""
     state = ctx.state
     if action.actor not in state.table.roles:
-        raise IllegalAction("not_a_player", f"{action.actor} is not in this game")
+        raise IllegalAction(Reason.NOT_A_PLAYER, f"{action.actor} is not in this game")
     if state.is_over:
-        raise IllegalAction("game_over", "the game is over")
+        raise IllegalAction(Reason.GAME_OVER, "the game is over")
     if not state.table.is_alive(action.actor):
-        raise IllegalAction("dead", f"{action.actor} is out of the game already")
+        raise IllegalAction(Reason.DEAD, f"{action.actor} is out of the game already")
     if ctx.variant.has_fouls:
         fouls.remove(ctx, action.actor, Cause.DEPARTED)  # sport: as a removal, the vote falls
     else:

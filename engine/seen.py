@@ -11,7 +11,7 @@ that it can hold nothing that audience may not see."""
 from __future__ import annotations
 
 from engine.actions import HOST, Action
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.game import apply
 from engine.legal import legal_actions
 from engine.state import GameState
@@ -85,10 +85,10 @@ class Views:
             return self._players
         return tuple(a for a in self._players if a.actor == actor)
 
-    def refusal(self, action: Action) -> str:
-        """Why the engine would refuse `action` now ("ok": it would take it)."""
+    def refusal(self, action: Action) -> Reason | None:
+        """Why the engine would refuse `action` now (None: it would take it)."""
         try:
             apply(self._state, action)
         except IllegalAction as error:
             return error.code
-        return "ok"
+        return None

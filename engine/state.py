@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.options import OptionValue
 from engine.roles import Role, Side
+from engine.vocab import CheckAnswer
 
 
 class Phase(StrEnum):
@@ -143,8 +144,8 @@ class Night:
     # The last dawn.
     announced: tuple[str, ...] = ()
     missed: bool = False
-    learned: dict[str, dict[str, str]] = field(default_factory=dict)
-    learned_all: dict[str, dict[str, str]] = field(default_factory=dict)
+    learned: dict[str, dict[str, CheckAnswer]] = field(default_factory=dict)
+    learned_all: dict[str, dict[str, CheckAnswer]] = field(default_factory=dict)
     blocked: tuple[str, ...] = ()
     victims: tuple[str, ...] = ()  # town players killed, in the order they died
 

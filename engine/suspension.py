@@ -14,22 +14,21 @@ from __future__ import annotations
 
 from engine.actions import Action, Suspend, Unsuspend
 from engine.context import Ctx
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import PUBLIC, Suspended, Unsuspended
 from engine.lifecycle import end_unscored
 from engine.moves import Move, no_candidates
-
-REASON = "suspended"  # GameEnded.reason at the limit
+from engine.vocab import EndReason
 
 
 def refuse_while_suspended(ctx: Ctx, action: Action) -> None:
     if ctx.state.clock.suspended and not ctx.state.is_over:
-        raise IllegalAction("suspended", f"no {action.verb} while the game is suspended")
+        raise IllegalAction(Reason.SUSPENDED, f"no {action.verb} while the game is suspended")
 
 
 def check_suspend(ctx: Ctx, action: Suspend) -> None:
     if ctx.state.is_over:
-        raise IllegalAction("game_over", "the game is over")
+        raise IllegalAction(Reason.GAME_OVER, "the game is over")
     refuse_while_suspended(ctx, action)
 
 
@@ -43,9 +42,9 @@ def suspend(ctx: Ctx, action: Suspend) -> None:
 
 def check_unsuspend(ctx: Ctx, action: Unsuspend) -> None:
     if ctx.state.is_over:
-        raise IllegalAction("game_over", "the game is over")
+        raise IllegalAction(Reason.GAME_OVER, "the game is over")
     if not ctx.state.clock.suspended:
-        raise IllegalAction("not_suspended", "the game is not suspended")
+        raise IllegalAction(Reason.NOT_SUSPENDED, "the game is not suspended")
 
 
 def unsuspend(ctx: Ctx, action: Unsuspend) -> None:
@@ -58,7 +57,7 @@ def unsuspend(ctx: Ctx, action: Unsuspend) -> None:
 
 def limit_reached(ctx: Ctx) -> None:
     """The suspension's timer ran out: the game ends, unscored."""
-    end_unscored(ctx, REASON)
+    end_unscored(ctx, EndReason.SUSPENDED)
 
 
 # Never offered by legal_actions: only the shell suspends a game, and random

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from engine.errors import SetupError
 from engine.options import OptionValue
 from engine.roles import Role, Side
+from engine.vocab import CheckAnswer
 
 
 class DayMode(StrEnum):
@@ -154,10 +155,10 @@ class Variant:
     def mafia_chat_open(self, night: int) -> bool:
         return self.mafia_chat_every_night or night == 1
 
-    def check_answer(self, checker: Role, target: Role) -> str:
+    def check_answer(self, checker: Role, target: Role) -> CheckAnswer:
         if checker is Role.DON:
-            return "sheriff" if target is Role.SHERIFF else "not sheriff"
-        return "mafia" if self.reads_as_mafia(target) else "not mafia"
+            return CheckAnswer.SHERIFF if target is Role.SHERIFF else CheckAnswer.NOT_SHERIFF
+        return CheckAnswer.MAFIA if self.reads_as_mafia(target) else CheckAnswer.NOT_MAFIA
 
     def reads_as_mafia(self, role: Role) -> bool:
         return role.is_mafia

@@ -17,8 +17,9 @@ from engine.handvote import finished_counts
 from engine.options import OptionValue
 from engine.posts import FREE_STAGES
 from engine.roles import Role, Side
-from engine.state import Cause, GameState, Phase, Stage
+from engine.state import Cause, FloorMode, GameState, Phase, Stage, VoteRound
 from engine.variants import DayMode, NightMove, find_variant
+from engine.vocab import CheckAnswer
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +47,11 @@ class PublicView:
     missed: bool
     deleted: int  # posts deleted for being out of turn, so far
     speaker: str | None  # a farewell's holder too, although dead
-    floor_mode: str  # normal, silent, short, respeech
+    floor_mode: FloorMode
     next_speaker: str | None  # after this speech or introduction
     nominees: tuple[str, ...]
     candidates: tuple[str, ...]
-    vote_round: str
+    vote_round: VoteRound
     count_index: int
     hands: tuple[str, ...]
     votes: tuple[tuple[str, int], ...]
@@ -74,7 +75,7 @@ class PublicView:
 
 @dataclass(frozen=True, slots=True)
 class NightOption:
-    move: str
+    move: NightMove
     targets: tuple[str, ...]
     chosen: str | None
     has_chosen: bool
@@ -87,7 +88,7 @@ class PlayerView:
     role: Role
     alive: bool
     family: tuple[tuple[str, Role], ...]  # the mafia, once they have met
-    learned: tuple[tuple[str, str], ...]  # every answer this player was given
+    learned: tuple[tuple[str, CheckAnswer], ...]  # every answer this player was given
     night_options: tuple[NightOption, ...]
     plan: tuple[str, ...]
     ballot: str | None
@@ -125,11 +126,11 @@ def public_view(state: GameState) -> PublicView:
         missed=state.night.missed,
         deleted=state.table.deleted,
         speaker=state.day.speaker,
-        floor_mode=state.day.floor_mode.value,
+        floor_mode=state.day.floor_mode,
         next_speaker=day.next_speaker(ctx),
         nominees=state.day.nominees,
         candidates=state.vote.candidates,
-        vote_round=state.vote.round.value,
+        vote_round=state.vote.round,
         count_index=state.vote.count_index,
         hands=tuple(p for p in state.table.seats if p in state.vote.hands),
         votes=tuple(state.vote.votes.items()),
@@ -163,7 +164,7 @@ def player_view(state: GameState, player: str, public: PublicView | None = None)
     )
     options = tuple(
         NightOption(
-            move=move.value,
+            move=move,
             targets=night.valid_targets(ctx, player, move),
             chosen=state.night.choices.get(f"{player}:{move.value}"),
             has_chosen=f"{player}:{move.value}" in state.night.choices,
@@ -208,7 +209,7 @@ class HostView:
     roles: tuple[tuple[str, Role], ...]  # in seat order
     moves: tuple[tuple[str, str, str | None], ...]  # (player, move, target) chosen tonight
     plan: tuple[str, ...]
-    learned: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]  # checker -> answers
+    learned: tuple[tuple[str, tuple[tuple[str, CheckAnswer], ...]], ...]  # checker -> answers
     ballots: tuple[tuple[str, str], ...]  # voter -> target
 
 

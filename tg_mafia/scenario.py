@@ -329,7 +329,9 @@ _OBSERVED: Mapping[str, Callable[[GameState], Any]] = {
     "announced": lambda state: list(state.night.announced),
     "eliminated": lambda state: list(state.day.eliminated),
     "missed": lambda state: state.night.missed,
-    "learned": lambda state: {c: dict(a) for c, a in state.night.learned.items()},
+    "learned": lambda state: {
+        c: {t: answer.value for t, answer in a.items()} for c, a in state.night.learned.items()
+    },
     "votes": lambda state: dict(state.vote.votes),
     "warnings": lambda state: dict(state.table.warnings),
     "blocked": lambda state: list(state.night.blocked),

@@ -47,8 +47,8 @@ def test_each_variant_costs_its_benchmark_figures() -> None:
 
 
 def test_a_game_needs_its_calls_over_its_minutes() -> None:
-    assert game_rate("classic") == pytest.approx(153 / 20.39)
-    assert game_rate("moscow") == pytest.approx(276 / 32.45)
+    assert game_rate("classic") == pytest.approx(144 / 20.37)
+    assert game_rate("moscow") == pytest.approx(272 / 32.45)
     # An unmeasured variant counts as the dearest one.
     assert game_rate("unknown") == max(game_rate(v) for v in GAME_COSTS) == game_rate("club")
     assert load({"classic": 2, "club": 1}) == pytest.approx(
@@ -60,13 +60,13 @@ def test_a_game_needs_its_calls_over_its_minutes() -> None:
 def test_the_budget_is_thirty_calls_a_second_and_new_games_stop_at_its_share() -> None:
     budget = TokenBudget()
     assert (budget.per_minute, budget.share, budget.ceiling) == (1800, 0.9, pytest.approx(1620))
-    # 1,620 / (153 / 20.39) = 215.9: 215 classic games at once, the 216th waits.
-    assert fits(budget, {"classic": 214}, "classic")
-    assert not fits(budget, {"classic": 215}, "classic")
-    assert not fits(budget, {"classic": 200, "moscow": 15}, "classic")  # dearer
+    # 1,620 / (144 / 20.37) = 229.2: 229 classic games at once, the 230th waits.
+    assert fits(budget, {"classic": 228}, "classic")
+    assert not fits(budget, {"classic": 229}, "classic")
+    assert not fits(budget, {"classic": 213, "moscow": 15}, "classic")  # dearer
     half = TokenBudget(share=0.5)
     assert half.ceiling == 900
-    assert fits(half, {"classic": 118}, "classic") and not fits(half, {"classic": 119}, "classic")
+    assert fits(half, {"classic": 126}, "classic") and not fits(half, {"classic": 127}, "classic")
 
 
 def test_status_shows_the_load_against_the_budget_and_the_groups_waiting() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from engine import GameState, Stage, public_view
 from tests.bot.autoplay import AutoPlayers, find_button, prefix, press
 from tests.bot.harness import Harness, running_bot
+from tests.database_ops import backlog
 from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render.callbacks import Kind
 from tg_mafia.runtime.service import GameService
@@ -172,7 +173,7 @@ async def test_a_restarted_bot_finishes_the_game(tmp_path: Path) -> None:
         await h.hold_calls()
         await scheduler.fire(f"game-{game_id}")  # a stage ends; its calls are written, not sent
         await h.handled()
-        waiting, _ = h.db.backlog()
+        waiting, _ = backlog(h.db)
         assert waiting > 0
         users, admin = h.users, h.admin
         await h.crash()
@@ -182,7 +183,7 @@ async def test_a_restarted_bot_finishes_the_game(tmp_path: Path) -> None:
         h2.group = h.group
         await h2.settle()
         assert f"game-{game_id}" in scheduler.armed  # the timer was re-armed
-        assert h2.db.backlog() == (0, None)  # every call the crash left was made
+        assert backlog(h2.db) == (0, None)  # every call the crash left was made
         record = await AutoPlayers(h2, scheduler, seed=8).play(game_id)
         assert record.status is GameStatus.ENDED
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from engine import GameState, Stage
 from tests.bot.harness import Harness, running_bot
+from tests.database_ops import backlog
 from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.runtime.outbox.budgets import GROUP_BUDGET
 from tg_mafia.runtime.timers.keeper import COUNTDOWN_SECONDS, TimerKeeper
@@ -78,7 +79,7 @@ async def test_the_countdown_is_dropped_when_the_group_budget_is_spent(tmp_path:
         await scheduler.fire(TimerKeeper.countdown_name(record.id))
         await h.settle()
         assert countdown_edits(h) == 0  # dropped, not sent a minute late
-        assert h.db.backlog() == (0, None)
+        assert backlog(h.db) == (0, None)
 
 
 async def test_no_countdown_for_a_stage_that_is_over(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from engine import GameState
 from tests.bot.autoplay import AutoPlayers, prefix, press
 from tests.bot.between import documents, image_size, messages, photos, protocol_documents
 from tests.bot.harness import Harness, running_bot
+from tests.database_ops import backlog
 from tests.protocol.valid import assert_valid
 from tg_mafia.i18n import translator
 from tg_mafia.playtest.scheduler import ManualScheduler
@@ -87,7 +88,7 @@ async def test_protocol_refused_while_the_game_runs_and_given_after(tmp_path: Pa
         assert running not in h.group_texts()
         # The end screen's button asks by the game's id: refused too, nothing sent.
         assert archive.protocol_of_game(h.db, game_id, h.users[0].id, 0.0) == running
-        assert h.db.backlog() == (0, None)
+        assert backlog(h.db) == (0, None)
         assert documents(h, h.group.id) == []
         record = await AutoPlayers(h, scheduler, seed=3).play(game_id)
         users, admin, group = h.users, h.admin, h.group

@@ -12,6 +12,7 @@ from engine import GameState, Stage, public_view
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers, find_button, prefix
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
+from tests.database_ops import backlog
 from tg_mafia.i18n import translator
 from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render import texts
@@ -219,7 +220,7 @@ async def test_a_deleted_topic_ends_its_game_and_newgame_works(tmp_path: Path) -
         assert record is not None and record.status is GameStatus.ABORTED
         general = [m.text or "" for m in h.admin.view(h.group) if m.thread_id is None]
         assert sum("was deleted: the game has stopped" in t for t in general) == 1
-        assert h.db.backlog() == (0, None)  # nothing left trying to reach the topic
+        assert backlog(h.db) == (0, None)  # nothing left trying to reach the topic
         gone = h.sb.log.calls("sendMessage", ok=False)
         assert len(gone) <= 2, [r.description for r in gone]
         h.admin.send(h.group, "/newgame@" + h.sb.bot_username)

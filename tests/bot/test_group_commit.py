@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
+from tests.database_ops import update_game
 from tg_mafia.runtime.db.groupcommit import GroupCommitter
 from tg_mafia.runtime.db.thread import AsyncDb
 from tg_mafia.storage import Database, DatabaseUnavailableError, open_database
@@ -23,7 +24,7 @@ def lobby(db: Database, chat: int) -> int:
 def rename(db: Database, game_id: int, title: str) -> str | None:
     record = db.get_game(game_id)
     assert record is not None
-    return db.update_game(game_id, record.version, host_name=title).host_name
+    return update_game(db, game_id, record.version, host_name=title).host_name
 
 
 def fail(db: Database, game_id: int) -> None:

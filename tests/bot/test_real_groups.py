@@ -12,6 +12,7 @@ import pytest
 from engine import GameState, Phase, Stage
 from tests.bot.autoplay import AutoPlayers, prefix, press
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
+from tests.database_ops import backlog
 from tg_mafia.i18n import translator
 from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render import texts
@@ -73,7 +74,7 @@ async def test_the_bot_removed_ends_its_game_and_works_when_added_back(tmp_path:
         assert all(
             any("I was removed from the group" in m for m in h.private_texts(u)) for u in h.users
         )
-        assert h.db.backlog() == (0, None)  # nothing left waiting for a group it cannot reach
+        assert backlog(h.db) == (0, None)  # nothing left waiting for a group it cannot reach
         h.sb.add_bot(h.group, by=h.admin, rights=BOT_RIGHTS)
         await h.settle()
         h.admin.command(h.group, "newgame", mention=True)

@@ -12,6 +12,7 @@ import pytest
 from engine import resolve_options
 from tests.bot.between import image_size, photos
 from tests.bot.harness import Harness, running_bot
+from tests.database_ops import create_lobby, finish_game, start_game
 from tg_mafia.i18n import translator
 from tg_mafia.render.drawings import draw, leaderboard_picture, player_picture
 from tg_mafia.render.standings import standings
@@ -88,7 +89,8 @@ def finish(
     chat_id: int | None = None,
 ) -> None:
     """A game played to the end, straight into the database."""
-    record = h.db.create_lobby(
+    record = create_lobby(
+        h.db,
         chat_id or h.group.id,
         title="Friday club",
         opened_by=h.admin.id,
@@ -96,12 +98,12 @@ def finish(
         language="en",
         players=[Player(user_id, name) for user_id, name, _, _ in players],
     )
-    record = h.db.start_game(record.id, record.version, {}, stage_deadline=None, timer_token=None)
+    record = start_game(h.db, record.id, record.version, {}, stage_deadline=None, timer_token=None)
     results = [
         PlayerOutcome(user_id, name, role, side, side == winner)
         for user_id, name, role, side in players
     ]
-    h.db.finish_game(record.id, winner, results)
+    finish_game(h.db, record.id, winner, results)
 
 
 async def test_stats_in_the_group_and_in_private(tmp_path: Path) -> None:

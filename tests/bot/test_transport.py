@@ -87,6 +87,55 @@ async def test_no_answer_in_time_is_timed_out_and_a_refused_connection_a_network
         await request.do_request("http://127.0.0.1:1/x", "POST")
 
 
+@contextlib.asynccontextmanager
+async def recording_proxy() -> AsyncIterator[tuple[str, list[bytes]]]:
+    """A plain HTTP proxy that answers every request itself, as Telegram would answer
+    getMe; yields its URL and the request lines it got."""
+    lines: list[bytes] = []
+
+    async def take(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        lines.append(head.split(b"\r\n", 1)[0])
+        body = b'{"ok":true,"result":true}'
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(take, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}", lines
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+async def test_a_proxy_named_in_the_environment_carries_the_calls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # As over httpx (PTB's default): HTTP(S)_PROXY is used, except for NO_PROXY's hosts.
+    for name in ("http_proxy", "https_proxy", "no_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.upper(), raising=False)
+    async with recording_proxy() as (proxy, lines):
+        monkeypatch.setenv("HTTP_PROXY", proxy)
+        monkeypatch.setenv("NO_PROXY", "direct.invalid")
+        request = AiohttpRequest(connect_timeout=0.5)
+        await request.initialize()
+        try:
+            url = "http://api.telegram.invalid/botTOKEN/getMe"
+            assert await request.do_request(url, "POST", RequestData()) == (
+                200,
+                b'{"ok":true,"result":true}',
+            )
+            assert lines == [b"POST " + url.encode() + b" HTTP/1.1"]
+            with pytest.raises(NetworkError):  # not through the proxy: no such host
+                await request.do_request("http://direct.invalid/botTOKEN/getMe", "POST")
+            assert len(lines) == 1
+        finally:
+            await request.shutdown()
+
+
 def test_getupdates_has_a_connection_of_its_own() -> None:
     request = updates_request(lambda method, result: None)
     assert isinstance(request, MeteredRequest)

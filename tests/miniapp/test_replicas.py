@@ -12,6 +12,7 @@ import pytest
 
 from engine import new_game
 from engine.actions import Pass
+from tests.database_ops import create_lobby, start_game
 from tests.replicas.conftest import postgres_url  # noqa: F401 (a fixture)
 from tg_mafia.miniapp.hub import Hub, Page
 from tg_mafia.miniapp.snapshot import Viewer
@@ -29,11 +30,16 @@ async def test_a_move_on_another_replica_reaches_a_page_here(
 ) -> None:
     here, there = open_database(postgres_url), open_database(postgres_url)
     ids = [700 + i for i in range(7)]
-    lobby = there.create_lobby(
-        -100_777, opened_by=ids[0], players=[Player(u, f"P{u}") for u in ids], variant="moscow"
+    lobby = create_lobby(
+        there,
+        -100_777,
+        opened_by=ids[0],
+        players=[Player(u, f"P{u}") for u in ids],
+        variant="moscow",
     )
     state, _ = new_game("moscow", [str(u) for u in ids], seed=1)
-    game = there.start_game(
+    game = start_game(
+        there,
         lobby.id,
         lobby.version,
         state.to_dict(),

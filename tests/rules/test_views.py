@@ -11,6 +11,7 @@ import pytest
 
 from engine import HOST, VARIANTS, Game, GameSetup, GameState, Phase, Stage, Views, apply
 from engine.actions import Hand, MafiaChat, Nominate, Pass
+from engine.errors import Reason
 from engine.legal import legal_actions, legal_for
 from engine.simulation import lively_action
 
@@ -69,10 +70,10 @@ def test_the_refusal_is_the_engine_s_and_changes_nothing() -> None:
     state = GameSetup("club", tuple(str(100 + i) for i in range(9)), seed=3).start()
     views, before = Views(state), state.to_dict()
     outsider = "999"
-    assert views.refusal(Hand(outsider)) == "not_a_player"
-    assert views.refusal(Nominate(state.table.seats[0], state.table.seats[1])) != "ok"
+    assert views.refusal(Hand(outsider)) is Reason.NOT_A_PLAYER
+    assert views.refusal(Nominate(state.table.seats[0], state.table.seats[1])) is not None
     mafioso = next(p for p in state.table.seats if state.table.roles[p].is_mafia)
-    assert views.refusal(MafiaChat(mafioso, "hello")) == "ok"  # the acquaintance night
+    assert views.refusal(MafiaChat(mafioso, "hello")) is None  # the acquaintance night
     assert state.to_dict() == before
 
 

@@ -30,6 +30,7 @@ from engine.state import Stage
 from engine.variants import NightMove
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
+from tests.database_ops import backlog
 from tests.loopback import loopback_client
 from tg_mafia.config import ENV_VARS
 from tg_mafia.i18n import translator
@@ -229,7 +230,7 @@ async def test_sigterm_refuses_lobbies_lets_the_game_end_then_exits(
     assert table.game().status is GameStatus.ENDED
     with table.db() as db:
         assert db.active_game(table.other.id) is None
-        assert db.backlog() == (0, None)  # the end screen went out before the exit
+        assert backlog(db) == (0, None)  # the end screen went out before the exit
     town_wins = texts.winner_line(translator("en"), Side.TOWN).replace("<b>", "")
     assert any(town_wins.replace("</b>", "") in text for text in table.h.group_texts())
 

@@ -42,16 +42,55 @@ def test_edits_of_other_messages_do_not_supersede() -> None:
     assert not unit.skip
 
 
-def test_plain_announcements_merge_until_something_else() -> None:
+def test_plain_announcements_merge_up_to_the_first_with_buttons() -> None:
+    button = [[{"text": "x", "data": "ps:1:1"}]]
     unit = plan(
         entries(
             {"m": "send", "text": "a", "mergeable": True},
-            {"m": "send", "text": "b", "mergeable": True},
-            {"m": "send", "text": "c", "keyboard": [[{"text": "x", "data": "ps:1:1"}]]},
+            {"m": "send", "text": "b"},
+            {"m": "send", "text": "c", "keyboard": button},
             {"m": "send", "text": "d", "mergeable": True},
         )
     )
-    assert unit.op.text == "a\n\nb" and unit.entries == [1, 2]
+    assert unit.op.text == "a\n\nb\n\nc" and unit.entries == [1, 2, 3]
+    assert unit.op.keyboard == button  # the last one's buttons end the message
+
+
+def test_a_living_message_never_merges() -> None:
+    """Its later edits (by its key) would take the others' text with them."""
+    unit = plan(
+        entries(
+            {"m": "send", "text": "a"},
+            {"m": "send", "text": "board", "key": "board"},
+            {"m": "send", "text": "c"},
+        )
+    )
+    assert unit.op.text == "a" and unit.entries == [1]
+    unit = plan(entries({"m": "send", "text": "floor", "key": "floor"}, {"m": "send", "text": "b"}))
+    assert unit.op.text == "floor" and unit.entries == [1]
+
+
+def test_a_merge_reaches_past_calls_that_make_no_message() -> None:
+    """A keyboard taken off and the night's permissions go after the merged message."""
+    timer = {"token": "3", "seconds": 60}
+    unit = plan(
+        entries(
+            {"m": "send", "text": "Anna is eliminated."},
+            {"m": "clear", "key": "floor"},
+            {"m": "send", "text": "Night 1 falls", "timer": timer},
+            {"m": "permissions"},
+            {"m": "send", "text": "late", "timer": {"token": "4", "seconds": 60}},
+        )
+    )
+    assert unit.op.text == "Anna is eliminated.\n\nNight 1 falls" and unit.entries == [1, 3]
+    assert unit.op.timer == timer  # one stage's timer a message
+
+
+def test_calls_of_another_game_or_topic_never_merge() -> None:
+    records = entries({"m": "send", "text": "a"}, {"m": "send", "text": "b", "topic": 4})
+    assert plan(records).entries == [1]
+    other = [records[0], OutboxRecord(2, -5, 2, 0, {"m": "send", "text": "b"}, 0.0, 0)]
+    assert plan(other).entries == [1]
 
 
 def test_a_protected_card_never_merges_with_plain_text() -> None:
@@ -73,6 +112,14 @@ def test_merging_stops_short_of_telegrams_limit() -> None:
         )
     )
     assert unit.entries == [1] and len(unit.op.text or "") <= MAX_TEXT
+
+
+def test_answers_to_commands_stay_one_message_each() -> None:
+    answers = [
+        OutboxRecord(n, 5, None, 1, {"m": "send", "text": t}, 0.0, 0)
+        for n, t in ((1, "a"), (2, "b"))
+    ]
+    assert plan(answers).entries == [1]
 
 
 def test_the_topic_follows_the_entry() -> None:

@@ -12,6 +12,7 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.errors import Reason
 from tg_mafia.i18n import LANGUAGES, translator
 from tg_mafia.render import texts
 from tg_mafia.render.texts.names import clean_name, cut
@@ -21,10 +22,10 @@ ENGINE = Path(__file__).parents[2] / "engine"
 
 
 def engine_codes() -> set[str]:
+    """The reasons the engine's source refuses a move with (each a `Reason`)."""
     source = "\n".join(path.read_text() for path in ENGINE.glob("*.py"))
-    codes = set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', source))
-    codes |= set(re.findall(r'refused: ClassVar\[str\] = "([a-z_]+)"', source))
-    return codes
+    used = set(re.findall(r"Reason\.([A-Z_]+)", source))
+    return {reason.value for reason in Reason if reason.name in used}
 
 
 def test_the_engine_has_many_codes() -> None:

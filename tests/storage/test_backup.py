@@ -19,6 +19,7 @@ from engine.actions import action_from_dict
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import running_bot
+from tests.database_ops import create_lobby
 from tests.storage.conftest import POSTGRES_URL_VARIABLE
 from tg_mafia.cli import main
 from tg_mafia.ops.backup import BackupError, backup_database, libpq_conninfo, restore_database
@@ -130,7 +131,7 @@ def test_a_database_that_is_not_empty_is_replaced_only_with_force(
 ) -> None:
     first, second = new_database(), new_database()
     with open_database(first) as db:
-        db.create_lobby(-100, opened_by=1, variant="classic", language="en", options={}, seed=1)
+        create_lobby(db, -100, opened_by=1, variant="classic", language="en", options={}, seed=1)
     with open_database(second) as db:
         db.save_settings(-200, variant="party", language="fr")
     backup = tmp_path / "first.backup"
@@ -153,7 +154,7 @@ def test_the_command_line(
 ) -> None:
     source, target = new_database(), new_database()
     with open_database(source) as db:
-        db.create_lobby(-100, opened_by=1, variant="classic", language="en", options={}, seed=1)
+        create_lobby(db, -100, opened_by=1, variant="classic", language="en", options={}, seed=1)
     backup = tmp_path / "cli.backup"
     monkeypatch.setenv("DATABASE_URL", source)
     assert main(["backup", str(backup)]) == 0

@@ -9,6 +9,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import select
 
+from tests.database_ops import create_lobby, record_action, update_game
 from tg_mafia.storage import Database
 from tg_mafia.storage.models import Game, Seat
 from tg_mafia.storage.rows import game_record
@@ -18,7 +19,8 @@ from .test_repository import CHAT, PLAYERS, running_game
 
 def test_a_game_read_directly_is_the_game_the_orm_reads(db: Database) -> None:
     game = running_game(db)
-    game = db.update_game(
+    game = update_game(
+        db,
         game.id,
         game.version,
         saved_permissions={"can_send_messages": True},
@@ -35,7 +37,7 @@ def test_a_game_read_directly_is_the_game_the_orm_reads(db: Database) -> None:
 
 
 def test_what_the_orm_holds_is_written_before_a_direct_statement(db: Database) -> None:
-    lobby = db.create_lobby(CHAT, opened_by=PLAYERS[0].user_id)
+    lobby = create_lobby(db, CHAT, opened_by=PLAYERS[0].user_id)
     with db.transaction() as tx:
         tx.session.add(Seat(game_id=lobby.id, user_id=99, active=True))  # not flushed yet
         found = tx.game_of_user(99)
@@ -46,11 +48,12 @@ def test_a_driver_error_is_sqlalchemys_and_is_seen_by_its_error_event(db: Databa
     game = running_game(db)
     seen: list[Any] = []
     sa.event.listen(db.engine, "handle_error", lambda context: seen.append(context))
-    written = db.record_action(
-        game.id, game.version, {"n": 1}, {}, stage_deadline=None, timer_token=None, update_id=5
+    written = record_action(
+        db, game.id, game.version, {"n": 1}, {}, stage_deadline=None, timer_token=None, update_id=5
     )
     with pytest.raises(sa.exc.IntegrityError):  # the same update's move, written twice
-        db.record_action(
+        record_action(
+            db,
             game.id,
             written.version,
             {"n": 2},
@@ -63,11 +66,18 @@ def test_a_driver_error_is_sqlalchemys_and_is_seen_by_its_error_event(db: Databa
     assert db.get_game(game.id) == written  # nothing of the failed transaction stayed
     with db.grouped():  # inside a group, the failure rolls back its own savepoint only
         with pytest.raises(sa.exc.IntegrityError):
-            db.record_action(
-                game.id, written.version, {}, {}, stage_deadline=None, timer_token=None, update_id=5
+            record_action(
+                db,
+                game.id,
+                written.version,
+                {},
+                {},
+                stage_deadline=None,
+                timer_token=None,
+                update_id=5,
             )
-        after = db.record_action(
-            game.id, written.version, {"n": 3}, {}, stage_deadline=None, timer_token=None
+        after = record_action(
+            db, game.id, written.version, {"n": 3}, {}, stage_deadline=None, timer_token=None
         )
     assert [a.action for a in db.actions(game.id)] == [{"n": 1}, {"n": 3}]
     assert db.get_game(game.id) == after

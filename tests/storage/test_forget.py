@@ -8,6 +8,14 @@ from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
+from tests.database_ops import (
+    abort_game,
+    create_lobby,
+    finish_game,
+    record_action,
+    start_game,
+    update_game,
+)
 from tests.storage.test_retention import _everything
 from tests.storage.traces import file_traces, sqlite_file, table_traces
 from tg_mafia.storage import (
@@ -30,12 +38,12 @@ XIA = Player(740_000_003, "Xia")
 def ended(db: Database, players: tuple[Player, ...], *, host: Player | None = None) -> GameRecord:
     """A game played to its end, its state and log naming the players as the engine does."""
     ids = [str(p.user_id) for p in players]
-    lobby = db.create_lobby(
-        CHAT, opened_by=players[0].user_id, players=players, opener_name=players[0].name
+    lobby = create_lobby(
+        db, CHAT, opened_by=players[0].user_id, players=players, opener_name=players[0].name
     )
     if host is not None:
-        lobby = db.update_game(
-            lobby.id, lobby.version, host_user_id=host.user_id, host_name=host.name
+        lobby = update_game(
+            db, lobby.id, lobby.version, host_user_id=host.user_id, host_name=host.name
         )
     state = {
         "seats": ids,
@@ -44,8 +52,9 @@ def ended(db: Database, players: tuple[Player, ...], *, host: Player | None = No
         "learned": {ids[1]: {ids[0]: "mafia"}},
         "day": 3,
     }
-    game = db.start_game(lobby.id, lobby.version, state, stage_deadline=None, timer_token=None)
-    game = db.record_action(
+    game = start_game(db, lobby.id, lobby.version, state, stage_deadline=None, timer_token=None)
+    game = record_action(
+        db,
         game.id,
         game.version,
         {"verb": "night", "actor": ids[0], "target": ids[1]},
@@ -58,7 +67,7 @@ def ended(db: Database, players: tuple[Player, ...], *, host: Player | None = No
         for i, p in enumerate(players)
         for side, won in [("mafia", False) if i == 0 else ("town", True)]
     ]
-    return db.finish_game(game.id, "town", results)
+    return finish_game(db, game.id, "town", results)
 
 
 def test_forget_leaves_no_trace_and_the_others_keep_their_games(
@@ -67,8 +76,8 @@ def test_forget_leaves_no_trace_and_the_others_keep_their_games(
     first = ended(db, (ZOE, YAN, XIA))
     second = ended(db, (YAN, ZOE))
     hosted = ended(db, (YAN, XIA), host=ZOE)
-    lobby = db.create_lobby(CHAT, opened_by=ZOE.user_id, players=(ZOE,), opener_name=ZOE.name)
-    db.abort_game(lobby.id)
+    lobby = create_lobby(db, CHAT, opened_by=ZOE.user_id, players=(ZOE,), opener_name=ZOE.name)
+    abort_game(db, lobby.id)
     now = datetime.now(UTC).timestamp()
     with db.transaction() as tx:
         tx.toggle_next_game(CHAT, 0, ZOE.user_id)
@@ -119,15 +128,15 @@ def test_forget_leaves_no_trace_and_the_others_keep_their_games(
 
 
 def test_forget_is_refused_while_the_user_is_in_a_game(db: Database) -> None:
-    lobby = db.create_lobby(CHAT, opened_by=YAN.user_id, players=(YAN, ZOE))
+    lobby = create_lobby(db, CHAT, opened_by=YAN.user_id, players=(YAN, ZOE))
     before = _everything(db)
     assert db.forget(ZOE.user_id) == StillPlaying("", GameStatus.LOBBY)
     assert _everything(db) == before
-    running = db.start_game(lobby.id, lobby.version, {}, stage_deadline=None, timer_token=None)
+    running = start_game(db, lobby.id, lobby.version, {}, stage_deadline=None, timer_token=None)
     assert db.forget(ZOE.user_id) == StillPlaying("", GameStatus.RUNNING)
-    db.abort_game(running.id)
-    hosted = db.create_lobby(CHAT, opened_by=YAN.user_id, title="Club")
-    db.update_game(hosted.id, hosted.version, host_user_id=ZOE.user_id, host_name=ZOE.name)
+    abort_game(db, running.id)
+    hosted = create_lobby(db, CHAT, opened_by=YAN.user_id, title="Club")
+    update_game(db, hosted.id, hosted.version, host_user_id=ZOE.user_id, host_name=ZOE.name)
     assert db.forget(ZOE.user_id) == StillPlaying("Club", GameStatus.LOBBY)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.database_ops import abort_game, create_lobby, record_action
 from tg_mafia.records import GameRecord
 from tg_mafia.storage import Database, GameStatus, StaleGameError
 
@@ -14,8 +15,14 @@ from .test_repository import CHAT, PLAYERS, running_game
 
 
 def write(db: Database, game: GameRecord, seq: int) -> GameRecord:
-    return db.record_action(
-        game.id, game.version, {"n": seq}, {"stage": "day"}, stage_deadline=None, timer_token=None
+    return record_action(
+        db,
+        game.id,
+        game.version,
+        {"n": seq},
+        {"stage": "day"},
+        stage_deadline=None,
+        timer_token=None,
     )
 
 
@@ -25,7 +32,7 @@ def logged(db: Database, game_id: int) -> list[int]:
 
 def test_a_failing_transaction_rolls_back_alone(db: Database) -> None:
     game = running_game(db)
-    other = db.create_lobby(CHAT - 1, opened_by=PLAYERS[0].user_id)
+    other = create_lobby(db, CHAT - 1, opened_by=PLAYERS[0].user_id)
     with db.grouped():
         first = write(db, game, 1)
         with pytest.raises(StaleGameError):
@@ -57,7 +64,7 @@ def test_a_group_that_fails_leaves_nothing(db: Database) -> None:
     game = running_game(db)
     with pytest.raises(KeyboardInterrupt), db.grouped():
         write(db, game, 1)
-        db.abort_game(game.id)
+        abort_game(db, game.id)
         raise KeyboardInterrupt  # the process stopped before the commit
     assert logged(db, game.id) == []
     record = db.get_game(game.id)

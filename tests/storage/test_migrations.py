@@ -14,6 +14,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlmodel import SQLModel
 
+from tests.database_ops import finish_game, record_action
 from tg_mafia.storage import (
     DatabaseConfigError,
     GameStatus,
@@ -232,7 +233,8 @@ def test_upgrade_from_0001_with_games_in_progress(database_url: str) -> None:
         assert [a.seq for a in db.actions(running.id)] == [1, 2, 3]
 
         # Usable: the next action goes on at seq 4, then the game ends with results (0002).
-        after = db.record_action(
+        after = record_action(
+            db,
             running.id,
             4,
             {"kind": "kill", "target": 11},
@@ -243,7 +245,7 @@ def test_upgrade_from_0001_with_games_in_progress(database_url: str) -> None:
         assert after.version == 5
         assert [a.seq for a in db.actions(running.id)] == [1, 2, 3, 4]
         results = [PlayerOutcome(p.user_id, p.name, "civilian", "town", True) for p in PLAYERS]
-        ended = db.finish_game(running.id, "town", results)
+        ended = finish_game(db, running.id, "town", results)
         assert ended.winner == "town"
         assert db.chat_stats(RUNNING_CHAT).games_played == 1
 
@@ -485,7 +487,7 @@ def test_upgrade_from_0007_gives_the_results_pseudonyms(database_url: str) -> No
         running = db.get_game(running_id)
         assert running is not None and db.game_of_user(PLAYERS[0].user_id) == running
         outcomes = [PlayerOutcome(p.user_id, p.name, "citizen", "town", True) for p in PLAYERS]
-        db.finish_game(running_id, "town", outcomes)
+        finish_game(db, running_id, "town", outcomes)
         assert db.player_stats(PLAYERS[0].user_id).games == 3
     engine = create_database_engine(database_url)
     try:
@@ -782,7 +784,8 @@ def test_upgrade_from_0003_with_games_in_progress(database_url: str) -> None:
             assert not tx.toggle_next_game(RUNNING_CHAT, 0, 10)  # asked again: off the list
             assert tx.next_game_watchers(RUNNING_CHAT, 0) == []
         # The running game goes on: its next action is seq 2.
-        db.record_action(
+        record_action(
+            db,
             running.id,
             3,
             {"verb": "pass", "actor": "10"},
@@ -928,7 +931,7 @@ def test_step_by_step_from_the_first_revision_with_data_in_it(database_url: str)
         assert {p.user_id for p in stats.top_players} == {p.user_id for p in ENDED_PLAYERS}
         assert {g.chat_id for g in db.unfinished_games()} == {LOBBY_CHAT, RUNNING_CHAT}
         running_id = db.active_game(RUNNING_CHAT).id  # type: ignore[union-attr]
-        after = db.record_action(
+        after = record_action(db,
             running_id, 1, {"kind": "kill"}, {"stage": "day", "day": 2},
             stage_deadline=None, timer_token=None,
         )  # fmt: skip

@@ -8,6 +8,16 @@ from dataclasses import FrozenInstanceError
 import pytest
 import sqlalchemy as sa
 
+from tests.database_ops import (
+    abort_game,
+    clear_saved_permissions,
+    create_lobby,
+    finish_game,
+    pending_permission_restores,
+    record_action,
+    start_game,
+    update_game,
+)
 from tg_mafia.storage import (
     Database,
     GameAlreadyRunningError,
@@ -25,9 +35,9 @@ PLAYERS = (Player(2**40 + 1, "Ann"), Player(2, "Bob"), Player(3, "Cy"), Player(4
 
 
 def running_game(db: Database, chat_id: int = CHAT) -> GameRecord:
-    lobby = db.create_lobby(chat_id, opened_by=PLAYERS[0].user_id, players=PLAYERS, seed=42)
-    return db.start_game(
-        lobby.id, lobby.version, {"stage": "deal"}, stage_deadline=100.0, timer_token="deal"
+    lobby = create_lobby(db, chat_id, opened_by=PLAYERS[0].user_id, players=PLAYERS, seed=42)
+    return start_game(
+        db, lobby.id, lobby.version, {"stage": "deal"}, stage_deadline=100.0, timer_token="deal"
     )
 
 
@@ -40,19 +50,19 @@ def test_settings_default_then_saved(db: Database) -> None:
     assert (saved.language, saved.variant, saved.title) == ("vi", "club", "Mafia club")
     assert db.get_settings(CHAT) == saved
     # A new lobby takes the chat's settings unless told otherwise.
-    lobby = db.create_lobby(CHAT, opened_by=1)
+    lobby = create_lobby(db, CHAT, opened_by=1)
     assert (lobby.variant, lobby.language, lobby.options) == ("club", "vi", {"night_seconds": 45})
 
 
 def test_lobby_changes_bump_the_version(db: Database) -> None:
-    lobby = db.create_lobby(CHAT, opened_by=1, seed=7, title="Club", opener_name="Ann")
+    lobby = create_lobby(db, CHAT, opened_by=1, seed=7, title="Club", opener_name="Ann")
     assert (lobby.status, lobby.version, lobby.players, lobby.state) == (
         GameStatus.LOBBY,
         1,
         (),
         None,
     )
-    joined = db.update_game(lobby.id, lobby.version, players=PLAYERS[:2], host_user_id=2)
+    joined = update_game(db, lobby.id, lobby.version, players=PLAYERS[:2], host_user_id=2)
     assert joined.version == 2
     assert joined.players == PLAYERS[:2]
     assert joined.host_user_id == 2
@@ -67,7 +77,8 @@ def test_record_action_appends_in_order_and_bumps_the_version(db: Database) -> N
     assert game.status is GameStatus.RUNNING and game.state == {"stage": "deal"}
     version = game.version
     for n in range(1, 6):
-        game = db.record_action(
+        game = record_action(
+            db,
             game.id,
             version,
             {"kind": "vote", "n": n},
@@ -90,15 +101,15 @@ def test_record_action_appends_in_order_and_bumps_the_version(db: Database) -> N
 
 def test_stale_version_is_refused_and_changes_nothing(db: Database) -> None:
     game = running_game(db)
-    game = db.record_action(
-        game.id, game.version, {"n": 1}, {"s": 1}, stage_deadline=5.0, timer_token="a"
+    game = record_action(
+        db, game.id, game.version, {"n": 1}, {"s": 1}, stage_deadline=5.0, timer_token="a"
     )
     with pytest.raises(StaleGameError):
-        db.record_action(
-            game.id, game.version - 1, {"n": 2}, {"s": 2}, stage_deadline=None, timer_token=None
+        record_action(
+            db, game.id, game.version - 1, {"n": 2}, {"s": 2}, stage_deadline=None, timer_token=None
         )
     with pytest.raises(StaleGameError):
-        db.update_game(game.id, game.version + 1, host_name="x")
+        update_game(db, game.id, game.version + 1, host_name="x")
     assert db.get_game(game.id) == game
     assert [a.action for a in db.actions(game.id)] == [{"n": 1}]
 
@@ -111,8 +122,8 @@ def test_concurrent_writers_one_wins(db: Database) -> None:
     def write(n: int) -> None:
         barrier.wait()
         try:
-            db.record_action(
-                game.id, game.version, {"n": n}, {"s": n}, stage_deadline=None, timer_token=None
+            record_action(
+                db, game.id, game.version, {"n": n}, {"s": n}, stage_deadline=None, timer_token=None
             )
             outcomes.append("ok")
         except StaleGameError:
@@ -130,22 +141,22 @@ def test_concurrent_writers_one_wins(db: Database) -> None:
 
 
 def test_status_rules(db: Database) -> None:
-    lobby = db.create_lobby(CHAT, opened_by=1)
+    lobby = create_lobby(db, CHAT, opened_by=1)
     with pytest.raises(GameStatusError):  # no actions before the game starts
-        db.record_action(lobby.id, lobby.version, {}, {}, stage_deadline=None, timer_token=None)
+        record_action(db, lobby.id, lobby.version, {}, {}, stage_deadline=None, timer_token=None)
     game = running_game(db, chat_id=CHAT + 1)
     with pytest.raises(GameStatusError):  # the rebuild inputs are frozen once running
-        db.update_game(game.id, game.version, players=PLAYERS[:1])
+        update_game(db, game.id, game.version, players=PLAYERS[:1])
     with pytest.raises(GameNotFoundError):
-        db.record_action(10_000, 1, {}, {}, stage_deadline=None, timer_token=None)
+        record_action(db, 10_000, 1, {}, {}, stage_deadline=None, timer_token=None)
     assert db.get_game(10_000) is None
 
 
 def test_one_active_game_per_chat(db: Database) -> None:
-    first = db.create_lobby(CHAT, opened_by=1)
+    first = create_lobby(db, CHAT, opened_by=1)
     with pytest.raises(GameAlreadyRunningError):
-        db.create_lobby(CHAT, opened_by=2)
-    other = db.create_lobby(CHAT + 1, opened_by=2)  # other chats are free
+        create_lobby(db, CHAT, opened_by=2)
+    other = create_lobby(db, CHAT + 1, opened_by=2)  # other chats are free
     assert {g.id for g in db.unfinished_games()} == {first.id, other.id}
     # The database itself refuses a second active game, whatever the code path.
     with pytest.raises(sa.exc.IntegrityError), db.engine.begin() as connection:
@@ -157,8 +168,8 @@ def test_one_active_game_per_chat(db: Database) -> None:
             ),
             {"chat": CHAT, "now": first.created_at},
         )
-    db.abort_game(first.id)
-    again = db.create_lobby(CHAT, opened_by=3)
+    abort_game(db, first.id)
+    again = create_lobby(db, CHAT, opened_by=3)
     active = db.active_game(CHAT)
     assert active is not None and active.id == again.id
 
@@ -168,8 +179,8 @@ def test_finish_game_and_stats(db: Database) -> None:
     players = [Player(user_id, f"user{user_id}") for user_id in roles]
     winners = ["town", "mafia", "town"]
     for game_number, winner in enumerate(winners):
-        lobby = db.create_lobby(CHAT, opened_by=1, players=players)
-        game = db.start_game(lobby.id, lobby.version, {}, stage_deadline=None, timer_token=None)
+        lobby = create_lobby(db, CHAT, opened_by=1, players=players)
+        game = start_game(db, lobby.id, lobby.version, {}, stage_deadline=None, timer_token=None)
         results = [
             PlayerOutcome(p.user_id, f"{p.name}-v{game_number}", *roles[p.user_id], won=False)
             for p in players
@@ -178,9 +189,10 @@ def test_finish_game_and_stats(db: Database) -> None:
             PlayerOutcome(r.user_id, r.name, r.role, r.side, r.side == winner) for r in results
         ]
         if game_number == 0:
-            ended = db.finish_game(game.id, winner, results, expected_version=game.version)
+            ended = finish_game(db, game.id, winner, results, expected_version=game.version)
         else:  # the last action and the end in one transaction
-            ended = db.record_action(
+            ended = record_action(
+                db,
                 game.id,
                 game.version,
                 {"kind": "last"},
@@ -192,9 +204,9 @@ def test_finish_game_and_stats(db: Database) -> None:
         assert ended.status is GameStatus.ENDED and ended.winner == winner
         assert ended.ended_at is not None and ended.stage_deadline is None
     with pytest.raises(GameStatusError):
-        db.finish_game(ended.id, "town", [])
-    aborted = db.create_lobby(CHAT, opened_by=1)
-    db.abort_game(aborted.id, expected_version=aborted.version)
+        finish_game(db, ended.id, "town", [])
+    aborted = create_lobby(db, CHAT, opened_by=1)
+    abort_game(db, aborted.id, expected_version=aborted.version)
 
     stats = db.chat_stats(CHAT)
     assert stats.games_played == 3  # the aborted lobby does not count
@@ -218,7 +230,8 @@ def test_finish_game_and_stats(db: Database) -> None:
 def test_saved_permissions_survive_until_restored(db: Database) -> None:
     game = running_game(db)
     permissions = {"can_send_messages": True, "can_invite_users": False}
-    game = db.record_action(
+    game = record_action(
+        db,
         game.id,
         game.version,
         {"kind": "night"},
@@ -227,11 +240,11 @@ def test_saved_permissions_survive_until_restored(db: Database) -> None:
         timer_token="night-1",
         saved_permissions=permissions,
     )
-    assert db.pending_permission_restores() == ()  # still running: the game restores them
-    db.abort_game(game.id)
-    pending = db.pending_permission_restores()
+    assert pending_permission_restores(db) == ()  # still running: the game restores them
+    abort_game(db, game.id)
+    pending = pending_permission_restores(db)
     assert [(g.id, g.saved_permissions) for g in pending] == [(game.id, permissions)]
-    db.clear_saved_permissions(game.id)
-    assert db.pending_permission_restores() == ()
+    clear_saved_permissions(db, game.id)
+    assert pending_permission_restores(db) == ()
     stored = db.get_game(game.id)
     assert stored is not None and stored.saved_permissions is None

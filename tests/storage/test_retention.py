@@ -13,6 +13,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from tests.database_ops import abort_game, create_lobby, record_action, start_game, update_game
 from tests.storage.traces import file_traces, sqlite_file, table_traces
 from tg_mafia.runtime.timers.retention import cutoff
 from tg_mafia.storage import (
@@ -47,20 +48,21 @@ def played(
     """A game with two actions and a state naming its players as the engine
     does; ended `ended_days_ago` days ago (None: still running)."""
     first, second = (str(p.user_id) for p in players[:2])
-    lobby = db.create_lobby(
-        chat_id, opened_by=players[0].user_id, players=players, opener_name=players[0].name
+    lobby = create_lobby(
+        db, chat_id, opened_by=players[0].user_id, players=players, opener_name=players[0].name
     )
     if host is not None:
-        lobby = db.update_game(
-            lobby.id, lobby.version, host_user_id=host.user_id, host_name=host.name
+        lobby = update_game(
+            db, lobby.id, lobby.version, host_user_id=host.user_id, host_name=host.name
         )
     state = {
         "seats": [first, second],
         "roles": {first: "mafia"},
         "choices": {f"{first}:kill": second},
     }
-    game = db.start_game(lobby.id, lobby.version, state, stage_deadline=None, timer_token=None)
-    game = db.record_action(
+    game = start_game(db, lobby.id, lobby.version, state, stage_deadline=None, timer_token=None)
+    game = record_action(
+        db,
         game.id,
         game.version,
         {"verb": "night", "actor": first, "target": second},
@@ -73,7 +75,8 @@ def played(
     results = [PlayerOutcome(p.user_id, p.name, "citizen", "town", True) for p in players[1:]] + [
         PlayerOutcome(players[0].user_id, players[0].name, "mafia", "mafia", False)
     ]
-    ended = db.record_action(
+    ended = record_action(
+        db,
         game.id,
         game.version,
         {"verb": "timeout", "actor": "clock"},
@@ -134,8 +137,8 @@ def test_old_games_keep_only_results_under_pseudonyms(db: Database, database_url
     _messages(db, old.id, ANN, days_ago=100)
     recent = played(db, CHATS[0], (BOB, CLEO), ended_days_ago=10)
     running = played(db, CHATS[2], (CLEO, BOB), ended_days_ago=None)
-    aborted = db.create_lobby(CHATS[3], opened_by=ANN.user_id, players=(ANN,))
-    db.abort_game(aborted.id)
+    aborted = create_lobby(db, CHATS[3], opened_by=ANN.user_id, players=(ANN,))
+    abort_game(db, aborted.id)
     _age(db, aborted.id, 100)
     _watch(db, CHATS[3], ANN.user_id, days_ago=100)  # a chat with no game since: lapses
     _watch(db, CHATS[0], BOB.user_id, days_ago=100)  # a chat that played lately: kept

@@ -6,6 +6,16 @@ from __future__ import annotations
 
 import pytest
 
+from tests.database_ops import (
+    abort_game,
+    backlog,
+    create_lobby,
+    finish_game,
+    record_action,
+    retry_later,
+    start_game,
+    update_game,
+)
 from tg_mafia.storage import Database, GameRecord, Player, PlayerBusyError, PlayerOutcome
 
 CHAT = -100_500
@@ -14,27 +24,27 @@ ANN, BOB = Player(11, "Ann"), Player(12, "Bob")
 
 
 def running(db: Database, chat: int, players: tuple[Player, ...]) -> GameRecord:
-    lobby = db.create_lobby(chat, opened_by=players[0].user_id, players=players, seed=1)
-    return db.start_game(lobby.id, lobby.version, {"s": 0}, stage_deadline=10.0, timer_token="1")
+    lobby = create_lobby(db, chat, opened_by=players[0].user_id, players=players, seed=1)
+    return start_game(db, lobby.id, lobby.version, {"s": 0}, stage_deadline=10.0, timer_token="1")
 
 
 def test_a_user_sits_at_one_table_at_a_time(db: Database) -> None:
     first = running(db, CHAT, (ANN,))
     assert db.game_of_user(ANN.user_id) == first
-    lobby = db.create_lobby(OTHER, opened_by=BOB.user_id)
+    lobby = create_lobby(db, OTHER, opened_by=BOB.user_id)
     with pytest.raises(PlayerBusyError):
-        db.update_game(lobby.id, lobby.version, players=(BOB, ANN))
+        update_game(db, lobby.id, lobby.version, players=(BOB, ANN))
     assert db.get_game(lobby.id) == lobby  # refused: nothing written
-    joined = db.update_game(lobby.id, lobby.version, players=(BOB,))
+    joined = update_game(db, lobby.id, lobby.version, players=(BOB,))
     assert db.game_of_user(BOB.user_id) == joined
-    left = db.update_game(joined.id, joined.version, players=())  # Bob leaves the lobby
+    left = update_game(db, joined.id, joined.version, players=())  # Bob leaves the lobby
     assert db.game_of_user(BOB.user_id) is None
     # The game ends: Ann is free for the next one.
-    db.finish_game(first.id, "town", [PlayerOutcome(ANN.user_id, "Ann", "citizen", "town", True)])
+    finish_game(db, first.id, "town", [PlayerOutcome(ANN.user_id, "Ann", "citizen", "town", True)])
     assert db.game_of_user(ANN.user_id) is None
-    again = db.update_game(left.id, left.version, players=(ANN,))
+    again = update_game(db, left.id, left.version, players=(ANN,))
     assert db.game_of_user(ANN.user_id) == again
-    db.abort_game(again.id)
+    abort_game(db, again.id)
     assert db.game_of_user(ANN.user_id) is None
 
 
@@ -49,9 +59,9 @@ def test_the_outbox_keeps_each_chats_order_until_done(db: Database) -> None:
         entries = tx.pending(CHAT)
         assert [e.op["text"] for e in entries] == ["g0", "g1", "g2"]
         tx.done([entries[0].id])
-    assert db.backlog() == (3, 99.0)
+    assert backlog(db) == (3, 99.0)
     with db.transaction() as tx:
-        tx.retry_later(tx.pending(CHAT)[0].id)
+        retry_later(tx, tx.pending(CHAT)[0].id)
         assert [(e.op["text"], e.attempts) for e in tx.pending(CHAT)] == [("g1", 1), ("g2", 0)]
 
 
@@ -70,7 +80,7 @@ def test_a_rolled_back_transaction_leaves_no_call(db: Database) -> None:
     with pytest.raises(RuntimeError), db.transaction() as tx:
         tx.enqueue(CHAT, {"m": "send", "text": "never"}, now=1.0)
         raise RuntimeError("the action failed after its calls were queued")
-    assert db.backlog() == (0, None)
+    assert backlog(db) == (0, None)
 
 
 def test_living_messages_and_moved_deadlines(db: Database) -> None:
@@ -94,7 +104,8 @@ def test_living_messages_and_moved_deadlines(db: Database) -> None:
 
 def test_texts_are_forgotten_with_stand_ins(db: Database) -> None:
     game = running(db, CHAT, (ANN,))
-    game = db.record_action(
+    game = record_action(
+        db,
         game.id,
         game.version,
         {"verb": "say", "actor": "11", "text": "secret plan, спасибо"},

@@ -377,7 +377,6 @@ async def _start(
     from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
 
     from tg_mafia.bootstrap import start_service
-    from tg_mafia.ops import heap
     from tg_mafia.telegram.startup import ATTEMPTS, with_retries
 
     health = listeners.health
@@ -451,8 +450,6 @@ async def _start(
             else "",
         )
     await app.start()
-    frozen = heap.settle()  # after the start-up: what exists now lives as long as the bot
-    log.debug("%d long-lived objects kept out of the garbage collector's walks", frozen)
     if health is not None:
         log.info("health check on http://%s/healthz", health.address)
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
-from engine import IllegalAction, PublicView, action_from_dict
+from engine import FloorMode, IllegalAction, PublicView, Stage, action_from_dict
 from engine import events as ev
 from engine.events import Event
 from tg_mafia.i18n import Translator, translator
@@ -141,7 +141,7 @@ def _floor(said: Said, event: ev.FloorGiven) -> str:
 
 
 def _farewell(said: Said, event: ev.FarewellGiven) -> str:
-    head = texts.floor_head(said.t, "farewell", "normal", event.day)
+    head = texts.floor_head(said.t, Stage.FAREWELL, FloorMode.NORMAL, event.day)
     return f"{head} — {said.table.label(event.player)}"
 
 

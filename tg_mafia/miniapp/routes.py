@@ -27,6 +27,7 @@ from tg_mafia.miniapp.initdata import DEFAULT_MAX_AGE, Rejection, SignedUser, ve
 from tg_mafia.miniapp.snapshot import chats_of, choices, viewer_of
 from tg_mafia.render import texts
 from tg_mafia.render.presses import stale
+from tg_mafia.render.texts import Answer
 from tg_mafia.runtime.gameview import table_of, views_of
 from tg_mafia.runtime.gate import Refusal, admit_data
 from tg_mafia.runtime.service import GameService, is_move
@@ -102,7 +103,7 @@ class MiniApp:
         t = translator(record.language)
         viewer = viewer_of(record, user.user_id)
         if chat not in chats_of(record, viewer):
-            return HTTPStatus.FORBIDDEN, texts.popup(t, "not_yours")  # another's private chat
+            return HTTPStatus.FORBIDDEN, texts.popup(t, Answer.NOT_YOURS)  # another's private chat
         limited = await self.limiter.take(user.user_id)
         if limited is not None:
             return HTTPStatus.TOO_MANY_REQUESTS, too_fast(t, limited.wait)
@@ -110,15 +111,15 @@ class MiniApp:
         verdict = await admit_data(service.adb, chat, message, data, user.user_id)
         if isinstance(verdict, Refusal) or verdict.game_id != record.id:
             log.info("mini app: press of user %s refused: %s", user.user_id, verdict)
-            return HTTPStatus.CONFLICT, texts.popup(t, "stale")  # the message shows it no more
+            return HTTPStatus.CONFLICT, texts.popup(t, Answer.STALE)  # the message shows it no more
         button = verdict.button
         views = views_of(record) if record.status is GameStatus.RUNNING else None
         if views is None or stale(button, views.public):
-            return HTTPStatus.CONFLICT, texts.popup(t, "stale")
+            return HTTPStatus.CONFLICT, texts.popup(t, Answer.STALE)
         mine = [b for b in game.buttons if b.chat_id in chats_of(record, viewer)]
         if data not in {c["d"] for c in choices(t, table_of(record), record, views, viewer, mine)}:
             log.info("mini app: user %s may not press %s now", user.user_id, data)
-            return HTTPStatus.FORBIDDEN, texts.popup(t, "not_yours")
+            return HTTPStatus.FORBIDDEN, texts.popup(t, Answer.NOT_YOURS)
         if not is_move(button):  # a menu it opens in private, as the chat's button does
             return HTTPStatus.OK, await service.press(record, user.user_id, button)
         made, popup = await service.move_pressed(record.id, button, user.user_id)

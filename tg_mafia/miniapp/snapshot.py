@@ -197,10 +197,10 @@ def _may_press(record: GameRecord, views: Views, user_id: int, button: Button) -
     actor = str(user_id)
     if is_move(button):
         action = move_of(record, views, user_id, button)
-        return not isinstance(action, str) and views.refusal(action) == "ok"
+        return not isinstance(action, str) and views.refusal(action) is None
     if button.kind is Kind.NOMINATE_MENU:
         alive = views.public.alive
-        return any(views.refusal(Nominate(actor, target)) == "ok" for target in alive)
+        return any(views.refusal(Nominate(actor, target)) is None for target in alive)
     if button.kind is Kind.HOST_WARN_MENU:
         hosting = record.host_user_id == user_id
         return hosting and any(isinstance(a, HostWarn) for a in views.legal(HOST))

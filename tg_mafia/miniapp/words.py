@@ -40,7 +40,7 @@ def stage_name(t: Translator, view: PublicView) -> str:
     if stage is Stage.NIGHT:
         return t.gettext("🌙 Night {n}").format(n=view.night)
     if stage in (Stage.INTRO, Stage.SPEECH, Stage.LAST_WORD, Stage.FAREWELL):
-        return texts.floor_head(t, stage.value, view.floor_mode, view.day)
+        return texts.floor_head(t, stage, view.floor_mode, view.day)
     if stage in (Stage.VOTE, Stage.LIFT, Stage.BALLOT):
         return vote_name(t, view.day)
     if stage is Stage.DECIDE:

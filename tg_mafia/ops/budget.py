@@ -61,11 +61,11 @@ SOURCE: Final = "benchmarks/results/calls_per_game-2026-12-04.json"
 # sendMessage + editMessageText + pin + unpin + other (mostly free membership checks with
 # a few keyboard edits: counted whole, an estimate on the safe side), and "minutes".
 GAME_COSTS: Final[Mapping[str, GameCost]] = {
-    "classic": GameCost(153, 20.39),
-    "moscow": GameCost(276, 32.45),
-    "party": GameCost(157, 19.05),
-    "club": GameCost(276, 30.70),
-    "sport": GameCost(256, 29.34),
+    "classic": GameCost(144, 20.37),
+    "moscow": GameCost(272, 32.45),
+    "party": GameCost(130, 18.87),
+    "club": GameCost(263, 30.70),
+    "sport": GameCost(249, 29.32),
 }
 # A variant the benchmark has not measured costs as much as the dearest one.
 DEAREST: Final = max(cost.per_minute for cost in GAME_COSTS.values())

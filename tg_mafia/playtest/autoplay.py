@@ -32,6 +32,7 @@ from tg_mafia.playtest.harness import Harness
 from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render import texts
 from tg_mafia.render.callbacks import Kind, decode
+from tg_mafia.render.texts import Answer
 from tg_mafia.sandbox import SimUser
 from tg_mafia.sandbox.errors import SimulationError
 from tg_mafia.storage import GameRecord, GameStatus
@@ -106,7 +107,7 @@ class AutoPlayers:
         self.chatter = chatter
         self.lines = lines
         self.users = {str(u.id): u for u in [*h.users, h.admin]}
-        self.stale_popups = {texts.popup(translator(lang), "stale") for lang in LANGUAGES}
+        self.stale_popups = {texts.popup(translator(lang), Answer.STALE) for lang in LANGUAGES}
         self.steps = 0
         # They press at machine speed, many times a second of the game's clock: the limit
         # on what a person sends (telegram/limiter.py) is not theirs; its tests keep one.

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine import action_from_dict, apply, new_game
 from engine.events import PostDeleted
+from engine.vocab import Breach
 from tg_mafia.i18n import translator
 from tg_mafia.render import texts
 from tg_mafia.sandbox import CallRecord, Sandbox
@@ -206,6 +207,6 @@ def replayed_reason(db: Database, game_id: int, index: int) -> str | None:
     reasons = [e.reason for e in events if isinstance(e, PostDeleted)]
     if index >= len(reasons):
         return None
-    if reasons[index] == "dead":
+    if reasons[index] is Breach.DEAD:
         return "the author is out of the game"
     return texts.warning_reason(translator("en"), reasons[index])

@@ -15,7 +15,7 @@ def has_a_move(views: Views, player: str) -> bool:
     or (a mafioso on a night the family talks) words to write."""
     if any(not isinstance(action, Timeout) for action in views.legal(player)):
         return True
-    return views.refusal(MafiaChat(player, "…")) == "ok"
+    return views.refusal(MafiaChat(player, "…")) is None
 
 
 class People:

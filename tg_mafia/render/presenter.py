@@ -12,6 +12,7 @@ from typing import Any
 from engine import Stage, Views, find_variant
 from engine import events as ev
 from engine.events import Event
+from engine.vocab import EndReason
 from tg_mafia.render import keyboards, screens, texts
 from tg_mafia.render import sport as sport_render
 from tg_mafia.render.callbacks import Kind
@@ -359,7 +360,7 @@ def game_ended(scene: Scene, event: ev.GameEnded) -> None:
     text = texts.end_screen(
         scene.t, scene.table, event.winner, event.roles, set(view.dead), notes, event.reason
     )
-    if event.winner is None and event.reason != "suspended":
+    if event.winner is None and event.reason is not EndReason.SUSPENDED:
         # abandoned: stored as not played, with no picture or protocol
         scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again)))
     elif event.winner is None:

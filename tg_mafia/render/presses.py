@@ -1,7 +1,7 @@
 """A press on a game's button: the engine action it stands for, built from
-the button's kind (one table), the presser and what the presser sees (their
-own view); what the engine says of it becomes the popup. A button of
-another step, a forged one, or one meant for someone else changes nothing."""
+the button's kind (one table), the presser and the engine's views of the
+game; what the engine says of it becomes the popup. A button of another
+step, a forged one, or one meant for someone else changes nothing."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from engine.actions import (
 )
 from engine.variants import NightMove
 from tg_mafia.render.callbacks import Button, Kind
+from tg_mafia.render.texts import Answer
 from tg_mafia.render.texts.table import Table
 
 HOST_VERBS: Mapping[str, Callable[[str], Action]] = MappingProxyType(
@@ -45,15 +46,15 @@ HOST_VERBS: Mapping[str, Callable[[str], Action]] = MappingProxyType(
 NIGHT_MOVES = frozenset(move.value for move in NightMove)
 
 # The popup that answers a press the engine took.
-SUCCESS: Mapping[Kind, str] = MappingProxyType(
+SUCCESS: Mapping[Kind, Answer] = MappingProxyType(
     {
-        Kind.NIGHT: "chosen",
-        Kind.PLAN: "ok",
-        Kind.HAND: "hand_raised",
-        Kind.LOWER: "hand_lowered",
-        Kind.VOTE: "voted",
-        Kind.UNVOTE: "vote_withdrawn",
-        Kind.BEST: "best_move_in",
+        Kind.NIGHT: Answer.CHOSEN,
+        Kind.PLAN: Answer.OK,
+        Kind.HAND: Answer.HAND_RAISED,
+        Kind.LOWER: Answer.HAND_LOWERED,
+        Kind.VOTE: Answer.VOTED,
+        Kind.UNVOTE: Answer.VOTE_WITHDRAWN,
+        Kind.BEST: Answer.BEST_MOVE_IN,
     }
 )
 

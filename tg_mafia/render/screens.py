@@ -25,12 +25,15 @@ from engine.actions import (
     Unvote,
     Vote,
 )
+from engine.errors import Reason
+from engine.variants import NightMove
 from engine.views import NightOption
 from tg_mafia.render import keyboards, texts
 from tg_mafia.render.callbacks import Kind
 from tg_mafia.render.calls import Keyboard, Method, Op, callback, web_app
 from tg_mafia.render.presses import selection_arg
 from tg_mafia.render.scene import Scene
+from tg_mafia.render.texts import Answer, Popup
 from tg_mafia.render.texts import sport as sport_texts
 from tg_mafia.render.texts.timefmt import RELATIVE
 
@@ -75,7 +78,7 @@ def floor(scene: Scene, method: Method = Method.SEND, note: str = "") -> Op:
     text = texts.floor(
         t,
         scene.table,
-        view.stage.value,
+        view.stage,
         view.day,
         view.speaker,
         view.timer_seconds or 0,
@@ -249,7 +252,7 @@ def night_prompt(scene: Scene, player: str, move: str, method: Method) -> Op | N
         + "\n"
         + texts.night_question(t, move, view.role, public.variant, public.night)
     )
-    if move == "kill" and view.plan:  # the family's: the Don's list
+    if move == NightMove.KILL and view.plan:  # the family's: the Don's list
         text += "\n" + texts.plan_set(t, scene.table, view.plan)
     if option.has_chosen:
         text += "\n" + texts.night_chosen(t, scene.table, option.chosen)
@@ -320,19 +323,19 @@ def _with_table(scene: Scene, keyboard: Keyboard) -> Keyboard:
 
 def best_move_menu(
     scene: Scene, player: str, picked: tuple[str, ...] | None, method: Method = Method.EDIT
-) -> tuple[Op | None, str]:
+) -> tuple[Op | None, Popup]:
     """The farewell holder's best move, in private: a button per player the
     engine lets them name, each toggling that name, and Done once a
     selection the engine takes is made. With it, the popup's code: `ok`, or
     why the engine refuses this selection (None: a malformed press)."""
     t, seats = scene.t, scene.views.public.seats
     if picked is None:
-        return None, "stale"
+        return None, Answer.STALE
     allowed = {a.targets for a in _legal(scene, Best, player) if isinstance(a, Best)}
     if not allowed:
-        return None, "no_best_move"
+        return None, Reason.NO_BEST_MOVE
     if picked and picked not in allowed:
-        return None, scene.views.refusal(Best(player, picked))
+        return None, scene.views.refusal(Best(player, picked)) or Answer.OK
     names = [p for p in seats if (p,) in allowed]
 
     def toggle(name: str) -> str:
@@ -347,7 +350,7 @@ def best_move_menu(
         done = scene.data(Kind.BEST, "d", selection_arg(scene.table, picked))
         extra.append(callback(texts.button(t, "done"), done))
     keyboard = keyboards.players(scene.table, names, toggle, extra, marked=picked)
-    return Op(method, text=text, key=BEST, keyboard=keyboard), "ok"
+    return Op(method, text=text, key=BEST, keyboard=keyboard), Answer.OK
 
 
 def host_panel(scene: Scene) -> Op:

@@ -27,6 +27,7 @@ from tg_mafia.records import DEFAULT_VARIANT, ChatSettingsRecord
 from tg_mafia.render import keyboards, texts
 from tg_mafia.render.callbacks import Button, Kind
 from tg_mafia.render.calls import ButtonData, Keyboard, callback
+from tg_mafia.render.texts import Answer
 from tg_mafia.render.texts.options import (
     MENU_LANGUAGES,
     autostart_line,
@@ -87,19 +88,19 @@ def apply_press(t: Translator, current: Settings, args: list[str]) -> Step:
         return current, SCREENS[verb]
     handler = PRESSES.get(verb)
     if handler is None or not rest:
-        raise Refused(texts.popup(t, "stale"))
+        raise Refused(texts.popup(t, Answer.STALE))
     return handler(t, current, rest)
 
 
 def _language(t: Translator, current: Settings, rest: list[str]) -> Step:
     if len(rest) != 1 or rest[0] not in MENU_LANGUAGES:
-        raise Refused(texts.popup(t, "stale"))
+        raise Refused(texts.popup(t, Answer.STALE))
     return replace(current, language=rest[0]), "main"
 
 
 def _variant(t: Translator, current: Settings, rest: list[str]) -> Step:
     if len(rest) != 1 or rest[0] not in VARIANTS:
-        raise Refused(texts.popup(t, "stale"))
+        raise Refused(texts.popup(t, Answer.STALE))
     options = kept_options(rest[0], current.options)
     return replace(current, variant=rest[0], options=options), "main"
 
@@ -107,14 +108,14 @@ def _variant(t: Translator, current: Settings, rest: list[str]) -> Step:
 def _option_steps(t: Translator, current: Settings, rest: list[str]) -> Step:
     spec = _spec_of(t, current.variant, rest[0])
     if len(rest) != 1 or not _is_number(spec):
-        raise Refused(texts.popup(t, "stale"))
+        raise Refused(texts.popup(t, Answer.STALE))
     return current, f"option:{spec.name}"
 
 
 def _default(t: Translator, current: Settings, rest: list[str]) -> Step:
     spec = _spec_of(t, current.variant, rest[0])
     if len(rest) != 1:
-        raise Refused(texts.popup(t, "stale"))
+        raise Refused(texts.popup(t, Answer.STALE))
     options = {k: v for k, v in current.options.items() if k != spec.name}
     return replace(current, options=options), _after_set(spec)
 
@@ -122,7 +123,7 @@ def _default(t: Translator, current: Settings, rest: list[str]) -> Step:
 def _set(t: Translator, current: Settings, rest: list[str]) -> Step:
     spec = _spec_of(t, current.variant, rest[0])
     if len(rest) != 2:
-        raise Refused(texts.popup(t, "stale"))
+        raise Refused(texts.popup(t, Answer.STALE))
     options = {**current.options, spec.name: rest[1]}
     try:
         checked = resolve_options(current.variant, options)
@@ -138,7 +139,7 @@ def _set(t: Translator, current: Settings, rest: list[str]) -> Step:
 
 def _autostart(t: Translator, current: Settings, rest: list[str]) -> Step:
     if rest not in (["on"], ["off"]):
-        raise Refused(texts.popup(t, "stale"))
+        raise Refused(texts.popup(t, Answer.STALE))
     return replace(current, autostart=rest == ["on"]), "main"
 
 

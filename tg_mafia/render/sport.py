@@ -11,6 +11,7 @@ from typing import Any
 
 from engine import events as ev
 from engine.events import Event
+from engine.vocab import CancelledVote
 from tg_mafia.render import screens
 from tg_mafia.render.calls import Method, Op
 from tg_mafia.render.scene import Scene
@@ -36,7 +37,7 @@ def fouled(scene: Scene, event: ev.Fouled) -> None:
 
 
 def vote_cancelled(scene: Scene, event: ev.VoteCancelled) -> None:
-    if event.when == "now":
+    if event.when is CancelledVote.NOW:
         # The running count, re-speech or lift is over: its buttons go.
         for key in (screens.COUNT, screens.LIFT, screens.FLOOR):
             scene.group(Op(Method.CLEAR, key=key))

@@ -5,7 +5,7 @@ place; every change and its calls are written in one transaction."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
@@ -14,6 +14,7 @@ from telegram import Bot
 from telegram.error import TelegramError
 
 from engine import SetupError, find_variant, resolve_options
+from engine.errors import Reason
 from tg_mafia.i18n import translator
 from tg_mafia.ops.budget import TokenBudget
 from tg_mafia.render import keyboards, texts
@@ -26,6 +27,7 @@ from tg_mafia.render.lobby import (
     lobby_text,
     missing_rights_warning,
 )
+from tg_mafia.render.texts import Answer
 from tg_mafia.render.texts.names import person_name
 from tg_mafia.render.texts.timefmt import deadline_html
 from tg_mafia.runtime.admission import waitlist
@@ -49,6 +51,7 @@ EXTEND_RANGE = (30, 600)  # what /extend N may add at once
 MAX_WAIT = 3600  # a lobby never waits longer than this from now
 RIGHTS = ("can_delete_messages", "can_restrict_members", "can_pin_messages", "can_manage_topics")
 PRESENT = ("creator", "administrator", "member", "restricted")
+GivePopup = Callable[[str], Awaitable[None]]  # a press's popup, given before the rest is done
 
 
 @dataclass(frozen=True)
@@ -304,7 +307,7 @@ class Lobbies:
                 return answer.format(title=title), None, False
             seats = find_variant(record.variant).max_players
             if len(record.players) >= seats:
-                return texts.popup(t, "lobby_full"), None, False
+                return texts.popup(t, Answer.LOBBY_FULL), None, False
             busy = tx.game_of_user(user_id)
             if busy is not None:
                 return already_at_a_table(t, busy), None, False
@@ -319,11 +322,16 @@ class Lobbies:
             full = settings.autostart and len(record.players) == seats and not _needs_host(record)
             return text.format(title=title), record, full
 
-    async def press(self, game_id: int, user_id: int, verb: str, is_admin: bool) -> str:
-        """Leave / Start / Cancel on the lobby: the popup's text."""
+    async def press(
+        self, game_id: int, user_id: int, verb: str, is_admin: bool, first: GivePopup | None = None
+    ) -> str:
+        """Leave / Start / Cancel on the lobby: the popup's text; a start's given to
+        `first` once decided, before the deal."""
         result = await self.db.run(self._press, game_id, user_id, verb, is_admin, self.clock.now())
         answer, record, start = result
         if start and record is not None:
+            if first is not None:
+                await first(answer)
             return await self.start(record) or answer
         if record is not None:
             self.after_write(record, 1)
@@ -336,27 +344,27 @@ class Lobbies:
             record = tx.game(game_id, for_update=True)
             t = translator(record.language if record else "en")
             if record is None or record.status is not GameStatus.LOBBY:
-                return texts.popup(t, "stale"), None, False
+                return texts.popup(t, Answer.STALE), None, False
             if verb == "leave":
                 if record.seat_of(user_id) is None:
-                    return texts.popup(t, "not_a_player"), None, False
+                    return texts.popup(t, Reason.NOT_A_PLAYER), None, False
                 players = tuple(p for p in record.players if p.user_id != user_id)
                 record = tx.update_game(record.id, record.version, players=players)
                 self._put(tx, record, Method.EDIT, now)
-                return texts.popup(t, "ok"), record, False
+                return texts.popup(t, Answer.OK), record, False
             if user_id != record.opened_by and not is_admin:
-                return texts.popup(t, "only_opener"), None, False
+                return texts.popup(t, Answer.ONLY_OPENER), None, False
             if verb == "cancel":
                 record = tx.abort_game(record.id)
                 self._close(tx, record, "cancelled", now)
-                return texts.popup(t, "ok"), record, False
+                return texts.popup(t, Answer.OK), record, False
             if verb == "start":
                 if len(record.players) < find_variant(record.variant).min_players:
-                    return texts.popup(t, "lobby_few"), None, False
+                    return texts.popup(t, Answer.LOBBY_FEW), None, False
                 if _needs_host(record):
-                    return texts.popup(t, "host_wanted"), None, False
-                return texts.popup(t, "ok"), record, True
-            return texts.popup(t, "stale"), None, False
+                    return texts.popup(t, Answer.HOST_WANTED), None, False
+                return texts.popup(t, Answer.OK), record, True
+            return texts.popup(t, Answer.STALE), None, False
 
     async def extend(
         self, chat_id: int, topic: int, user_id: int, is_admin: bool, seconds: int
@@ -388,7 +396,7 @@ class Lobbies:
             if record.status is not GameStatus.LOBBY:
                 return t.gettext("The game has started: only a lobby's time can be extended."), None
             if user_id != record.opened_by and not is_admin:
-                return texts.popup(t, "only_opener"), None
+                return texts.popup(t, Answer.ONLY_OPENER), None
             ceiling = now + self.clock.real(MAX_WAIT)
             current = max(record.stage_deadline or now, now)
             if current >= ceiling - 1:
@@ -429,7 +437,7 @@ class Lobbies:
             if record.host_user_id not in (None, user_id):
                 return t.gettext("This game has a host already."), None
             if user_id != record.opened_by and not is_admin:
-                return texts.popup(t, "only_opener"), None  # no one else takes the game over
+                return texts.popup(t, Answer.ONLY_OPENER), None  # no one else takes the game over
             players = tuple(p for p in record.players if p.user_id != user_id)
             record = tx.update_game(
                 record.id, record.version, players=players, host_user_id=user_id, host_name=name
@@ -450,7 +458,11 @@ class Lobbies:
             self._close(tx, started, "started", now)
 
         outcome = await self.runner.start(record, saved, closing)
-        return None if outcome.error is None else texts.popup(translator(record.language), "stale")
+        return (
+            None
+            if outcome.error is None
+            else texts.popup(translator(record.language), Answer.STALE)
+        )
 
     async def _permissions(self, record: GameRecord) -> dict[str, Any] | None:
         """The group's own permissions, to restore exactly after each night

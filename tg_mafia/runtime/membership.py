@@ -30,8 +30,10 @@ from telegram.error import TelegramError
 
 from engine import Phase
 from engine.actions import CHAT, Depart, Suspend, Unsuspend
+from engine.errors import Reason
 from tg_mafia.i18n import translator
 from tg_mafia.render.calls import Method, Op, Priority
+from tg_mafia.render.texts import Answer, Popup
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
 from tg_mafia.runtime.gameview import table_of, views_of
@@ -46,7 +48,9 @@ Written = Callable[[GameRecord, int], None]
 RESTRICT = "can_restrict_members"
 TOPICS = "can_manage_topics"
 # What a suspension or its lifting may meet that only means it has nothing to do.
-SUSPENSION_NOOPS = frozenset({"suspended", "not_suspended", "game_over", "no_game", "duplicate"})
+SUSPENSION_NOOPS: frozenset[Popup] = frozenset(
+    {Reason.SUSPENDED, Reason.NOT_SUSPENDED, Reason.GAME_OVER, Answer.NO_GAME, Answer.DUPLICATE}
+)
 
 
 class Membership:
@@ -83,7 +87,7 @@ class Membership:
                 outcome = await self.runner.act(
                     record.id, Depart(str(user_id)), update_id=CURRENT_UPDATE.get()
                 )
-                if outcome.error not in (None, "dead", "game_over"):
+                if outcome.error not in (None, Reason.DEAD, Reason.GAME_OVER):
                     log.warning("game %s: %s left, refused: %s", record.id, user_id, outcome.error)
 
     async def unreachable(self, user_id: int) -> None:

@@ -14,14 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any
 
 from engine import Action, GameState, IllegalAction, Phase, Views, apply, new_game
-from engine.actions import HostExtend, HostPause, MafiaChat, Say, Suspend, Unsuspend
+from engine.actions import HostExtend, HostPause, MafiaChat, Say, Suspend, Timeout, Unsuspend
+from engine.errors import Reason
 from engine.replay import stand_in
 from tg_mafia.render import presenter, screens
 from tg_mafia.render.calls import SPARE, Method, Op
 from tg_mafia.render.scene import Outgoing, Scene
+from tg_mafia.render.texts import Answer, Popup
 from tg_mafia.runtime import endgame
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
@@ -41,7 +44,17 @@ SPARE_SLACK = 3.0
 
 # A move decided from the game as it is read for the move (its views), under its lock and
 # in the same transaction: the action, or the code of the popup that refuses the input.
-Decide = Callable[[GameRecord, Views], "Action | str"]
+
+
+class Quiet(StrEnum):
+    """An input that made no move and that nobody is answered for."""
+
+    ALBUM_JUDGED = "album_judged"  # a later part of an album already judged
+    NO_COUNTDOWN = "no_countdown"  # a countdown with nothing to show
+    SPECTATOR = "spectator"  # a post that is not the game's business
+
+
+Decide = Callable[[GameRecord, Views], "Action | Popup | Quiet"]
 # A game by its id, or as the running game of a chat (and forum topic): a post names
 # its chat only, and is judged on the one read of the game its move makes.
 GameRef = int | tuple[int, int]
@@ -51,7 +64,7 @@ GameRef = int | tuple[int, int]
 class Outcome:
     """What became of an input: `error` None means it was taken."""
 
-    error: str | None
+    error: Popup | Quiet | None
     record: GameRecord | None = None
     calls: int = 0  # how many calls it wrote to the outbox
 
@@ -176,16 +189,16 @@ class Runner:
         with db.transaction() as tx:
             record = _locked(tx, game)
             if record is None or record.status is not GameStatus.RUNNING:
-                return Outcome("no_game", record)
+                return Outcome(Answer.NO_GAME, record)
             before = state_of(record)
             # After the game's row lock: a twin delivery waits here for the first to commit.
             if update_id is not None and tx.made_by_update(update_id):
-                return Outcome("duplicate", record)
+                return Outcome(Answer.DUPLICATE, record)
             if album is not None and (fate := tx.living_id(record.id, 0, album_key(album))):
                 return self._follow_album(tx, record, fate, post_message_id, now)
             seen = Views(before)
             action = decide if isinstance(decide, Action) else decide(record, seen)
-            if isinstance(action, str):
+            if not isinstance(action, Action):
                 return Outcome(action, record)
             try:
                 after, events = apply(before, action)
@@ -232,7 +245,7 @@ class Runner:
             written = tx.abort_game(written.id, expected_version=written.version)
         if after.phase is Phase.ENDED:
             outgoing = [*outgoing, *_unpin_table(tx, record)]
-        calls = enqueue(tx, written, outgoing, now)
+        calls = enqueue(tx, written, outgoing, due(record, action, now))
         if album is not None:
             deleted = after.table.deleted > before.table.deleted
             tx.set_living(record.id, 0, album_key(album), ALBUM_DELETED if deleted else ALBUM_KEPT)
@@ -250,7 +263,7 @@ class Runner:
                 game_view(record, self.clock.speed, self.app_url), message_id
             )
             calls = enqueue(tx, record, delete, now)
-        return Outcome("album_judged", record, calls)
+        return Outcome(Quiet.ALBUM_JUDGED, record, calls)
 
     def _deadline(
         self,
@@ -333,22 +346,22 @@ class Runner:
         with db.transaction() as tx:
             record = tx.game(game_id, for_update=True)
             if record is None or record.status is not GameStatus.RUNNING:
-                return Outcome("no_game", record)
+                return Outcome(Answer.NO_GAME, record)
             deadline = record.stage_deadline
             if record.timer_token != str(timer_id) or deadline is None:
-                return Outcome("stale_timer", record)
+                return Outcome(Reason.STALE_TIMER, record)
             views = views_of(record)
             clock = self.clock.stage(views)
             left = deadline - now
             # Also too early: a stage on a faster clock than the slowest (the keeper's lead).
             if not 0 < left <= clock.real(seconds) + clock.real(1.0):
-                return Outcome("stale_timer", record)  # moved: a new countdown is armed
+                return Outcome(Reason.STALE_TIMER, record)  # moved: a new countdown is armed
             if tx.living_id(game_id, 0, COUNTDOWN_KEY) == int(timer_id):
-                return Outcome("stale_timer", record)  # a duplicate firing: once a stage
+                return Outcome(Reason.STALE_TIMER, record)  # a duplicate firing: once a stage
             scene = Scene(game_view(record, clock.speed, self.app_url), views, before=views)
             op = screens.countdown(scene, seconds)
             if op is None or views.public.paused:  # by the host, or suspended
-                return Outcome("no_countdown", record)
+                return Outcome(Quiet.NO_COUNTDOWN, record)
             tx.set_living(game_id, 0, COUNTDOWN_KEY, int(timer_id))
             # Late once fewer than `seconds` - SPARE_SLACK are left.
             late = deadline - clock.real(seconds - SPARE_SLACK)
@@ -389,7 +402,7 @@ class Runner:
         with db.transaction() as tx:
             record = tx.game(lobby.id, for_update=True)
             if record is None or record.status is not GameStatus.LOBBY:
-                return Outcome("stale", record)
+                return Outcome(Answer.STALE, record)
             if saved_permissions is not None:
                 record = tx.update_game(
                     record.id, record.version, saved_permissions=saved_permissions
@@ -422,7 +435,7 @@ class Runner:
         with db.transaction() as tx:
             record = tx.game(game_id, for_update=True)
             if record is None or record.status is not GameStatus.RUNNING:
-                return Outcome("no_game", record)
+                return Outcome(Answer.NO_GAME, record)
             aborted = tx.abort_game(record.id, expected_version=record.version)
             outgoing = [
                 Outgoing(record.chat_id, Op(Method.CLEAR, key=key), topic=record.topic)
@@ -464,6 +477,15 @@ def stage_deadline(
 def _pace(clock: BotClock, state: GameState) -> BotClock:
     """The clock the timer of `state`'s stage runs on (BotClock.stage)."""
     return clock.stage(Views(state))
+
+
+def due(record: GameRecord, action: Action, now: float) -> float:
+    """When a move's calls fell due: a stage timer's at its deadline, however late it
+    fired (after a restart, an overdue stage's calls belong with the backlog the crash
+    left: outbox/order.py); any other move's now."""
+    if isinstance(action, Timeout) and record.stage_deadline is not None:
+        return min(now, record.stage_deadline)
+    return now
 
 
 def in_general(record: GameRecord, outgoing: Sequence[Outgoing]) -> list[Outgoing]:

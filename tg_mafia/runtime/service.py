@@ -20,6 +20,7 @@ from telegram.error import TelegramError
 
 from engine import HOST, Action, Phase, Views
 from engine.actions import MafiaChat, Nominate, Say, Timeout
+from engine.errors import Reason
 from tg_mafia.i18n import translator
 from tg_mafia.ops.budget import TokenBudget
 from tg_mafia.ops.draining import Draining
@@ -28,7 +29,7 @@ from tg_mafia.render.callbacks import STEPPED, Button, Kind
 from tg_mafia.render.calls import Method, Op, Priority
 from tg_mafia.render.presses import SUCCESS, is_toggle, picked, stale, to_action
 from tg_mafia.render.scene import Scene
-from tg_mafia.render.texts import RELAY_LIMIT
+from tg_mafia.render.texts import RELAY_LIMIT, Answer, Popup
 from tg_mafia.runtime.admission.waitlist import Waitlist
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.leader import PostgresLeader, Replica, SoleLeader, leader_for
@@ -39,7 +40,7 @@ from tg_mafia.runtime.members import MemberCheck
 from tg_mafia.runtime.membership import Membership
 from tg_mafia.runtime.outbox.sender import Sender
 from tg_mafia.runtime.queries import Queries
-from tg_mafia.runtime.runner import CURRENT_UPDATE, Outcome, Runner
+from tg_mafia.runtime.runner import CURRENT_UPDATE, Outcome, Quiet, Runner
 from tg_mafia.runtime.timers.keeper import COUNTDOWN_SECONDS, TimerKeeper
 from tg_mafia.runtime.timers.retention import Retention
 from tg_mafia.runtime.timers.scheduler import Scheduler
@@ -55,7 +56,9 @@ def default_replica_id() -> str:
 
 # The timer outcomes that only mean the game moved on meanwhile.
 FIRST_LEAD_WAIT = 5.0  # seconds a lone replica waits for its lock at start
-QUIET_TIMER_ERRORS = frozenset({"stale_timer", "paused", "no_game", "no_timer"})
+QUIET_TIMER_ERRORS: frozenset[Popup] = frozenset(
+    {Reason.STALE_TIMER, Reason.PAUSED, Answer.NO_GAME, Reason.NO_TIMER}
+)
 
 
 @dataclass(frozen=True)
@@ -289,33 +292,36 @@ class GameService:
     async def move_pressed(self, game_id: int, button: Button, user_id: int) -> tuple[bool, str]:
         """`press_move`, and whether the move was made (the Mini App says so)."""
 
-        def decide(record: GameRecord, views: Views) -> Action | str:
+        def decide(record: GameRecord, views: Views) -> Action | Popup:
             return move_of(record, views, user_id, button)
 
         outcome = await self.runner.act(game_id, decide, update_id=CURRENT_UPDATE.get())
         t = translator(outcome.record.language if outcome.record else "en")
         if outcome.error is None:
-            return True, texts.popup(t, SUCCESS.get(button.kind, "ok"))
-        return False, texts.popup(t, "stale" if outcome.error == "no_game" else outcome.error)
+            return True, texts.popup(t, SUCCESS.get(button.kind, Answer.OK))
+        error = outcome.error
+        if error is Answer.NO_GAME or isinstance(error, Quiet):  # Quiet: never a press's
+            return False, texts.popup(t, Answer.STALE)
+        return False, texts.popup(t, error)
 
     async def press(self, record: GameRecord, user_id: int, button: Button) -> str:
         """A game button that is no move (`press_move` takes those): the popup that
         answers the press."""
         t = translator(record.language)
         if record.status is not GameStatus.RUNNING:
-            return texts.popup(t, "stale")
+            return texts.popup(t, Answer.STALE)
         views = views_of(record)
         if button.kind in STEPPED and stale(button, views.public):
-            return texts.popup(t, "stale")
+            return texts.popup(t, Answer.STALE)
         if button.kind is Kind.TIME:
             return self._time_left(record, views)
         if button.kind in HOST_KINDS:
             if record.host_user_id != user_id:
-                return texts.popup(t, "not_host")
+                return texts.popup(t, Reason.NOT_HOST)
             if button.kind is Kind.HOST_WARN_MENU:
                 scene = Scene(game_view(record, self.clock.speed, self.runner.app_url), views)
                 await self.show(record, user_id, screens.warn_menu(scene))
-                return texts.popup(t, "see_private")
+                return texts.popup(t, Answer.SEE_PRIVATE)
         if button.kind is Kind.NOMINATE_MENU:
             return await self._nominate_menu(record, views, user_id)
         if is_toggle(button):  # a name in the best-move menu: the menu is redrawn
@@ -329,7 +335,7 @@ class GameService:
     def _time_left(self, record: GameRecord, views: Views) -> str:
         t, view = translator(record.language), views.public
         if view.suspended:
-            return texts.popup(t, "suspended")
+            return texts.popup(t, Reason.SUSPENDED)
         if view.paused or record.stage_deadline is None:
             return texts.time_left(t, 0, paused=view.paused)
         left = self.clock.stage(views).left(record.stage_deadline)
@@ -343,13 +349,13 @@ class GameService:
         refusal = None
         for target in views.public.alive:
             code = views.refusal(Nominate(actor, target))
-            if code != "ok":
+            if code is not None:
                 refusal = refusal or code
                 continue
             scene = Scene(game_view(record, self.clock.speed, self.runner.app_url), views)
             await self.show(record, user_id, screens.nominate_menu(scene, actor))
-            return texts.popup(t, "see_private")
-        return texts.popup(t, refusal or "not_your_floor")
+            return texts.popup(t, Answer.SEE_PRIVATE)
+        return texts.popup(t, refusal or Reason.NOT_YOUR_FLOOR)
 
     async def group_post(
         self,
@@ -382,12 +388,12 @@ class GameService:
         album: str | None,
         forum: bool,
     ) -> None:
-        def say(record: GameRecord, views: Views) -> Action | str:
+        def say(record: GameRecord, views: Views) -> Action | Quiet:
             if record.host_user_id == user_id:
                 return Say(HOST, text)
             if record.seat_of(user_id) is not None:
                 return Say(str(user_id), text)
-            return "spectator"  # not the game's business
+            return Quiet.SPECTATOR  # not the game's business
 
         # Judged on the one read of the chat's running game that its move makes.
         outcome = await self.runner.act(
@@ -397,7 +403,7 @@ class GameService:
             album=album,
             update_id=CURRENT_UPDATE.get(),
         )
-        if forum and outcome.error == "no_game":
+        if forum and outcome.error is Answer.NO_GAME:
             await self._post_elsewhere_at_night(chat_id, topic, user_id, message_id, text, album)
 
     async def _post_elsewhere_at_night(
@@ -415,9 +421,9 @@ class GameService:
         ):
             return
 
-        def at_night(record: GameRecord, views: Views) -> Action | str:
+        def at_night(record: GameRecord, views: Views) -> Action | Quiet:
             if views.public.phase is not Phase.NIGHT or record.seat_of(user_id) is None:
-                return "spectator"  # by day the other topics are theirs
+                return Quiet.SPECTATOR  # by day the other topics are theirs
             return Say(str(user_id), text)
 
         await self.runner.act(
@@ -459,8 +465,8 @@ class GameService:
         outcome = await self.act(record.id, MafiaChat(str(user_id), text))
         if outcome.error is None:
             return None
-        if outcome.error == "suspended":
-            return texts.popup(t, "suspended")
+        if outcome.error is Reason.SUSPENDED:
+            return texts.popup(t, Reason.SUSPENDED)
         return t.gettext("The family talks only at night, while the mafia are awake.")
 
     async def cancel(self, chat_id: int, topic: int) -> str:
@@ -534,17 +540,17 @@ def is_move(button: Button) -> bool:
     return button.kind in MOVE_KINDS and not is_toggle(button)
 
 
-def move_of(record: GameRecord, views: Views, user_id: int, button: Button) -> Action | str:
+def move_of(record: GameRecord, views: Views, user_id: int, button: Button) -> Action | Popup:
     """The move a press makes, or the code of the popup that refuses it."""
     if button.kind in STEPPED and stale(button, views.public):
-        return "stale"
+        return Answer.STALE
     if button.kind in HOST_KINDS and record.host_user_id != user_id:
-        return "not_host"
+        return Reason.NOT_HOST
     action = to_action(button, user_id, views, table_of(record))
     if action is None:
-        return "stale"
+        return Answer.STALE
     if action.actor != HOST and record.seat_of(user_id) is None:
-        return "not_a_player"
+        return Reason.NOT_A_PLAYER
     return action
 
 

@@ -1,8 +1,8 @@
 """Storage: games, their action logs, chat settings and results, on SQLite or PostgreSQL.
 
-Every accepted game action is written (`Database.record_action`) before anything is sent;
-at start `open_database` migrates the schema and `Database.unfinished_games` lists what
-to resume. See docs/storage.md.
+Every accepted game action is written (`Tx.record_action`, in a `Database.transaction`)
+before anything is sent; at start `open_database` migrates the schema and
+`Database.unfinished_games` lists what to resume. See docs/storage.md.
 """
 
 from tg_mafia.records import (

@@ -35,6 +35,7 @@ _GAME_SELECT: Final = f"SELECT {', '.join(GAME_COLUMNS)} FROM game"
 OUTBOX_COLUMNS: Final = ("id", "chat_id", "game_id", "priority", "op", "created_at", "attempts")
 
 
+# benchmarks/move_cost.py: 0.74 ms of CPU a move vs 2.36 ms with the ORM's statements (2 cores)
 class Direct:
     """One dialect's statements and value conversions (one per `Database`)."""
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, update
-from sqlmodel import col, select
+from sqlalchemy import func
+from sqlmodel import select
 
 from tg_mafia.records import JsonObject, OutboxRecord
 from tg_mafia.storage.direct import OUTBOX_COLUMNS
@@ -37,9 +37,6 @@ class OutboxTx(Transaction):
         params.update(chat_id=chat_id, game_id=game_id, priority=priority, created_at=now)
         self._write(sql, params)
         self._notify("outbox")
-
-    def flush(self) -> None:
-        self.session.flush()
 
     def pending(self, chat_id: int, limit: int = 50) -> list[OutboxRecord]:
         """A chat's pending calls: the game's own first, then the answers to
@@ -72,14 +69,6 @@ class OutboxTx(Transaction):
                 key=("done", count),
             )
             self._write(sql, {f"i{n}": entry_id for n, entry_id in enumerate(entry_ids)})
-
-    def retry_later(self, entry_id: int) -> None:
-        self.session.exec(
-            update(OutboxEntry)
-            .where(col(OutboxEntry.id) == entry_id)
-            .values(attempts=col(OutboxEntry.attempts) + 1)
-            .execution_options(synchronize_session=False)
-        )
 
     def backlog(self) -> tuple[int, float | None]:
         """How many calls wait, and since when the oldest has."""

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any, Final
+from typing import Any
 
 from sqlalchemy import Connection, Engine, Float, case, cast, func
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -24,7 +24,6 @@ from tg_mafia.records import (
     GameRecord,
     GameResult,
     GameStatus,
-    JsonObject,
     PlayerOutcome,
     PlayerStanding,
     PlayerStats,
@@ -37,11 +36,6 @@ from tg_mafia.storage import erasure
 from tg_mafia.storage.direct import Direct
 from tg_mafia.storage.errors import (
     DatabaseUnavailableError,
-    GameAlreadyRunningError,
-    GameNotFoundError,
-    GameStatusError,
-    PlayerBusyError,
-    StaleGameError,
 )
 from tg_mafia.storage.models import (
     ChatSettings,
@@ -55,8 +49,6 @@ from tg_mafia.storage.rows import aware, game_record, settings_record
 from tg_mafia.storage.tx import Tx
 
 log = logging.getLogger(__name__)
-
-FINISHED_STATUSES: Final = (GameStatus.ENDED.value, GameStatus.ABORTED.value)
 
 
 class Database:
@@ -255,19 +247,6 @@ class Database:
             ).all()
             return tuple(game_record(row) for row in rows)
 
-    def pending_permission_restores(self) -> tuple[GameRecord, ...]:
-        """Finished games whose chat permissions were saved and not yet restored."""
-        with self._transaction() as session:
-            rows = session.exec(
-                select(Game)
-                .where(
-                    col(Game.status).in_(FINISHED_STATUSES),
-                    col(Game.saved_permissions).is_not(None),
-                )
-                .order_by(col(Game.id))
-            ).all()
-            return tuple(game_record(row) for row in rows)
-
     def actions(self, game_id: int) -> tuple[ActionRecord, ...]:
         """The game's action log in order."""
         with self._transaction() as session:
@@ -286,85 +265,7 @@ class Database:
                 for row in rows
             )
 
-    # -- games: writing (each one transaction; the runtime groups them with `transaction`) ----
-
-    def create_lobby(self, chat_id: int, **fields: Any) -> GameRecord:
-        """Open a lobby (Tx.create_lobby). GameAlreadyRunningError if the chat has a lobby
-        or running game, also when another process opened one at the same moment."""
-        try:
-            with self.transaction() as tx:
-                return tx.create_lobby(chat_id, **fields)
-        except IntegrityError as error:
-            # The partial unique index refused a second active game, or a second seat.
-            if "seat" in str(error.orig).lower():
-                raise PlayerBusyError("a player sits at another table") from error
-            raise GameAlreadyRunningError(f"chat {chat_id} already has a game") from error
-
-    def update_game(self, game_id: int, expected_version: int, **fields: Any) -> GameRecord:
-        """Tx.update_game in a transaction of its own."""
-        try:
-            with self.transaction() as tx:
-                return tx.update_game(game_id, expected_version, **fields)
-        except IntegrityError as error:
-            raise PlayerBusyError("a player sits at another table") from error
-
-    def start_game(
-        self,
-        game_id: int,
-        expected_version: int,
-        state: JsonObject,
-        *,
-        stage_deadline: float | None,
-        timer_token: str | None,
-    ) -> GameRecord:
-        """Lobby -> running, storing the engine's first snapshot and the first stage's timer."""
-        with self.transaction() as tx:
-            return tx.start_game(
-                game_id,
-                expected_version,
-                state,
-                stage_deadline=stage_deadline,
-                timer_token=timer_token,
-            )
-
-    def record_action(
-        self, game_id: int, expected_version: int, action: JsonObject, state: JsonObject, **kw: Any
-    ) -> GameRecord:
-        """Tx.record_action in a transaction of its own."""
-        with self.transaction() as tx:
-            return tx.record_action(game_id, expected_version, action, state, **kw)
-
-    def finish_game(
-        self,
-        game_id: int,
-        winner: str | None,
-        results: Sequence[PlayerOutcome],
-        *,
-        expected_version: int | None = None,
-    ) -> GameRecord:
-        """Running -> ended: store the winning side (None: a draw) and one PlayerResult
-        per player."""
-        with self.transaction() as tx:
-            record = tx.game(game_id, for_update=True)
-            if record is None:
-                raise GameNotFoundError(f"no game {game_id}")
-            if expected_version is not None and record.version != expected_version:
-                raise StaleGameError(
-                    f"game {record.id} is at version {record.version}, not {expected_version}"
-                )
-            if record.status is not GameStatus.RUNNING:
-                raise GameStatusError(f"game {game_id} is {record.status.value}, not running")
-            return tx.finish_game(record, winner, results)
-
-    def abort_game(self, game_id: int, *, expected_version: int | None = None) -> GameRecord:
-        """Lobby or running -> aborted (no results). Without a version it always applies."""
-        with self.transaction() as tx:
-            return tx.abort_game(game_id, expected_version=expected_version)
-
-    def clear_saved_permissions(self, game_id: int) -> None:
-        """Forget the saved chat permissions once they are restored (any status)."""
-        with self.transaction() as tx:
-            tx.clear_saved_permissions(game_id)
+    # -- retention and erasure ------------------------------------------------------------
 
     def prune(self, ended_before: datetime, *, dry_run: bool = False) -> Pruned:
         """Retention (erasure.prune): what games that ended or were cancelled
@@ -398,10 +299,6 @@ class Database:
                 connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         except OperationalError as error:  # what was written stands: only the log waits
             log.warning("the write-ahead log could not be emptied: %s", error.orig)
-
-    def backlog(self) -> tuple[int, float | None]:
-        with self.transaction() as tx:
-            return tx.backlog()
 
     def results_history(self, chat_id: int) -> tuple[GameResult, ...]:
         """The chat's ended games in order, each with every player's result (the

@@ -8,14 +8,17 @@ the handlers' own, getUpdates)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
-from telegram._utils.types import ODVInput
 from telegram.request import BaseRequest, RequestData
 
 from tg_mafia.ops.metrics import api_result
 
 Record = Callable[[str, str], None]  # (method, result)
+# A call's timeout as PTB hands it to a request: seconds, None (none), or its
+# placeholder for "not given" (BaseRequest.DEFAULT_NONE, typed in a private module).
+Timeout = Any
 
 
 class MeteredRequest(BaseRequest):
@@ -38,10 +41,10 @@ class MeteredRequest(BaseRequest):
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        read_timeout: Timeout = BaseRequest.DEFAULT_NONE,
+        write_timeout: Timeout = BaseRequest.DEFAULT_NONE,
+        connect_timeout: Timeout = BaseRequest.DEFAULT_NONE,
+        pool_timeout: Timeout = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         name = api_method(url)
         try:

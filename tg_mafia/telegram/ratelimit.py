@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from telegram._utils.types import JSONDict
 from telegram.ext import AIORateLimiter
+
+JSONDict = dict[str, Any]  # a call's answer, as PTB's own (private) alias names it
 
 LIMITED = frozenset(
     {

@@ -15,12 +15,14 @@ from engine import events as ev
 from engine.events import Event
 from engine.options import OptionValue
 from engine.replay import stand_in
+from engine.vocab import CancelledVote, EndReason, FoulEffect, NoVoteReason, VoteOutcome
 from tg_mafia.records import ActionRecord, GameRecord
 from tg_mafia.render.fate import Fate
 from tg_mafia.render.protocol.model import (
     BestMove,
     Count,
     Elimination,
+    LiftOutcome,
     LogEntry,
     Moment,
     NightMove,
@@ -30,6 +32,7 @@ from tg_mafia.render.protocol.model import (
     SeatRecord,
     TimerNote,
     Vote,
+    VoteKind,
     Warning,
 )
 from tg_mafia.render.protocol.model import Phase as RoundPhase
@@ -174,7 +177,7 @@ class _Notes:
         self.rounds: list[Round] = []
         self.fates: dict[str, tuple[Fate, Moment]] = {}
         self.live: dict[str, str] = {}  # classic's open vote: voter -> target
-        self.reason = "decided"  # how the game ended
+        self.reason = EndReason.DECIDED  # how the game ended
         # Each night's moves as dawn recorded them, until the end tells their actors' roles.
         self.moves: list[tuple[Round, tuple[ev.MoveOutcome, ...]]] = []
 
@@ -234,7 +237,7 @@ class _Notes:
         night = self.round(RoundPhase.NIGHT)
         night.killed, night.missed = event.victims, event.missed
         for victim in event.victims:
-            night.eliminations.append(Elimination(victim, Cause.KILLED.value))
+            night.eliminations.append(Elimination(victim, Cause.KILLED))
             self.fates[victim] = (Fate.KILLED, night.moment)
         self.open(RoundPhase.DAY, event.day)
 
@@ -261,7 +264,7 @@ class _Notes:
         day = self.round(RoundPhase.DAY)
         if event.live_vote:
             self.live = {}
-            day.votes.append(Vote("live"))
+            day.votes.append(Vote(VoteKind.LIVE))
 
     def live_vote_changed(self, event: ev.LiveVoteChanged) -> None:
         if event.target is None:
@@ -269,7 +272,7 @@ class _Notes:
         else:
             self.live[event.voter] = event.target
         vote = self.vote()
-        if vote is not None and vote.kind == "live":
+        if vote is not None and vote.kind is VoteKind.LIVE:
             self._live_counts(vote)
 
     def _live_counts(self, vote: Vote) -> None:
@@ -282,39 +285,47 @@ class _Notes:
 
     def ballot_started(self, event: ev.BallotStarted) -> None:
         # Party's ballot is secret: the protocol keeps its tally, not who voted how.
-        self.round(RoundPhase.DAY).votes.append(Vote("ballot"))
+        self.round(RoundPhase.DAY).votes.append(Vote(VoteKind.BALLOT))
 
     def no_vote(self, event: ev.NoVote) -> None:
         vote = self.vote()
-        if event.reason == "no_decision" and vote is not None and vote.kind == "decide":
+        if (
+            event.reason is NoVoteReason.NO_DECISION
+            and vote is not None
+            and vote.kind is VoteKind.DECIDE
+        ):
             vote.outcome = event.reason
             return
         candidates = event.candidates or ((event.target,) if event.target else ())
-        self.round(RoundPhase.DAY).votes.append(Vote("none", candidates, outcome=event.reason))
+        self.round(RoundPhase.DAY).votes.append(
+            Vote(VoteKind.NONE, candidates, outcome=event.reason)
+        )
 
     def decider_named(self, event: ev.DeciderNamed) -> None:
         self.round(RoundPhase.DAY).votes.append(
-            Vote("decide", event.candidates, decider=event.decider)
+            Vote(VoteKind.DECIDE, event.candidates, decider=event.decider)
         )
 
     def lift_started(self, event: ev.LiftStarted) -> None:
-        self.round(RoundPhase.DAY).votes.append(Vote("lift", event.candidates))
+        self.round(RoundPhase.DAY).votes.append(Vote(VoteKind.LIFT, event.candidates))
 
     def lift_ended(self, event: ev.LiftEnded) -> None:
         vote = self.vote()
-        if vote is not None and vote.kind == "lift":
+        if vote is not None and vote.kind is VoteKind.LIFT:
             vote.voters, vote.living = event.voters, event.living
-            vote.outcome = "leave" if event.leave else "stay"
+            vote.outcome = LiftOutcome.LEAVE if event.leave else LiftOutcome.STAY
 
     def vote_cancelled(self, event: ev.VoteCancelled) -> None:
         """sport: a removal during a count, a re-speech or the lift ends that vote."""
-        if event.when != "now":
+        if event.when is not CancelledVote.NOW:
             return  # the vote still to come is not held: NoVote says so then
         vote = self.vote()
         if vote is None:
-            self.round(RoundPhase.DAY).votes.append(Vote("none", outcome="cancelled"))
+            self.round(RoundPhase.DAY).votes.append(
+                Vote(VoteKind.NONE, outcome=NoVoteReason.CANCELLED)
+            )
         else:
-            vote.outcome = "cancelled"
+            vote.outcome = NoVoteReason.CANCELLED
 
     def farewell_given(self, event: ev.FarewellGiven) -> None:
         self.round(RoundPhase.DAY).farewells.append(event.player)
@@ -328,13 +339,13 @@ class _Notes:
     def vote_result(self, event: ev.VoteResult) -> None:
         vote = self.vote()
         if vote is None:
-            vote = Vote("none")
+            vote = Vote(VoteKind.NONE)
             self.round(RoundPhase.DAY).votes.append(vote)
         vote.outcome = event.outcome
-        if vote.kind not in ("live", "decide"):
+        if vote.kind not in (VoteKind.LIVE, VoteKind.DECIDE):
             vote.tally = event.tally
             vote.silent = event.silent
-            if vote.kind == "ballot":
+            if vote.kind is VoteKind.BALLOT:
                 vote.candidates = tuple(c for c, _ in event.tally)
 
     # ----- both -----------------------------------------------------------------------
@@ -342,21 +353,26 @@ class _Notes:
     def eliminated(self, event: ev.Eliminated) -> None:
         here = self.current()
         here.eliminations.append(Elimination(event.player, event.cause))
-        self.fates[event.player] = (FATES[Cause(event.cause)], here.moment)
-        if event.cause not in (Cause.VOTE.value, Cause.LEFT.value):
+        self.fates[event.player] = (FATES[event.cause], here.moment)
+        if event.cause not in (Cause.VOTE, Cause.LEFT):
             return
         votes = here.votes
         if not votes:
             return
         vote = votes[-1]
-        if vote.kind == "live" and vote.outcome is None:
-            vote.outcome = "eliminated"
+        if vote.kind is VoteKind.LIVE and vote.outcome is None:
+            vote.outcome = VoteOutcome.ELIMINATED
         vote.eliminated.append(event.player)
 
     def warned(self, event: ev.Warned) -> None:
         removed = bool(event.limit) and event.count >= event.limit
         self.current().warnings.append(
-            Warning(event.player, event.count, event.reason, "removed" if removed else "")
+            Warning(
+                event.player,
+                event.count,
+                event.reason,
+                FoulEffect.REMOVED if removed else FoulEffect.NONE,
+            )
         )
 
     def fouled(self, event: ev.Fouled) -> None:

@@ -8,14 +8,39 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from engine import Role, Side
+from engine import Cause, Role, Side, VoteRound, variants
 from engine.options import OptionValue
+from engine.vocab import (
+    Breach,
+    CheckAnswer,
+    EndReason,
+    FoulEffect,
+    MoveResult,
+    NoVoteReason,
+    TimerChange,
+    VoteOutcome,
+)
 from tg_mafia.render.fate import Fate
 
 
 class Phase(StrEnum):
     NIGHT = "night"
     DAY = "day"
+
+
+class VoteKind(StrEnum):
+    """A vote that is not a round of the hand-raise vote (those are VoteRound's)."""
+
+    LIVE = "live"  # classic's open vote
+    BALLOT = "ballot"  # party's secret ballot: its tally only
+    DECIDE = "decide"  # the deciding vote
+    LIFT = "lift"  # sport's lift vote: one count for all the tied
+    NONE = "none"  # no vote was held
+
+
+class LiftOutcome(StrEnum):
+    LEAVE = "leave"  # more than half: every tied player leaves
+    STAY = "stay"
 
 
 @dataclass(frozen=True)
@@ -47,9 +72,9 @@ class NightMove:
 
     player: str
     role: Role
-    move: str  # kill, check, heal, block
+    move: variants.NightMove
     target: str | None  # None: chose to do nothing, or made no choice in time
-    result: str
+    result: MoveResult | CheckAnswer
 
 
 @dataclass(frozen=True)
@@ -60,16 +85,16 @@ class Count:
 
 @dataclass
 class Vote:
-    """One vote of a day. `kind`: first, revote, repeat (hand-raise rounds),
-    live (classic's open vote), ballot (party's secret ballot: its tally
-    only), decide (the deciding vote), none (no vote was held)."""
+    """One vote of a day. `kind`: a round of the hand-raise vote (first,
+    revote, repeat, tied), or another kind of vote. `outcome`: the vote's
+    result, why none was held, or the lift vote's."""
 
-    kind: str
+    kind: VoteRound | VoteKind
     candidates: tuple[str, ...] = ()
     counts: list[Count] = field(default_factory=list)
     tally: tuple[tuple[str, int], ...] = ()
     silent: tuple[str, ...] = ()  # raised no hand: counted for the last candidate
-    outcome: str | None = None
+    outcome: VoteOutcome | NoVoteReason | LiftOutcome | None = None
     eliminated: list[str] = field(default_factory=list)
     decider: str | None = None
     # sport's lift vote (`kind` lift): one count for all the tied.
@@ -88,24 +113,23 @@ class BestMove:
 
 @dataclass(frozen=True)
 class Warning:
-    """A warning, or in sport a foul; `effect`: "", silenced (the next
-    speech, sport's third foul) or removed (the limit)."""
+    """A warning, or in sport a foul, and what it did."""
 
     player: str
     count: int
-    reason: str
-    effect: str = ""
+    reason: Breach
+    effect: FoulEffect = FoulEffect.NONE
 
 
 @dataclass(frozen=True)
 class Elimination:
     player: str
-    cause: str  # killed, vote, warnings, left
+    cause: Cause
 
 
 @dataclass(frozen=True)
 class TimerNote:
-    change: str  # paused, resumed, extended (by the human host)
+    change: TimerChange
     seconds: int
 
 
@@ -171,7 +195,7 @@ class Protocol:
     log: tuple[LogEntry, ...] = ()
     # How it ended (engine.events.GameEnded.reason): decided, or suspended (its topic
     # stayed closed past the suspension's limit: no winner, unscored).
-    reason: str = "decided"
+    reason: EndReason = EndReason.DECIDED
 
     def seat_of(self, player: str) -> int:
         return next(s.seat for s in self.seats if s.player == player)

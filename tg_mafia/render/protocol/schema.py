@@ -11,7 +11,8 @@ from datetime import datetime
 from importlib import resources
 from typing import Any, Final
 
-from tg_mafia.render.protocol.model import LogEntry, Moment, Protocol, Round, Vote
+from engine.vocab import EndReason
+from tg_mafia.render.protocol.model import LogEntry, Moment, Phase, Protocol, Round, Vote, VoteKind
 
 SCHEMA: Final = "tg-mafia/protocol"
 SCHEMA_VERSION: Final = 2
@@ -38,19 +39,19 @@ def protocol_json(protocol: Protocol) -> dict[str, Any]:
 
     def vote(item: Vote) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "kind": item.kind,
+            "kind": item.kind.value,
             "candidates": seats(item.candidates),
             "counts": [
                 {"candidate": seat(c.candidate), "voters": seats(c.voters)} for c in item.counts
             ],
             "tally": [{"candidate": seat(c), "votes": n} for c, n in item.tally],
             "silent": seats(item.silent),
-            "outcome": item.outcome,
+            "outcome": None if item.outcome is None else item.outcome.value,
             "eliminated": seats(item.eliminated),
         }
-        if item.kind == "decide":
+        if item.kind is VoteKind.DECIDE:
             data["decider"] = one(item.decider)
-        if item.kind == "lift":
+        if item.kind is VoteKind.LIFT:
             data["voters"] = seats(item.voters)
             data["living"] = item.living
         return data
@@ -61,14 +62,14 @@ def protocol_json(protocol: Protocol) -> dict[str, Any]:
             "number": item.number,
             "started_at": _time(item.started_at),
         }
-        if item.phase.value == "night":
+        if item.phase is Phase.NIGHT:
             data["moves"] = [
                 {
                     "seat": seat(m.player),
                     "role": m.role.value,
-                    "move": m.move,
+                    "move": m.move.value,
                     "target": one(m.target),
-                    "result": m.result,
+                    "result": m.result.value,
                 }
                 for m in item.moves
             ]
@@ -87,13 +88,18 @@ def protocol_json(protocol: Protocol) -> dict[str, Any]:
                 else {"seat": seat(best.player), "targets": seats(best.targets)}
             )
         data["warnings"] = [
-            {"seat": seat(w.player), "count": w.count, "reason": w.reason, "effect": w.effect}
+            {
+                "seat": seat(w.player),
+                "count": w.count,
+                "reason": w.reason.value,
+                "effect": w.effect.value,
+            }
             for w in item.warnings
         ]
         data["eliminations"] = [
-            {"seat": seat(e.player), "cause": e.cause} for e in item.eliminations
+            {"seat": seat(e.player), "cause": e.cause.value} for e in item.eliminations
         ]
-        data["timer"] = [{"change": n.change, "seconds": n.seconds} for n in item.timer]
+        data["timer"] = [{"change": n.change.value, "seconds": n.seconds} for n in item.timer]
         return data
 
     numbers = {s.player: s.seat for s in protocol.seats}
@@ -134,7 +140,11 @@ def protocol_json(protocol: Protocol) -> dict[str, Any]:
             "winners": [s.seat for s in protocol.seats if s.won],
             "ended": _moment(protocol.ended),
             # Only when no side decided it (a decided game's document is as before).
-            **({"reason": protocol.reason} if protocol.reason != "decided" else {}),
+            **(
+                {"reason": protocol.reason.value}
+                if protocol.reason is not EndReason.DECIDED
+                else {}
+            ),
         },
         "seats": [
             {

@@ -4,13 +4,24 @@ built from the game's own announcements where they say the same thing."""
 from __future__ import annotations
 
 from html import escape
+from typing import assert_never
 
-from engine import find_variant
+from engine import Cause, VoteRound, find_variant, variants
+from engine.vocab import CheckAnswer, EndReason, MoveResult, NoVoteReason, VoteOutcome
 from tg_mafia.i18n import Translator
 from tg_mafia.render import texts
 from tg_mafia.render.fate import Fate
 from tg_mafia.render.pictures.table import fate_text, when_badge, winner_title
-from tg_mafia.render.protocol.model import BestMove, NightMove, Phase, Protocol, Round, Vote
+from tg_mafia.render.protocol.model import (
+    BestMove,
+    LiftOutcome,
+    NightMove,
+    Phase,
+    Protocol,
+    Round,
+    Vote,
+    VoteKind,
+)
 from tg_mafia.render.texts import sport as sport_texts
 from tg_mafia.render.texts.names import person_name
 from tg_mafia.render.texts.table import Table
@@ -30,7 +41,7 @@ def protocol_text(protocol: Protocol, t: Translator) -> list[str]:
 
 
 def result_line(t: Translator, protocol: Protocol) -> str:
-    if protocol.reason == "suspended":
+    if protocol.reason is EndReason.SUSPENDED:
         return texts.suspended_line(t)
     if protocol.winner is None:
         return f"🤝 <b>{escape(winner_title(t, None))}</b>"
@@ -115,7 +126,7 @@ def _sanctions(protocol: Protocol, t: Translator, table: Table, item: Round) -> 
     lines += [
         texts.eliminated(t, table, e.player, e.cause, roles[e.player])
         for e in item.eliminations
-        if e.cause != "killed"
+        if e.cause is not Cause.KILLED
     ]
     return lines
 
@@ -139,37 +150,57 @@ def _night_move(t: Translator, table: Table, move: NightMove) -> str:
     if move.target is None:
         return _no_target(t, move).format(player=who, role=role)
     line = texts.host_night_move(t, table, move.player, move.role, move.move, move.target)
-    if move.move == "check":
+    if isinstance(move.result, CheckAnswer):
         return f"{line} {texts.check_result(t, table, move.target, move.result)}"
-    results = {
-        "killed": t.gettext("The shot hit."),
-        "missed": t.gettext("The mafia missed."),
-        "outvoted": t.gettext("The family chose another target."),
-        "gone": t.gettext("This player had already left the game."),
-        "saved": t.gettext("The doctor saved this player.")
-        if move.move == "kill"
-        else t.gettext("The heal saved a life."),
-        "no_shot": t.gettext("Nobody shot this player."),
-    }
-    result = results.get(move.result)
+    result = _move_result(t, move.move, move.result)
     return line if result is None else f"{line} {result}"
+
+
+def _move_result(t: Translator, move: variants.NightMove, result: MoveResult) -> str | None:
+    """What came of a move with a target, where the host's copy does not say it."""
+    match result:
+        case MoveResult.KILLED:
+            return t.gettext("The shot hit.")
+        case MoveResult.MISSED:
+            return t.gettext("The mafia missed.")
+        case MoveResult.OUTVOTED:
+            return t.gettext("The family chose another target.")
+        case MoveResult.GONE:
+            return t.gettext("This player had already left the game.")
+        case MoveResult.SAVED if move is variants.NightMove.KILL:
+            return t.gettext("The doctor saved this player.")
+        case MoveResult.SAVED:
+            return t.gettext("The heal saved a life.")
+        case MoveResult.NO_SHOT:
+            return t.gettext("Nobody shot this player.")
+        case MoveResult.BLOCKED | MoveResult.SKIPPED | MoveResult.NO_CHOICE:
+            return None
+        case _:
+            assert_never(result)
 
 
 def _no_target(t: Translator, move: NightMove) -> str:
     """A move with no target: skipped, or not chosen before the night ended."""
-    if move.result == "no_choice":
-        return {
-            "kill": t.gettext("🌙 {player} ({role}) did not shoot: no choice in time."),
-            "check": t.gettext("🌙 {player} ({role}) checked nobody: no choice in time."),
-            "heal": t.gettext("🌙 {player} ({role}) healed nobody: no choice in time."),
-            "block": t.gettext("🌙 {player} ({role}) visited nobody: no choice in time."),
-        }[move.move]
-    return {
-        "kill": t.gettext("🌙 {player} ({role}) chose not to shoot."),
-        "check": t.gettext("🌙 {player} ({role}) chose to check nobody."),
-        "heal": t.gettext("🌙 {player} ({role}) chose to heal nobody."),
-        "block": t.gettext("🌙 {player} ({role}) chose to visit nobody."),
-    }[move.move]
+    late = move.result is MoveResult.NO_CHOICE
+    match move.move:
+        case variants.NightMove.KILL if late:
+            return t.gettext("🌙 {player} ({role}) did not shoot: no choice in time.")
+        case variants.NightMove.CHECK if late:
+            return t.gettext("🌙 {player} ({role}) checked nobody: no choice in time.")
+        case variants.NightMove.HEAL if late:
+            return t.gettext("🌙 {player} ({role}) healed nobody: no choice in time.")
+        case variants.NightMove.BLOCK if late:
+            return t.gettext("🌙 {player} ({role}) visited nobody: no choice in time.")
+        case variants.NightMove.KILL:
+            return t.gettext("🌙 {player} ({role}) chose not to shoot.")
+        case variants.NightMove.CHECK:
+            return t.gettext("🌙 {player} ({role}) chose to check nobody.")
+        case variants.NightMove.HEAL:
+            return t.gettext("🌙 {player} ({role}) chose to heal nobody.")
+        case variants.NightMove.BLOCK:
+            return t.gettext("🌙 {player} ({role}) chose to visit nobody.")
+        case _:
+            assert_never(move.move)
 
 
 def _farewell(t: Translator, table: Table, player: str) -> str:
@@ -183,14 +214,31 @@ def _best_move(t: Translator, table: Table, best: BestMove) -> str:
 
 
 def _vote(t: Translator, table: Table, vote: Vote) -> list[str]:
-    by_kind = {
-        "none": _no_vote,
-        "decide": _decided,
-        "live": _live_vote,
-        "ballot": _ballot,
-        "lift": _lift_vote,
-    }
-    return by_kind.get(vote.kind, _hand_vote)(t, table, vote)
+    match vote.kind:
+        case VoteKind.NONE:
+            return _no_vote(t, table, vote)
+        case VoteKind.DECIDE:
+            return _decided(t, table, vote)
+        case VoteKind.LIVE:
+            return _live_vote(t, table, vote)
+        case VoteKind.BALLOT:
+            return _ballot(t, table, vote)
+        case VoteKind.LIFT:
+            return _lift_vote(t, table, vote)
+        case VoteRound():
+            return _hand_vote(t, table, vote, vote.kind)
+        case _:
+            assert_never(vote.kind)
+
+
+def _reason(vote: Vote) -> NoVoteReason:
+    """Why no vote was held: an outcome of another kind reads as no nominee."""
+    return vote.outcome if isinstance(vote.outcome, NoVoteReason) else NoVoteReason.NO_NOMINEE
+
+
+def _outcome(vote: Vote) -> VoteOutcome:
+    """How the vote ended: an outcome of another kind (or none) reads as nobody."""
+    return vote.outcome if isinstance(vote.outcome, VoteOutcome) else VoteOutcome.NOBODY
 
 
 def _leaders(vote: Vote) -> tuple[str, ...]:
@@ -204,7 +252,7 @@ def _target(vote: Vote) -> str | None:
 
 def _no_vote(t: Translator, table: Table, vote: Vote) -> list[str]:
     first = vote.candidates[0] if vote.candidates else None
-    return [texts.no_vote(t, table, vote.outcome or "no_nominee", first)]
+    return [texts.no_vote(t, table, _reason(vote), first)]
 
 
 def _decided(t: Translator, table: Table, vote: Vote) -> list[str]:
@@ -214,10 +262,10 @@ def _decided(t: Translator, table: Table, vote: Vote) -> list[str]:
         )
     ]
     target = _target(vote)
-    if vote.outcome == "decided" and target is not None:
-        lines.append(texts.vote_result(t, table, "decided", (), target, ()))
+    if vote.outcome is VoteOutcome.DECIDED and target is not None:
+        lines.append(texts.vote_result(t, table, VoteOutcome.DECIDED, (), target, ()))
     elif vote.outcome is not None:
-        lines.append(texts.no_vote(t, table, vote.outcome, None))
+        lines.append(texts.no_vote(t, table, _reason(vote), None))
     return lines
 
 
@@ -229,35 +277,26 @@ def _live_vote(t: Translator, table: Table, vote: Vote) -> list[str]:
         ).format(player=table.label(c.candidate), n=len(c.voters), voters=table.labels(c.voters, t))
         for c in vote.counts
     ]
-    if vote.outcome not in (None, "eliminated"):
-        lines.append(texts.vote_result(t, table, vote.outcome or "", (), None, _leaders(vote)))
+    if vote.outcome not in (None, VoteOutcome.ELIMINATED):
+        lines.append(texts.vote_result(t, table, _outcome(vote), (), None, _leaders(vote)))
     return lines
 
 
 def _ballot(t: Translator, table: Table, vote: Vote) -> list[str]:
-    outcome = vote.outcome or ""
+    outcome = _outcome(vote)
     return [texts.vote_result(t, table, outcome, vote.tally, _target(vote), _leaders(vote))]
 
 
 def _lift_vote(t: Translator, table: Table, vote: Vote) -> list[str]:
-    leave = vote.outcome == "leave"
+    leave = vote.outcome is LiftOutcome.LEAVE
     living = vote.living or 0
     return [sport_texts.lift_result(t, table, vote.candidates, vote.voters, living, leave)]
 
 
-def _hand_vote(t: Translator, table: Table, vote: Vote) -> list[str]:
+def _hand_vote(t: Translator, table: Table, vote: Vote, round_: VoteRound) -> list[str]:
     """A hand-raise vote (again after a tie, a new or repeated one): each candidate's
     hands, the silent counted for the last one, and the outcome."""
-    names = table.labels(vote.candidates, t)
-    if vote.kind == "tied":
-        head = t.gettext("✋ After the re-speeches, the tied are voted on again:") + " " + names
-    else:
-        heads = {
-            "revote": t.gettext("✋ New vote: {players}"),
-            "repeat": t.gettext("✋ Repeated vote: {players}"),
-        }
-        head = heads.get(vote.kind, t.gettext("✋ Vote: {players}")).format(players=names)
-    lines = [head]
+    lines = [_hand_head(t, table.labels(vote.candidates, t), round_)]
     lines += [texts.count_result(t, table, c.candidate, c.voters) for c in vote.counts]
     if vote.silent and vote.counts:
         lines.append(
@@ -265,12 +304,26 @@ def _hand_vote(t: Translator, table: Table, vote: Vote) -> list[str]:
                 player=table.label(vote.counts[-1].candidate), players=table.labels(vote.silent, t)
             )
         )
-    if vote.outcome == "cancelled":
-        lines.append(texts.no_vote(t, table, "cancelled", None))
+    if vote.outcome is NoVoteReason.CANCELLED:
+        lines.append(texts.no_vote(t, table, NoVoteReason.CANCELLED, None))
     elif vote.outcome is not None:
         # The counts above show every hand: the result's own tally would repeat them.
-        lines.append(texts.vote_result(t, table, vote.outcome, (), _target(vote), _leaders(vote)))
+        lines.append(texts.vote_result(t, table, _outcome(vote), (), _target(vote), _leaders(vote)))
     return lines
+
+
+def _hand_head(t: Translator, names: str, round_: VoteRound) -> str:
+    match round_:
+        case VoteRound.TIED:
+            return t.gettext("✋ After the re-speeches, the tied are voted on again:") + " " + names
+        case VoteRound.REVOTE:
+            return t.gettext("✋ New vote: {players}").format(players=names)
+        case VoteRound.REPEAT:
+            return t.gettext("✋ Repeated vote: {players}").format(players=names)
+        case VoteRound.FIRST:
+            return t.gettext("✋ Vote: {players}").format(players=names)
+        case _:
+            assert_never(round_)
 
 
 def _pack(sections: list[str]) -> list[str]:

@@ -9,6 +9,8 @@ which message is sent or edited, and when, is the presenter's."""
 
 from __future__ import annotations
 
+from tg_mafia.render.texts.buttons import Answer as Answer
+from tg_mafia.render.texts.buttons import Popup as Popup
 from tg_mafia.render.texts.buttons import button as button
 from tg_mafia.render.texts.buttons import help_text as help_text
 from tg_mafia.render.texts.buttons import popup as popup

@@ -3,8 +3,11 @@ nominations and warnings."""
 
 from __future__ import annotations
 
-from engine import Role
+from typing import assert_never
+
+from engine import FloorMode, Role, Stage
 from engine.variants import VARIANTS, NightMove
+from engine.vocab import Breach, CheckAnswer
 from tg_mafia.i18n import Translator
 from tg_mafia.render.texts.roles import role_name
 from tg_mafia.render.texts.table import Table
@@ -46,14 +49,19 @@ def day_started(
     return "\n".join(lines)
 
 
-def check_result(t: Translator, table: Table, target: str, answer: str) -> str:
-    answers = {
-        "mafia": t.gettext("🔎 {player} is <b>mafia</b>."),
-        "not mafia": t.gettext("🔎 {player} is <b>not mafia</b>."),
-        "sheriff": t.gettext("🔎 {player} is <b>the sheriff</b>."),
-        "not sheriff": t.gettext("🔎 {player} is <b>not the sheriff</b>."),
-    }
-    return answers[answer].format(player=table.label(target))
+def check_result(t: Translator, table: Table, target: str, answer: CheckAnswer) -> str:
+    match answer:
+        case CheckAnswer.MAFIA:
+            text = t.gettext("🔎 {player} is <b>mafia</b>.")
+        case CheckAnswer.NOT_MAFIA:
+            text = t.gettext("🔎 {player} is <b>not mafia</b>.")
+        case CheckAnswer.SHERIFF:
+            text = t.gettext("🔎 {player} is <b>the sheriff</b>.")
+        case CheckAnswer.NOT_SHERIFF:
+            text = t.gettext("🔎 {player} is <b>not the sheriff</b>.")
+        case _:
+            assert_never(answer)
+    return text.format(player=table.label(target))
 
 
 def blocked(t: Translator, table: Table, player: str) -> str:
@@ -65,19 +73,19 @@ def blocked(t: Translator, table: Table, player: str) -> str:
 # ----- the floor --------------------------------------------------------------------
 
 
-def floor_head(t: Translator, stage: str, mode: str, day: int) -> str:
+def floor_head(t: Translator, stage: Stage, mode: FloorMode, day: int) -> str:
     """What kind of floor it is: each is announced as such."""
-    if stage == "intro":
+    if stage is Stage.INTRO:
         return t.gettext("🎙 Day {n} · introductions").format(n=day)
-    if stage == "farewell":
+    if stage is Stage.FAREWELL:
         return t.gettext("🕊 Day {n} · farewell minute").format(n=day)
-    if mode == "respeech":
+    if mode is FloorMode.RESPEECH:
         return t.gettext("🎙 Day {n} · re-speech of the tied").format(n=day)
-    if stage == "last_word":
+    if stage is Stage.LAST_WORD:
         return t.gettext("🎙 Day {n} · last word").format(n=day)
-    if mode == "silent":
+    if mode is FloorMode.SILENT:
         return t.gettext("🤐 Day {n} · silent speech (third foul)").format(n=day)
-    if mode == "short":
+    if mode is FloorMode.SHORT:
         return t.gettext("🎙 Day {n} · short speech (third foul)").format(n=day)
     return t.gettext("🎙 Day {n} · speeches").format(n=day)
 
@@ -85,19 +93,19 @@ def floor_head(t: Translator, stage: str, mode: str, day: int) -> str:
 def floor(
     t: Translator,
     table: Table,
-    stage: str,
+    stage: Stage,
     day: int,
     speaker: str,
     seconds: int,
     until: str,
     nominees: tuple[str, ...],
     following: str | None = None,
-    mode: str = "normal",
+    mode: FloorMode = FloorMode.NORMAL,
 ) -> str:
     # TRANSLATORS: {time} is the time left, which the reader's app shows and counts
     # down in their language: "in 45 seconds".
     # {length} is the floor's length: "60 seconds", "3 minutes".
-    if mode == "silent":
+    if mode is FloorMode.SILENT:
         now = t.gettext(
             "Now: {player} — {length}, ⏱ {time}. Nominate or pass only: a post is "
             "deleted and earns a foul."
@@ -110,7 +118,7 @@ def floor(
     ]
     if following is not None:
         lines.append(t.gettext("Next: {player}").format(player=table.label(following)))
-    if stage == "speech" and nominees:
+    if stage is Stage.SPEECH and nominees:
         lines.append(t.gettext("Nominees: {players}").format(players=table.labels(nominees, t)))
     return "\n".join(lines)
 
@@ -130,19 +138,27 @@ def nominate_prompt(t: Translator, day: int) -> str:
     return t.gettext("Day {n}: whom do you nominate?").format(n=day)
 
 
-def warning_reason(t: Translator, reason: str) -> str:
-    return {
-        "night": t.gettext("posted at night"),
-        "during_vote": t.gettext("posted during the vote"),
-        "after_floor": t.gettext("posted after their speech"),
-        "blocked": t.gettext("posted while blocked for the day"),
-        "out_of_turn": t.gettext("posted out of turn"),
-        "host": t.gettext("warned by the host"),
-        "silent": t.gettext("posted during their silent speech"),
-    }.get(reason, t.gettext("posted out of turn"))
+def warning_reason(t: Translator, reason: Breach) -> str:
+    match reason:
+        case Breach.NIGHT:
+            return t.gettext("posted at night")
+        case Breach.DURING_VOTE:
+            return t.gettext("posted during the vote")
+        case Breach.AFTER_FLOOR:
+            return t.gettext("posted after their speech")
+        case Breach.BLOCKED:
+            return t.gettext("posted while blocked for the day")
+        case Breach.HOST:
+            return t.gettext("warned by the host")
+        case Breach.SILENT:
+            return t.gettext("posted during their silent speech")
+        case Breach.OUT_OF_TURN | Breach.DEAD:  # a dead player's post warns nobody
+            return t.gettext("posted out of turn")
+        case _:
+            assert_never(reason)
 
 
-def warned(t: Translator, table: Table, player: str, count: int, limit: int, reason: str) -> str:
+def warned(t: Translator, table: Table, player: str, count: int, limit: int, reason: Breach) -> str:
     why = warning_reason(t, reason)
     if limit:
         return t.gettext("⚠️ {player}: warning {count}/{limit} — {reason}.").format(

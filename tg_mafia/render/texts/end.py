@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from engine import Role, Side
+from engine.vocab import EndReason
 from tg_mafia.i18n import Translator
 from tg_mafia.render.texts.roles import role_label, role_name, side_name
 from tg_mafia.render.texts.table import Table
@@ -27,7 +28,7 @@ def end_screen(
     roles: tuple[tuple[str, Role], ...],
     dead: set[str],
     notes: tuple[str, ...] = (),
-    reason: str = "decided",
+    reason: EndReason = EndReason.DECIDED,
 ) -> str:
     """The winner (None: the game ended unscored, for `reason`: abandoned or
     suspended), every role by side, and `notes` (sport's best move) before the
@@ -44,7 +45,7 @@ def end_screen(
     if side is not None:
         lines = [winner_line(t, side)]
     else:
-        lines = [suspended_line(t) if reason == "suspended" else abandoned_line(t)]
+        lines = [suspended_line(t) if reason is EndReason.SUSPENDED else abandoned_line(t)]
     for group in (Side.MAFIA, Side.TOWN, Side.MANIAC):
         if groups[group]:
             lines.append(f"<b>{titles[group]}</b> " + t.join(groups[group]))

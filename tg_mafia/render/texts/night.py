@@ -4,8 +4,10 @@ list, the host's view of the night and the family's talk relayed."""
 from __future__ import annotations
 
 from html import escape
+from typing import assert_never
 
 from engine import Role
+from engine.variants import NightMove
 from tg_mafia.i18n import Translator
 from tg_mafia.render.texts.roles import night_title, role_name
 from tg_mafia.render.texts.table import Table
@@ -34,18 +36,22 @@ def night_started(t: Translator, variant: str, number: int, mask: str = "chat") 
 
 
 def night_question(t: Translator, move: str, role: Role, variant: str, number: int) -> str:
-    if move == "kill" and role is Role.MANIAC:
-        question = t.gettext("whom do you kill?")
-    elif move == "kill":
-        question = t.gettext("whom do you shoot?")
-    elif move == "check" and role is Role.DON:
-        question = t.gettext("whom do you check for the sheriff?")
-    elif move == "check":
-        question = t.gettext("whom do you check?")
-    elif move == "heal":
-        question = t.gettext("whom do you heal?")
-    else:
-        question = t.gettext("whom do you visit?")
+    """`move`: a NightMove (its value, as the screens still pass it)."""
+    match NightMove(move):
+        case NightMove.KILL if role is Role.MANIAC:
+            question = t.gettext("whom do you kill?")
+        case NightMove.KILL:
+            question = t.gettext("whom do you shoot?")
+        case NightMove.CHECK if role is Role.DON:
+            question = t.gettext("whom do you check for the sheriff?")
+        case NightMove.CHECK:
+            question = t.gettext("whom do you check?")
+        case NightMove.HEAL:
+            question = t.gettext("whom do you heal?")
+        case NightMove.BLOCK:
+            question = t.gettext("whom do you visit?")
+        case unknown:
+            assert_never(unknown)
     return t.gettext("🌙 {night} — {question}").format(
         night=night_title(t, variant, number), question=question
     )
@@ -94,7 +100,7 @@ def plan_set(t: Translator, table: Table, targets: tuple[str, ...]) -> str:
 
 
 def host_night_move(
-    t: Translator, table: Table, player: str, role: Role, move: str, target: str | None
+    t: Translator, table: Table, player: str, role: Role, move: NightMove, target: str | None
 ) -> str:
     """The human host's copy of a night move."""
     who = table.label(player)
@@ -102,13 +108,18 @@ def host_night_move(
         return t.gettext("🌙 {player} does nothing tonight ({role}).").format(
             player=who, role=role_name(t, role)
         )
-    templates = {
-        "kill": t.gettext("🌙 {player} ({role}) targets {target}."),
-        "check": t.gettext("🌙 {player} ({role}) checks {target}."),
-        "heal": t.gettext("🌙 {player} ({role}) heals {target}."),
-        "block": t.gettext("🌙 {player} ({role}) visits {target}."),
-    }
-    return templates[move].format(player=who, role=role_name(t, role), target=table.label(target))
+    match move:
+        case NightMove.KILL:
+            text = t.gettext("🌙 {player} ({role}) targets {target}.")
+        case NightMove.CHECK:
+            text = t.gettext("🌙 {player} ({role}) checks {target}.")
+        case NightMove.HEAL:
+            text = t.gettext("🌙 {player} ({role}) heals {target}.")
+        case NightMove.BLOCK:
+            text = t.gettext("🌙 {player} ({role}) visits {target}.")
+        case _:
+            assert_never(move)
+    return text.format(player=who, role=role_name(t, role), target=table.label(target))
 
 
 def host_note(t: Translator, table: Table, player: str, note: str) -> str:

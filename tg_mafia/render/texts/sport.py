@@ -4,6 +4,9 @@ lift vote and the draw. Text only (HTML, names escaped by `Table`)."""
 
 from __future__ import annotations
 
+from typing import assert_never
+
+from engine.vocab import Breach, CancelledVote, FoulEffect
 from tg_mafia.i18n import Translator
 from tg_mafia.render.texts import warning_reason
 from tg_mafia.render.texts.table import Table
@@ -20,10 +23,16 @@ def sheriff_seen(t: Translator) -> str:
 
 
 def fouled(
-    t: Translator, table: Table, player: str, count: int, limit: int, reason: str, effect: str
+    t: Translator,
+    table: Table,
+    player: str,
+    count: int,
+    limit: int,
+    reason: Breach,
+    effect: FoulEffect,
 ) -> str:
     """`⚠️ 6 · Oleg: foul 3/4 — posted out of turn.` and what the foul does."""
-    if reason == "host":
+    if reason is Breach.HOST:
         # TRANSLATORS: sport's host is a judge: Russian says «судья».
         why = t.pgettext("judge", "warned by the host")
     else:
@@ -36,19 +45,30 @@ def fouled(
         line = t.gettext("⚠️ {player}: foul {count} — {reason}.").format(
             player=table.label(player), count=count, reason=why
         )
-    if effect == "silenced":
-        line += " " + t.gettext("Their next speech is silent: they may only nominate or pass.")
-    elif effect == "removed":
-        line += " " + t.gettext("That is the limit: they leave the table at once.")
+    match effect:
+        case FoulEffect.SILENCED:
+            line += " " + t.gettext("Their next speech is silent: they may only nominate or pass.")
+        case FoulEffect.REMOVED:
+            line += " " + t.gettext("That is the limit: they leave the table at once.")
+        case FoulEffect.NONE:
+            pass
+        case _:
+            assert_never(effect)
     return line
 
 
-def vote_cancelled(t: Translator, when: str) -> str:
-    if when == "now":
-        return t.gettext("🚫 The vote is cancelled: nobody leaves today, and night falls.")
-    if when == "today":
-        return t.gettext("🚫 Today's vote is cancelled: the speeches go on, with no nomination.")
-    return t.gettext("🚫 The next day's vote is cancelled.")
+def vote_cancelled(t: Translator, when: CancelledVote) -> str:
+    match when:
+        case CancelledVote.NOW:
+            return t.gettext("🚫 The vote is cancelled: nobody leaves today, and night falls.")
+        case CancelledVote.TODAY:
+            return t.gettext(
+                "🚫 Today's vote is cancelled: the speeches go on, with no nomination."
+            )
+        case CancelledVote.NEXT_DAY:
+            return t.gettext("🚫 The next day's vote is cancelled.")
+        case _:
+            assert_never(when)
 
 
 def no_nomination_today(t: Translator) -> str:

@@ -5,23 +5,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from html import escape
+from typing import assert_never
 
-from engine import Role
+from engine import Cause, Role, VoteRound
+from engine.vocab import NoVoteReason, TimerChange, VoteOutcome
 from tg_mafia.i18n import Translator
 from tg_mafia.render.texts.roles import role_label
 from tg_mafia.render.texts.table import Table
 from tg_mafia.render.texts.timefmt import duration
 
 
-def vote_started(t: Translator, table: Table, candidates: tuple[str, ...], kind: str) -> str:
-    if kind == "revote":
-        head = t.gettext("✋ New vote, with no last word:")
-    elif kind == "repeat":
-        head = t.gettext("✋ The vote between the two is repeated.")
-    elif kind == "tied":
-        head = t.gettext("✋ After the re-speeches, the tied are voted on again:")
-    else:
-        head = t.gettext("✋ The vote. Candidates, in order:")
+def vote_started(t: Translator, table: Table, candidates: tuple[str, ...], kind: VoteRound) -> str:
+    match kind:
+        case VoteRound.REVOTE:
+            head = t.gettext("✋ New vote, with no last word:")
+        case VoteRound.REPEAT:
+            head = t.gettext("✋ The vote between the two is repeated.")
+        case VoteRound.TIED:
+            head = t.gettext("✋ After the re-speeches, the tied are voted on again:")
+        case VoteRound.FIRST:
+            head = t.gettext("✋ The vote. Candidates, in order:")
+        case _:
+            assert_never(kind)
     # Mentions: every candidate's phone rings when the vote begins.
     return head + "\n" + t.join(table.mention(c) for c in candidates)
 
@@ -85,76 +90,80 @@ def tally_lines(
 def vote_result(
     t: Translator,
     table: Table,
-    outcome: str,
+    outcome: VoteOutcome,
     tally: tuple[tuple[str, int], ...],
     target: str | None,
     players: tuple[str, ...],
     silent: tuple[str, ...] = (),
 ) -> str:
+    if outcome is VoteOutcome.DECIDED and target:
+        return t.gettext("The deciding vote falls on {player}.").format(player=table.label(target))
     lines = [t.gettext("🗳 The count:"), tally_lines(t, table, tally, silent)] if tally else []
-    if outcome == "eliminated" and target:
-        lines.append(t.gettext("{player} has the most votes.").format(player=table.label(target)))
-    elif outcome == "revote":
-        lines.append(
-            t.gettext("A tie between {players}: they go to a new vote.").format(
-                players=table.labels(players, t)
-            )
-        )
-    elif outcome == "last_words":
-        lines.append(
-            t.gettext(
-                "A tie between {players}: each has a last word, then the vote is repeated."
-            ).format(players=table.labels(players, t))
-        )
-    elif outcome == "decide":
-        lines.append(
-            t.gettext("A tie again between {players}.").format(players=table.labels(players, t))
-        )
-    elif outcome == "respeeches":
-        lines.append(
-            t.gettext(
-                "A tie between {players}: each has a re-speech, then they are voted on again."
-            ).format(players=table.labels(players, t))
-        )
-    elif outcome == "lift":
-        lines.append(
-            t.gettext(
-                "The same players are tied again: {players}. The lift vote decides whether "
-                "they all leave."
-            ).format(players=table.labels(players, t))
-        )
-    elif outcome == "table_split":
-        lines.append(t.gettext("Everyone at the table is tied twice: nobody leaves today."))
-    elif outcome == "decided" and target:
-        lines = [
-            t.gettext("The deciding vote falls on {player}.").format(player=table.label(target))
-        ]
-    elif outcome == "tie":
-        lines.append(t.gettext("A tie: nobody is eliminated today."))
-    elif outcome == "no_majority":
-        lines.append(t.gettext("Nobody reached a majority in time: nobody is eliminated today."))
-    else:
-        lines.append(t.gettext("Nobody is eliminated today."))
+    lines.append(_outcome(t, table, outcome, target, players))
     return "\n".join(lines)
 
 
-def no_vote(t: Translator, table: Table, outcome: str, target: str | None) -> str:
-    if outcome == "single_first_day" and target:
-        return t.gettext(
-            "Only {player} was nominated: on the first day that is not enough for "
-            "a vote. Nobody is eliminated."
-        ).format(player=table.label(target))
-    if outcome == "single" and target:
-        return t.gettext("Only {player} was nominated, and is eliminated without a vote.").format(
-            player=table.label(target)
-        )
-    if outcome == "no_decider":
-        return t.gettext("Nobody killed last night may break the tie: nobody is eliminated.")
-    if outcome == "no_decision":
-        return t.gettext("No deciding vote came in time: nobody is eliminated.")
-    if outcome == "cancelled":
-        return t.gettext("No vote today: a removal on fouls cancelled it.")
-    return t.gettext("Nobody was nominated: nobody is eliminated today.")
+def _outcome(
+    t: Translator, table: Table, outcome: VoteOutcome, target: str | None, players: tuple[str, ...]
+) -> str:
+    """The result's last line: who leaves, or what the tie leads to."""
+    match outcome:
+        case VoteOutcome.ELIMINATED if target:
+            return t.gettext("{player} has the most votes.").format(player=table.label(target))
+        case VoteOutcome.REVOTE:
+            return t.gettext("A tie between {players}: they go to a new vote.").format(
+                players=table.labels(players, t)
+            )
+        case VoteOutcome.LAST_WORDS:
+            return t.gettext(
+                "A tie between {players}: each has a last word, then the vote is repeated."
+            ).format(players=table.labels(players, t))
+        case VoteOutcome.DECIDE:
+            return t.gettext("A tie again between {players}.").format(
+                players=table.labels(players, t)
+            )
+        case VoteOutcome.RESPEECHES:
+            return t.gettext(
+                "A tie between {players}: each has a re-speech, then they are voted on again."
+            ).format(players=table.labels(players, t))
+        case VoteOutcome.LIFT:
+            return t.gettext(
+                "The same players are tied again: {players}. The lift vote decides whether "
+                "they all leave."
+            ).format(players=table.labels(players, t))
+        case VoteOutcome.TABLE_SPLIT:
+            return t.gettext("Everyone at the table is tied twice: nobody leaves today.")
+        case VoteOutcome.TIE:
+            return t.gettext("A tie: nobody is eliminated today.")
+        case VoteOutcome.NO_MAJORITY:
+            return t.gettext("Nobody reached a majority in time: nobody is eliminated today.")
+        case VoteOutcome.NOBODY | VoteOutcome.ELIMINATED | VoteOutcome.DECIDED:
+            return t.gettext("Nobody is eliminated today.")
+        case _:
+            assert_never(outcome)
+
+
+def no_vote(t: Translator, table: Table, reason: NoVoteReason, target: str | None) -> str:
+    match reason:
+        case NoVoteReason.SINGLE_FIRST_DAY if target:
+            return t.gettext(
+                "Only {player} was nominated: on the first day that is not enough for "
+                "a vote. Nobody is eliminated."
+            ).format(player=table.label(target))
+        case NoVoteReason.SINGLE if target:
+            return t.gettext(
+                "Only {player} was nominated, and is eliminated without a vote."
+            ).format(player=table.label(target))
+        case NoVoteReason.NO_DECIDER:
+            return t.gettext("Nobody killed last night may break the tie: nobody is eliminated.")
+        case NoVoteReason.NO_DECISION:
+            return t.gettext("No deciding vote came in time: nobody is eliminated.")
+        case NoVoteReason.CANCELLED:
+            return t.gettext("No vote today: a removal on fouls cancelled it.")
+        case NoVoteReason.NO_NOMINEE | NoVoteReason.SINGLE_FIRST_DAY | NoVoteReason.SINGLE:
+            return t.gettext("Nobody was nominated: nobody is eliminated today.")
+        case _:
+            assert_never(reason)
 
 
 def decide_public(t: Translator, table: Table, player: str, seconds: int) -> str:
@@ -171,25 +180,26 @@ def decide_private(t: Translator, table: Table, candidates: tuple[str, ...]) -> 
     )
 
 
-def eliminated(t: Translator, table: Table, player: str, cause: str, role: Role | None) -> str:
+def eliminated(t: Translator, table: Table, player: str, cause: Cause, role: Role | None) -> str:
     who = table.label(player)
     if role is not None:
         who = f"{who} ({role_label(t, role)})"
-    if cause == "warnings":
-        return t.gettext("🚫 {player} is out: too many warnings.").format(player=who)
-    if cause == "fouls":
-        return t.gettext("🚫 {player} is removed on fouls and leaves with no farewell.").format(
-            player=who
-        )
-    if cause == "left":
-        return t.gettext("🚪 {player} leaves the table.").format(player=who)
-    if cause == "departed":
-        return t.gettext("🚪 {player} left the group and is out of the game.").format(player=who)
-    if cause == "idle":
-        return t.gettext("💤 {player} is out: they let their turns pass with no move.").format(
-            player=who
-        )
-    return t.gettext("⚰️ {player} is eliminated.").format(player=who)
+    match cause:
+        case Cause.WARNINGS:
+            text = t.gettext("🚫 {player} is out: too many warnings.")
+        case Cause.FOULS:
+            text = t.gettext("🚫 {player} is removed on fouls and leaves with no farewell.")
+        case Cause.LEFT:
+            text = t.gettext("🚪 {player} leaves the table.")
+        case Cause.DEPARTED:
+            text = t.gettext("🚪 {player} left the group and is out of the game.")
+        case Cause.IDLE:
+            text = t.gettext("💤 {player} is out: they let their turns pass with no move.")
+        case Cause.VOTE | Cause.KILLED:
+            text = t.gettext("⚰️ {player} is eliminated.")
+        case _:
+            assert_never(cause)
+    return text.format(player=who)
 
 
 # ----- open votes ------------------------------------------------------------------------
@@ -253,15 +263,19 @@ def ballot(t: Translator, day: int, until: str, cast: int) -> str:
     )
 
 
-def timer_note(t: Translator, outcome: str, seconds: int) -> str:
-    if outcome == "paused":
-        return t.gettext("⏸ The host paused the timer.")
-    if outcome == "resumed":
-        return t.gettext("▶️ The host resumed the timer.")
-    if outcome == "unpaused":
-        return t.gettext("▶️ The pause has run out: the timer runs again.")
-    # TRANSLATORS: {length} is a length of time: "30 seconds".
-    return t.gettext("⏱ The host added {length}.").format(length=duration(t, seconds))
+def timer_note(t: Translator, change: TimerChange, seconds: int) -> str:
+    match change:
+        case TimerChange.PAUSED:
+            return t.gettext("⏸ The host paused the timer.")
+        case TimerChange.RESUMED:
+            return t.gettext("▶️ The host resumed the timer.")
+        case TimerChange.UNPAUSED:
+            return t.gettext("▶️ The pause has run out: the timer runs again.")
+        case TimerChange.EXTENDED:
+            # TRANSLATORS: {length} is a length of time: "30 seconds".
+            return t.gettext("⏱ The host added {length}.").format(length=duration(t, seconds))
+        case _:
+            assert_never(change)
 
 
 def topic_closed_pause(t: Translator, title: str, limit: int) -> str:

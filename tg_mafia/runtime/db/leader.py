@@ -120,6 +120,7 @@ class SoleLeader:
             self._file = None
 
 
+# benchmarks/replicas.py: a new leader holds the lock 0.13 s after a SIGKILL (max 0.91 s)
 class PostgresLeader:
     """PostgreSQL: the advisory lock, taken and watched on a connection of its
     own, in a thread (the waits are the database's, not the event loop's)."""

@@ -1,6 +1,6 @@
 """The sender's planning: which call the pending entries of a chat make next. An edit
-that a later edit of the same message supersedes is not made; plain announcements that
-fall due together go as one message."""
+that a later edit of the same message supersedes is not made; a game's announcements
+that fall due together go as one message (merging.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 from tg_mafia.records import OutboxRecord
 from tg_mafia.render.calls import Method, Op
+from tg_mafia.runtime.outbox import merging
 from tg_mafia.runtime.outbox.methods import ShownButtons
 
-MAX_TEXT = 4096
+MAX_TEXT = merging.MAX_TEXT
 
 
 @dataclass
@@ -38,8 +39,8 @@ def plan(entries: list[OutboxRecord]) -> Unit:
     if op.method is Method.EDIT and op.key is not None and _superseded(op.key, entries[1:]):
         unit.skip = True
         return unit
-    if op.method is Method.SEND and op.mergeable and op.text:
-        _merge(unit, entries[1:])
+    if merging.starts_a_merge(op, first):
+        unit.entries = merging.merge(op, first, entries[1:])
     return unit
 
 
@@ -51,19 +52,3 @@ def _superseded(key: str, later: Iterable[OutboxRecord]) -> bool:
             continue
         return entry.op.get("m") in (Method.EDIT.value, Method.DELETE.value)
     return False
-
-
-def _merge(unit: Unit, later: list[OutboxRecord]) -> None:
-    texts = [unit.op.text or ""]
-    size = len(texts[0])
-    for entry in later:
-        op = entry.op
-        plain = op.get("m") == Method.SEND.value and op.get("mergeable") and op.get("text")
-        if not plain or bool(op.get("protect")) != unit.op.protect:
-            break
-        if size + 2 + len(op["text"]) > MAX_TEXT:
-            break
-        texts.append(op["text"])
-        size += 2 + len(op["text"])
-        unit.entries.append(entry.id)
-    unit.op.text = "\n\n".join(texts)

@@ -1,13 +1,16 @@
 """The sender: takes the calls the games decided from the outbox and makes
 them, in order per chat, within Telegram's limits, after a crash too.
 
-- One worker per chat with pending calls (many chats at once); a chat's
-  calls go strictly in the order they were written.
+- One worker per chat with pending calls; a chat's calls go strictly in the
+  order they were written. A chat waits for its own budget holding nothing, then
+  asks for one of the bot's slots, handed out in order of need (order.py): no
+  chat waits behind another chat's backlog.
 - Budgets (budgets.py): a group takes about 20 calls a minute, edits included
   (15 are spent here, room for what the bot does not count); a private chat one
   a second; the bot 30 a second in all. A 429 is waited out, never dropped.
 - Folding (plan.py): an edit that a later edit of the same message supersedes
-  is not made; plain announcements that fall due together go as one message.
+  is not made; a game's announcements that fall due together in one chat go as
+  one message (merging.py).
 - Only calls that change something: an edit to what the message shows, a clear
   of a message without buttons, permissions or a topic as the bot last set
   them are settled without a call (shown.py).
@@ -35,6 +38,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 from tg_mafia.render.calls import DEADLINE, RELATIVE_DEADLINE, SPARE, Method
 from tg_mafia.render.texts.timefmt import RELATIVE, deadline_html
 from tg_mafia.runtime.clock import BotClock
+from tg_mafia.runtime.db import lanes
 from tg_mafia.runtime.db.thread import AsyncDb
 from tg_mafia.runtime.outbox.budgets import (
     BOT_BUDGET,
@@ -44,6 +48,7 @@ from tg_mafia.runtime.outbox.budgets import (
     Window,
 )
 from tg_mafia.runtime.outbox.methods import CALLS, Call, Delivery, choices
+from tg_mafia.runtime.outbox.order import Need, Turn, Turns, turn_of
 from tg_mafia.runtime.outbox.plan import Unit, plan
 from tg_mafia.runtime.outbox.shown import Shown
 from tg_mafia.storage import Database, OutboxRecord
@@ -59,7 +64,9 @@ CHARGED = frozenset(
     {Method.SEND, Method.EDIT, Method.CLEAR, Method.PIN, Method.UNPIN, Method.PHOTO}
 ) | {Method.DOCUMENT}
 SENDS = (Method.SEND, Method.PHOTO, Method.DOCUMENT)  # the calls that make a message
-WORKERS = 32  # chats served at once
+# Chats served at once: each waits for its own budget, then for a slot of the bot's
+# (order.py), so a chat with a backlog holds nothing another could use.
+WORKERS = 4096
 POLL = 1.0  # seconds between looks at the outbox when nothing woke the sender
 # A look at the outbox scans it whole in the database thread, which every move waits
 # for: the next look comes no sooner than this many times its cost later, so looking
@@ -99,6 +106,7 @@ class Sender:
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.turns = Turns(self._bot_room, self._bot_spend, self._bot_give_back)
         self.calls = 0
         self.shown = Shown()  # what the bot's calls put in front of each chat
 
@@ -124,6 +132,7 @@ class Sender:
             self._windows.clear()
             self._bot_window = self._fresh(BOT_BUDGET)
         if self._task is None:
+            self.turns.begin(self.clock.now())  # what waits now was left by another
             self._task = asyncio.get_running_loop().create_task(self._run(), name="sender")
 
     async def stop(self) -> None:
@@ -135,6 +144,7 @@ class Sender:
                 await task
         self._task = None
         self._workers.clear()
+        await self.turns.stop()
 
     def wake(self) -> None:
         self._wake.set()
@@ -159,6 +169,7 @@ class Sender:
     # ----- the loop ------------------------------------------------------------------------
 
     async def _run(self) -> None:
+        lanes.in_background()  # a person's update goes first in the database (db/lanes.py)
         rounds = 0
         while True:
             rounds += 1
@@ -204,9 +215,9 @@ class Sender:
                     delivered = unchanged
                     delivered.entries = unit.entries
                 elif not unit.skip:
-                    delivered = await self._deliver(unit)
+                    delivered = await self._deliver(unit, turn_of(entries))
                     if delivered is None:
-                        continue  # waited (a 429) or parked: plan again
+                        continue  # waited (its budget, a 429) or parked: plan again
                 else:
                     delivered = Delivery(unit.entries)
                 delivered.ahead = unit.ahead
@@ -233,10 +244,14 @@ class Sender:
 
     # ----- one call ----------------------------------------------------------------------------
 
-    async def _deliver(self, unit: Unit) -> Delivery | None:
-        """Makes the unit's call; None when it must be planned again (after a
-        429's wait, or a chat now parked); a Delivery otherwise, also for a
-        call Telegram refused for good (it is settled, not retried)."""
+    async def _deliver(self, unit: Unit, turn: Turn | None = None) -> Delivery | None:
+        """Makes the unit's call; None when it must be planned again (after a wait
+        for its chat's budget, holding nothing meanwhile, or a 429's, or a chat now
+        parked); a Delivery otherwise, also for a call Telegram refused for good (it
+        is settled, not retried)."""
+        if (room := self._room(unit)) > 0:
+            await asyncio.sleep(room)
+            return None
         op = unit.op
         started = self.clock.now()
         attempt = 0
@@ -244,7 +259,7 @@ class Sender:
             if op.extra.get("every"):
                 await self._hold_edit(unit)
             try:
-                async with self._budget_spent(unit.chat_id, op.method in CHARGED):
+                async with self._budget_spent(unit.chat_id, op.method in CHARGED, turn):
                     deadline = None  # the stage starts as its message leaves
                     if op.timer is not None:
                         deadline = self._timer_clock(op.timer).deadline(float(op.timer["seconds"]))
@@ -376,7 +391,7 @@ class Sender:
         window = self._windows.setdefault(unit.chat_id, Window())
         if window.wait(self._budget(unit.chat_id), self.clock) > 0:
             return False  # the budget is for the game's own calls
-        if self._bot_window.wait(BOT_BUDGET, self.clock) > 0 or unit.game_id is None:
+        if self._bot_room() > 0 or self.turns.waiting or unit.game_id is None:
             return False
         return bool(await self.db.run(_timer_token, unit.game_id) == spare["token"])
 
@@ -396,25 +411,37 @@ class Sender:
             window = self._windows[chat_id] = self._fresh(self._budget(chat_id))
         return window
 
+    def _room(self, unit: Unit) -> float:
+        """Seconds until the unit's chat has room for its call (0: now, or no charge)."""
+        if unit.op.method not in CHARGED:
+            return 0.0
+        return self._window(unit.chat_id).wait(self._budget(unit.chat_id), self.clock)
+
+    def _bot_room(self) -> float:
+        return self._bot_window.wait(BOT_BUDGET, self.clock)
+
+    def _bot_spend(self) -> None:
+        self._bot_window.flying += 1
+
+    def _bot_give_back(self) -> None:
+        self._bot_window.flying = max(0, self._bot_window.flying - 1)
+
     @contextlib.asynccontextmanager
-    async def _budget_spent(self, chat_id: int, charged: bool) -> AsyncIterator[None]:
-        """For a `charged` call: waits until the chat's budget and the bot's have
-        room, and counts the call against both while it flies and for a window
-        after it landed (a refused call too: it may have counted at Telegram's end)."""
+    async def _budget_spent(
+        self, chat_id: int, charged: bool, turn: Turn | None = None
+    ) -> AsyncIterator[None]:
+        """For a `charged` call: waits until the chat's budget has room, then for a
+        slot of the bot's, handed out by need (`turn`: order.py); counts the call
+        against both while it flies and for a window after it landed (a refused call
+        too: it may have counted at Telegram's end)."""
         if not charged:
             yield
             return
         window = self._window(chat_id)
-        while True:
-            wait = max(
-                window.wait(self._budget(chat_id), self.clock),
-                self._bot_window.wait(BOT_BUDGET, self.clock),
-            )
-            if wait <= 0:
-                break
+        while (wait := window.wait(self._budget(chat_id), self.clock)) > 0:
             await asyncio.sleep(wait)
+        await self.turns.take(turn or Turn(Need.ANNOUNCEMENT, self.clock.now()))
         window.flying += 1
-        self._bot_window.flying += 1
         try:
             yield
         finally:

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from telegram._utils.defaultvalue import DefaultValue
-from telegram._utils.types import ODVInput
 from telegram.error import TimedOut
 from telegram.request import BaseRequest, RequestData
 
@@ -20,6 +18,9 @@ from tg_mafia.sandbox.world.files import Upload
 
 if TYPE_CHECKING:
     from tg_mafia.sandbox.base import SandboxBase
+
+# A call's timeout as PTB hands it: seconds, None, or its placeholder for "not given".
+Timeout = Any
 
 
 class SandboxRequest(BaseRequest):
@@ -42,17 +43,18 @@ class SandboxRequest(BaseRequest):
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        read_timeout: Timeout = BaseRequest.DEFAULT_NONE,
+        write_timeout: Timeout = BaseRequest.DEFAULT_NONE,
+        connect_timeout: Timeout = BaseRequest.DEFAULT_NONE,
+        pool_timeout: Timeout = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         path = urlsplit(url).path.rstrip("/").split("/")
         api_method = path[-1]
         token = path[-2].removeprefix("bot") if len(path) >= 2 else ""
         params = dict(request_data.json_parameters) if request_data else {}
         files = _uploads(request_data) if request_data and request_data.contains_files else None
-        timeout = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
+        given = read_timeout is None or isinstance(read_timeout, int | float)
+        timeout = read_timeout if given else self._read_timeout  # else PTB's "not given"
         # shielded: a call the client stops waiting for still happens, as over a network
         call = asyncio.ensure_future(self.sandbox.call(api_method, params, token, files))
         try:

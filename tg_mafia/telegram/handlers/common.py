@@ -16,6 +16,7 @@ from tg_mafia.i18n import Translator, resolve_language, translator
 from tg_mafia.records import GameStatus
 from tg_mafia.render import texts
 from tg_mafia.render.calls import Op
+from tg_mafia.render.texts import Answer
 from tg_mafia.render.texts.names import clean_name
 from tg_mafia.runtime.gate import CheckedPress, Refusal, admit
 from tg_mafia.runtime.service import GameService
@@ -136,7 +137,7 @@ def through_gate(handler: PressHandler) -> Handler:
             context.bot_data.metrics.refused_presses.labels(verdict.value).inc()
             log.info("press of user %s refused: %s", query.from_user.id, verdict.value)
             repeated = verdict is Refusal.REPEATED  # it counted: no "out of date" for it
-            await answer_query(query, None if repeated else texts.popup(t, "stale"))
+            await answer_query(query, None if repeated else texts.popup(t, Answer.STALE))
             return
         await handler(verdict, context)
 
@@ -182,13 +183,14 @@ async def send(context: Context, update: Update, op: Op) -> None:
     await service_of(context).show_plain(chat_id, Op.from_json(data))
 
 
-async def answer_query(query: Any, text: str | None) -> None:
+async def answer_query(query: Any, text: str | None, *, at_once: bool = False) -> None:
     """A popup for a press (free of any rate limit): never raises. A press that came
-    by webhook is answered in the webhook's answer (webhook_reply.py)."""
+    by webhook is answered in the webhook's answer (webhook_reply.py), unless `at_once`:
+    its handling goes on after the popup, and the webhook's answer waits for its end."""
     params: dict[str, Any] = {"callback_query_id": query.id}
     if text:
         params["text"] = text
-    if webhook_reply.claim("answerCallbackQuery", params):
+    if not at_once and webhook_reply.claim("answerCallbackQuery", params):
         return
     try:
         await query.answer(text or None)

@@ -14,6 +14,7 @@ from tg_mafia.records import GameRecord
 from tg_mafia.render import texts
 from tg_mafia.render.callbacks import Kind
 from tg_mafia.render.presses import is_toggle
+from tg_mafia.render.texts import Answer
 from tg_mafia.render.texts.rules import rules, safe_options
 from tg_mafia.runtime import archive
 from tg_mafia.runtime.gate import CheckedPress
@@ -68,16 +69,38 @@ async def on_lobby(press: CheckedPress, context: Context) -> None:
         return
     service, button, user_id = service_of(context), press.button, press.user_id
     t = translator(record.language)
+    answer: str | None
     if button.args == ("start",) and service.draining.active:
         answer = restarting(t)
     elif button.args == ("rules",):
         answer = await _rules_in_private(context, record, user_id)
     elif len(button.args) == 1:
-        admin = await is_member_admin(context, record.chat_id, user_id)
-        answer = await service.lobbies.press(record.id, user_id, button.args[0], admin)
+        answer = await _lobby_press(context, press, record)
     else:
         answer = await service.press(record, user_id, button)
-    await answer_query(press.query, answer)
+    if answer is not None:
+        await answer_query(press.query, answer)
+
+
+async def _lobby_press(context: Context, press: CheckedPress, record: GameRecord) -> str | None:
+    """Leave, Start or Cancel on the lobby: its popup, or None when answered already.
+    Whether the presser administers the group is asked of Telegram only when it decides
+    (Start and Cancel by another than the lobby's opener). A start is answered as soon
+    as it is decided, before the deal (which asks Telegram for the group's permissions,
+    and writes the whole table): the popup by a call of its own, the webhook's delivery
+    kept open until the deal is written, so that a crash meanwhile leaves the press to
+    be delivered again."""
+    verb, user_id, answered = press.button.args[0], press.user_id, False
+    asks = verb != "leave" and user_id != record.opened_by
+    admin = asks and await is_member_admin(context, record.chat_id, user_id)
+
+    async def first(popup: str) -> None:
+        nonlocal answered
+        answered = True
+        await answer_query(press.query, popup, at_once=True)
+
+    popup = await service_of(context).lobbies.press(record.id, user_id, verb, admin, first)
+    return None if answered else popup
 
 
 async def on_new_game(press: CheckedPress, context: Context) -> None:
@@ -91,7 +114,7 @@ async def on_new_game(press: CheckedPress, context: Context) -> None:
         await answer_query(query, restarting(t))
         return
     if not await service.members.is_member(record.chat_id, user_id):
-        await answer_query(query, texts.popup(t, "members_only"))
+        await answer_query(query, texts.popup(t, Answer.MEMBERS_ONLY))
         return
     chat = query.message.chat if query.message else None
     error = await service.lobbies.open(
@@ -104,8 +127,8 @@ async def on_new_game(press: CheckedPress, context: Context) -> None:
     )
     if error and utf16_len(error) > POPUP_LIMIT:  # the queue's for a table: too long
         await service.answer(record.chat_id, error, record.topic)
-        error = texts.popup(t, "see_group")
-    await answer_query(query, error or texts.popup(t, "ok"))
+        error = texts.popup(t, Answer.SEE_GROUP)
+    await answer_query(query, error or texts.popup(t, Answer.OK))
 
 
 async def on_protocol(press: CheckedPress, context: Context) -> None:
@@ -116,7 +139,7 @@ async def on_protocol(press: CheckedPress, context: Context) -> None:
         return
     t = translator(record.language)
     if not await _may_read(context, record, press.user_id):
-        await answer_query(press.query, texts.popup(t, "members_only"))
+        await answer_query(press.query, texts.popup(t, Answer.MEMBERS_ONLY))
         return
     await answer_query(press.query, await _protocol_in_private(context, record, press.user_id))
 
@@ -156,7 +179,9 @@ PRESSES: Mapping[Kind, PressHandler] = MappingProxyType(
 
 
 async def _stale(press: CheckedPress) -> None:
-    await answer_query(press.query, texts.popup(user_translator(press.query.from_user), "stale"))
+    await answer_query(
+        press.query, texts.popup(user_translator(press.query.from_user), Answer.STALE)
+    )
 
 
 async def _game(press: CheckedPress, context: Context) -> GameRecord | None:
@@ -182,21 +207,21 @@ async def _rules_in_private(context: Context, record: GameRecord, user_id: int) 
     t = translator(record.language)
     service = service_of(context)
     if not await service.can_write_to(user_id):
-        return texts.popup(t, "start_me")
+        return texts.popup(t, Answer.START_ME)
     options = safe_options(record.variant, dict(record.options))
     await service.answer(user_id, rules(t, record.variant, options))
-    return texts.popup(t, "see_private")
+    return texts.popup(t, Answer.SEE_PRIVATE)
 
 
 async def _protocol_in_private(context: Context, record: GameRecord, user_id: int) -> str:
     t = translator(record.language)
     service = service_of(context)
     if not await service.can_write_to(user_id):
-        return texts.popup(t, "start_me")
+        return texts.popup(t, Answer.START_ME)
     refused = await service.adb.run(
         archive.protocol_of_game, record.id, user_id, service.clock.now()
     )
     if refused:
         return refused
     service.sender.wake()
-    return texts.popup(t, "see_private")
+    return texts.popup(t, Answer.SEE_PRIVATE)

@@ -18,6 +18,7 @@ from tg_mafia.render.settings_menu import (
     menu_markup,
     menu_text,
 )
+from tg_mafia.render.texts import Answer
 from tg_mafia.runtime.gate import CheckedPress
 from tg_mafia.telegram.context import Context
 from tg_mafia.telegram.handlers.common import (
@@ -62,7 +63,7 @@ async def on_press(press: CheckedPress, context: Context) -> None:
     message = query.message
     chat = message.chat if message is not None else None
     if chat is None or message is None or chat.type == ChatType.PRIVATE:
-        await answer_query(query, texts.popup(translator("en"), "stale"))
+        await answer_query(query, texts.popup(translator("en"), Answer.STALE))
         return
     service = service_of(context)
     before = load(await service.queries.settings(chat.id))

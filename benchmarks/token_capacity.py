@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import results  # noqa: E402
 from benchmarks.machine import describe  # noqa: E402
-from engine import GameState, find_variant  # noqa: E402
+from engine import PublicView, find_variant  # noqa: E402
 from engine.actions import Action, Timeout  # noqa: E402
 from tests.replicas.driver import peak  # noqa: E402
 from tg_mafia.playtest.autoplay import AutoPlayers  # noqa: E402
@@ -58,7 +58,7 @@ class PacedPlayers(AutoPlayers):
     """Players who take their time: a move at a random moment of what the stage has
     left, a timer when it is due."""
 
-    async def perform(self, record: GameRecord, state: GameState, action: Action) -> None:
+    async def perform(self, record: GameRecord, view: PublicView, action: Action) -> None:
         deadline = record.stage_deadline
         left = self.h.service.clock.left(deadline) if deadline is not None else 0.0
         if isinstance(action, Timeout):
@@ -67,7 +67,7 @@ class PacedPlayers(AutoPlayers):
             await asyncio.sleep(self.rng.uniform(0.2, 0.9) * left)
         else:
             await asyncio.sleep(self.rng.uniform(2.0, 8.0))  # an untimed stage
-        await super().perform(record, state, action)
+        await super().perform(record, view, action)
 
 
 async def one_game(base: Harness, variant: str, size: int, seed: int) -> dict[str, Any]:

@@ -11,21 +11,40 @@ from engine.events import Audience, Event
 from engine.game import apply, deal, new_game
 from engine.legal import legal_actions, legal_for
 from engine.options import OPTION_SPECS, option_specs, resolve_options
+from engine.played import Game
 from engine.replay import GameSetup, replay
 from engine.roles import Role, Side
-from engine.state import GameState, Phase, Stage
+from engine.seen import Views
+from engine.state import FLOOR_STAGES, Cause, FloorMode, GameState, Phase, Stage, VoteRound
 from engine.variants import VARIANTS, Variant, find_variant
-from engine.views import PlayerView, PublicView, player_view, public_view
+from engine.views import (
+    EndView,
+    HostView,
+    PlayerView,
+    PublicView,
+    TeamView,
+    end_view,
+    host_view,
+    player_view,
+    public_view,
+    team_view,
+)
 
 __all__ = [
+    "FLOOR_STAGES",
     "HOST",
     "OPTION_SPECS",
     "VARIANTS",
     "Action",
     "Audience",
+    "Cause",
+    "EndView",
     "Event",
+    "FloorMode",
+    "Game",
     "GameSetup",
     "GameState",
+    "HostView",
     "IllegalAction",
     "Phase",
     "PlayerView",
@@ -35,12 +54,17 @@ __all__ = [
     "SetupError",
     "Side",
     "Stage",
+    "TeamView",
     "Variant",
+    "Views",
+    "VoteRound",
     "action_from_dict",
     "apply",
     "deal",
+    "end_view",
     "events",
     "find_variant",
+    "host_view",
     "legal_actions",
     "legal_for",
     "new_game",
@@ -49,4 +73,5 @@ __all__ = [
     "public_view",
     "replay",
     "resolve_options",
+    "team_view",
 ]

@@ -1,5 +1,8 @@
 """The five rule variants as registered objects (RULES.md): role tables as
-data, and the few hooks where the variants differ."""
+data, the few hooks where the variants differ, and the traits the shell's
+texts read (a variant's title, how it is won, how its players count the
+nights): the shell names no variant, so a new one is a class here and its
+strings in the catalogues."""
 
 from __future__ import annotations
 
@@ -47,6 +50,12 @@ class NightMove(StrEnum):
     BLOCK = "block"
 
 
+def N_(message: str) -> str:
+    """Marks an English text for the shell's catalogues (babel.cfg extracts it
+    from here); the shell translates it where it shows it."""
+    return message
+
+
 class LivingCount:
     """How many of each side live, and which of them the escort blocked."""
 
@@ -61,6 +70,12 @@ class LivingCount:
 
 class Variant:
     name: str = ""
+    title: str = ""  # its name as players know it (N_: the shell translates it)
+    win_summary: str = ""  # who wins when, in a sentence or two (N_ too)
+    # Its players count the nights as clubs do: the engine's night 1 is their zero
+    # night, so that day N is followed by night N (RULES.md, sport, "Numbering as
+    # players say it"). The engine and the scenarios keep their own count.
+    zero_night: bool = False
     min_players: int = 0
     max_players: int = 0
     day_mode: DayMode = DayMode.SPEECHES
@@ -170,6 +185,11 @@ def departure_time(night_phase: bool, night: int, day: int) -> int:
 
 class Classic(Variant):
     name = "classic"
+    title = N_("Classic (Sleeping City)")
+    win_summary = N_(
+        "The town wins when no mafioso lives. The mafia win when no town player lives, "
+        "or when at the start of a day they are at least as many as the town."
+    )
     min_players, max_players = 7, 20
     day_mode = DayMode.LIVE_VOTE
     shot_mode = ShotMode.MOST_CHOSEN_BOSS_BREAKS
@@ -202,6 +222,11 @@ class Classic(Variant):
 
 class Moscow(Variant):
     name = "moscow"
+    title = N_("Moscow rules")
+    win_summary = N_(
+        "The town wins when no mafioso and no maniac live. The mafia win when fewer town "
+        "players than mafiosi live. The maniac wins by being the last one alive."
+    )
     min_players, max_players = 7, 15
     starts_with_day = True
     has_warnings = True
@@ -234,6 +259,10 @@ class Moscow(Variant):
 
 class Party(Variant):
     name = "party"
+    title = N_("Party game")
+    win_summary = N_(
+        "The town wins when every mafioso is out. The mafia win when they outnumber the rest."
+    )
     min_players, max_players = 8, 18
     day_mode = DayMode.BALLOT
     shot_mode = ShotMode.MOST_CHOSEN
@@ -258,6 +287,12 @@ class Party(Variant):
 
 class Club(Variant):
     name = "club"
+    title = N_("Club (sheriff, doctor, escort)")
+    win_summary = N_(
+        "The town wins when no mafioso lives. The mafia win when their unblocked members "
+        "are at least as many as the town; a lone blocked mafioso against one town "
+        "player loses."
+    )
     min_players, max_players = 7, 16
     has_warnings = True
     has_plan = True
@@ -291,6 +326,13 @@ class Sport(Variant):
     """FIIM's tournament game: ten players, seven red against three black."""
 
     name = "sport"
+    title = N_("Sport Mafia (FIIM)")
+    win_summary = N_(
+        "The town (red) wins when no black player lives. The mafia (black) win when they "
+        "are at least as many as the town. Three nights in a row, and the days between, "
+        "with nobody leaving the table: a draw."
+    )
+    zero_night = True
     min_players, max_players = 10, 10
     has_warnings = True
     has_plan = True

@@ -1,15 +1,23 @@
-"""What each viewer may see (boardgame.io's playerView): a public view for
-the group, holding no secret, and a view for each player."""
+"""What each audience may see (boardgame.io's playerView): a public view
+for the group, holding no secret; a view for each player (a seat); the
+mafia's shared one (the team); the human host's; and, once the game is
+over, the end's, where nothing is secret any more. Each is a frozen
+record built from the state: the shell renders these, never the state
+(engine/seen.py hands them out)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from engine import day, night
 from engine.context import Ctx
+from engine.handvote import finished_counts
+from engine.options import OptionValue
 from engine.posts import FREE_STAGES
 from engine.roles import Role, Side
-from engine.state import FloorMode, GameState, Phase, Stage, VoteRound
+from engine.state import Cause, FloorMode, GameState, Phase, Stage, VoteRound
 from engine.variants import DayMode, NightMove, find_variant
 from engine.vocab import CheckAnswer
 
@@ -17,6 +25,8 @@ from engine.vocab import CheckAnswer
 @dataclass(frozen=True, slots=True)
 class PublicView:
     variant: str
+    language: str
+    options: Mapping[str, OptionValue]  # the game's options, as it plays them
     phase: Phase
     day: int
     night: int
@@ -35,6 +45,7 @@ class PublicView:
     announced: tuple[str, ...]
     eliminated: tuple[str, ...]
     missed: bool
+    deleted: int  # posts deleted for being out of turn, so far
     speaker: str | None  # a farewell's holder too, although dead
     floor_mode: FloorMode
     next_speaker: str | None  # after this speech or introduction
@@ -44,7 +55,9 @@ class PublicView:
     count_index: int
     hands: tuple[str, ...]
     votes: tuple[tuple[str, int], ...]
+    counted: tuple[tuple[str, tuple[str, ...]], ...]  # this round's counts so far, and who
     live_tally: tuple[tuple[str, int], ...]  # classic only: the live vote is open
+    live_ballots: tuple[tuple[str, str], ...]  # classic only: who votes against whom
     ballots_cast: int  # party: how many have voted, not for whom
     decider: str | None
     posting_free: bool  # anyone may post now (free talk, the ballot, the end)
@@ -91,6 +104,8 @@ def public_view(state: GameState) -> PublicView:
             tally[target] = tally.get(target, 0) + 1
     return PublicView(
         variant=state.variant,
+        language=state.language,
+        options=MappingProxyType(state.options),
         phase=state.phase,
         day=state.day.number,
         night=state.night.number,
@@ -109,6 +124,7 @@ def public_view(state: GameState) -> PublicView:
         announced=state.night.announced,
         eliminated=state.day.eliminated,
         missed=state.night.missed,
+        deleted=state.table.deleted,
         speaker=state.day.speaker,
         floor_mode=state.day.floor_mode,
         next_speaker=day.next_speaker(ctx),
@@ -118,7 +134,9 @@ def public_view(state: GameState) -> PublicView:
         count_index=state.vote.count_index,
         hands=tuple(p for p in state.table.seats if p in state.vote.hands),
         votes=tuple(state.vote.votes.items()),
+        counted=finished_counts(state),
         live_tally=tuple((p, tally[p]) for p in state.table.seats if p in tally),
+        live_ballots=tuple(state.vote.ballots.items()) if live else (),
         ballots_cast=0 if live else len(state.vote.ballots),
         decider=state.vote.decider,
         posting_free=state.stage in FREE_STAGES,
@@ -134,7 +152,8 @@ def public_view(state: GameState) -> PublicView:
     )
 
 
-def player_view(state: GameState, player: str) -> PlayerView:
+def player_view(state: GameState, player: str, public: PublicView | None = None) -> PlayerView:
+    """`player`'s own view (`public`: the state's public view, when at hand)."""
     ctx = Ctx(state)
     role = state.table.roles[player]
     met = state.night.number >= 1 or state.phase is Phase.ENDED
@@ -153,7 +172,7 @@ def player_view(state: GameState, player: str) -> PlayerView:
         for move in night.actor_moves(ctx, player)
     )
     return PlayerView(
-        public=public_view(state),
+        public=public or public_view(state),
         player=player,
         role=role,
         alive=state.table.is_alive(player),
@@ -162,4 +181,87 @@ def player_view(state: GameState, player: str) -> PlayerView:
         night_options=options,
         plan=state.night.plan if role.is_mafia else (),
         ballot=state.vote.ballots.get(player),
+    )
+
+
+# ----- the team, the host, the end ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TeamView:
+    """What the mafia share: who they are, who of them is still at the table
+    (whom the family's messages and news reach), the Don's list, and their
+    shots tonight as they stand (each sees the others' picks)."""
+
+    members: tuple[tuple[str, Role], ...]  # in seat order
+    living: tuple[str, ...]
+    plan: tuple[str, ...]
+    shots: tuple[tuple[str, str | None], ...]  # mafioso -> target chosen so far (None: none)
+
+
+@dataclass(frozen=True, slots=True)
+class HostView:
+    """What a human host sees: every role, tonight's moves as they stand, the
+    Don's list, what each checker learned at the last dawn, the party's
+    secret ballots."""
+
+    public: PublicView
+    roles: tuple[tuple[str, Role], ...]  # in seat order
+    moves: tuple[tuple[str, str, str | None], ...]  # (player, move, target) chosen tonight
+    plan: tuple[str, ...]
+    learned: tuple[tuple[str, tuple[tuple[str, CheckAnswer], ...]], ...]  # checker -> answers
+    ballots: tuple[tuple[str, str], ...]  # voter -> target
+
+
+@dataclass(frozen=True, slots=True)
+class EndView:
+    """A game over, where nothing is secret any more: every role, how each
+    player left the table (in order), and who won (None: nobody)."""
+
+    roles: tuple[tuple[str, Role], ...]  # in seat order
+    causes: tuple[tuple[str, Cause], ...]
+    winner: Side | None
+
+
+def team_view(state: GameState) -> TeamView:
+    table = state.table
+    members = table.mafia_members()
+    choices = state.night.choices
+    return TeamView(
+        members=tuple((p, table.roles[p]) for p in members),
+        living=tuple(p for p in members if table.is_alive(p)),
+        plan=state.night.plan,
+        shots=tuple(
+            (p, choices[key])
+            for p in members
+            if (key := night.choice_key(p, NightMove.KILL)) in choices
+        ),
+    )
+
+
+def host_view(state: GameState, public: PublicView | None = None) -> HostView:
+    roles = state.table.roles
+    moves = []
+    for key, target in state.night.choices.items():
+        player, move = key.split(":", 1)
+        moves.append((player, move, target))
+    return HostView(
+        public=public or public_view(state),
+        roles=tuple((p, roles[p]) for p in state.table.seats),
+        moves=tuple(moves),
+        plan=state.night.plan,
+        learned=tuple((c, tuple(a.items())) for c, a in state.night.learned.items()),
+        ballots=tuple(state.vote.ballots.items()),
+    )
+
+
+def end_view(state: GameState) -> EndView | None:
+    """The end's view; None while the game runs (or waits for its host's word)."""
+    if state.phase is not Phase.ENDED:
+        return None
+    roles = state.table.roles
+    return EndView(
+        roles=tuple((p, roles[p]) for p in state.table.seats),
+        causes=tuple(state.table.dead.items()),
+        winner=state.outcome.winner,
     )

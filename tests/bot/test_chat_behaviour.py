@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from engine import GameState, Stage
+from engine import GameState, Stage, public_view
 from tests.bot.autoplay import AutoPlayers, find_button, prefix, press
 from tests.bot.harness import Harness, running_bot
 from tests.database_ops import backlog
@@ -168,7 +168,7 @@ async def test_a_restarted_bot_finishes_the_game(tmp_path: Path) -> None:
         for _ in range(15):  # a part of the game
             await h.settle()
             record, state = state_of(h, game_id)
-            await players.perform(record, state, lively_action(state, players.rng))
+            await players.perform(record, public_view(state), lively_action(state, players.rng))
         await h.settle()
         await h.hold_calls()
         await scheduler.fire(f"game-{game_id}")  # a stage ends; its calls are written, not sent
@@ -291,9 +291,11 @@ async def test_a_crash_after_the_final_write_still_shows_the_end(tmp_path: Path)
             )
             if following.outcome.winner is not None:
                 break
-            await players.perform(record, state, action)
+            await players.perform(record, public_view(state), action)
         await h.hold_calls()
-        await players.perform(record, state, action)  # the last move: written, not sent
+        await players.perform(
+            record, public_view(state), action
+        )  # the last move: written, not sent
         await h.handled()
         record, _ = state_of(h, game_id)
         assert record.status is GameStatus.ENDED
@@ -349,7 +351,7 @@ async def test_a_restart_in_the_middle_of_a_vote_edits_the_same_count(tmp_path: 
             ):
                 break
             assert record.status is GameStatus.RUNNING, "the game ended before a vote"
-            await players.perform(record, state, lively_action(state, players.rng))
+            await players.perform(record, public_view(state), lively_action(state, players.rng))
         else:
             raise AssertionError("no vote with two counts")
         users, admin, group = h.users, h.admin, h.group

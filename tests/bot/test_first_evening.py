@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import GameState, Stage
+from engine import GameState, Stage, public_view
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers, find_button, prefix
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
@@ -133,7 +133,9 @@ async def test_an_upgrade_in_the_middle_of_a_day_loses_no_vote(tmp_path: Path) -
             state = GameState.from_dict(record.state or {})
             if state.stage is Stage.DISCUSSION:
                 break
-            await players.perform(record, state, lively_action(state, players.rng, 0.0))
+            await players.perform(
+                record, public_view(state), lively_action(state, players.rng, 0.0)
+            )
         assert state.stage is Stage.DISCUSSION and not state.vote.ballots
         alive = list(state.table.alive)
         # each votes for the next player: one vote each, no majority ends the vote early
@@ -180,7 +182,7 @@ async def until_day(h: Harness, scheduler: ManualScheduler, game_id: int) -> Non
         state = GameState.from_dict(record.state or {})
         if state.stage is not Stage.NIGHT:
             return
-        await players.perform(record, state, lively_action(state, players.rng, 0.0))
+        await players.perform(record, public_view(state), lively_action(state, players.rng, 0.0))
     raise AssertionError("no day came")
 
 

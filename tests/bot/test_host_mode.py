@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import GameState, Stage
+from engine import GameState, Stage, public_view
 from engine.actions import NightChoice
 from engine.simulation import lively_action
 from engine.variants import NightMove
@@ -107,7 +107,7 @@ async def test_a_whole_game_with_a_human_host(
             players.steps += 1
             assert players.steps < 3000
             action = lively_action(state, players.rng, 0.03)
-            await players.perform(record, state, action)
+            await players.perform(record, public_view(state), action)
             if isinstance(action, NightChoice) and action.move is NightMove.CHECK and action.target:
                 await h.settle()
                 checks += load(h, game_id)[0].version > record.version

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import GameState, Role, Stage
+from engine import GameState, Role, Stage, public_view
 from engine.actions import Nominate, Pass
 from engine.simulation import lively_action
 from engine.state import Cause
@@ -50,7 +50,7 @@ async def test_a_player_who_never_acts_is_reminded_then_out(tmp_path: Path) -> N
             if action.actor == idle:  # their turn: they let it run out
                 await scheduler.fire(f"game-{game_id}")
             else:
-                await players.perform(record, state, action)
+                await players.perform(record, public_view(state), action)
             await h.settle()
             record, state = load(h, game_id)
         assert state.table.dead[idle] is Cause.IDLE
@@ -131,7 +131,9 @@ async def test_a_silent_host_confirms_by_itself(tmp_path: Path) -> None:
         while state.stage is not Stage.CONFIRM:
             assert players.steps < 3000 and record.status is GameStatus.RUNNING
             players.steps += 1
-            await players.perform(record, state, lively_action(state, players.rng, 0.03))
+            await players.perform(
+                record, public_view(state), lively_action(state, players.rng, 0.03)
+            )
             await h.settle()
             record, state = load(h, game_id)
         winner = state.outcome.pending_winner

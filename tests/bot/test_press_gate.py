@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import GameState
+from engine import GameState, public_view
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers, prefix
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
@@ -112,7 +112,7 @@ async def play_until_a_death(h: Harness, scheduler: ManualScheduler, game_id: in
         out = [p for p in state.table.seats if p not in state.table.alive]
         if out:
             return out[0]
-        await players.perform(record, state, lively_action(state, players.rng))
+        await players.perform(record, public_view(state), lively_action(state, players.rng))
     raise AssertionError("nobody died")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import GameState, Role
+from engine import GameState, Role, public_view
 from engine.actions import Action, Best, Hand, NightChoice, Nominate, Pass, Say, Timeout
 from engine.variants import NightMove
 from tests.bot.autoplay import AutoPlayers, find_button, prefix
@@ -44,7 +44,7 @@ class Table:
     async def act(self, *actions: Action) -> None:
         for action in actions:
             await self.h.settle()
-            await self.players.perform(self.record(), self.state(), action)
+            await self.players.perform(self.record(), public_view(self.state()), action)
         await self.h.settle()
 
 

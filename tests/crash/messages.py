@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import GameState, apply, new_game
+from engine import GameState, Views, apply, new_game
 from engine.actions import Action
 from tg_mafia.render import presenter
 from tg_mafia.render.calls import DEADLINE, RELATIVE_DEADLINE, Method, Op
@@ -79,11 +79,11 @@ def reference_calls(record: GameRecord, actions: list[Action], speed: float) -> 
     # Any stored deadline: deadlines are left out of the comparison.
     view = dataclasses.replace(game_view(record, speed), deadline=1.0)
     state, events = new_game(record.variant, seats, options, record.seed, record.language)
-    calls = presenter.render(view, state, events)
+    calls = presenter.render(view, Views(state), events)
     for action in actions:
         before: GameState = state
         state, events = apply(state, action)
-        calls.extend(presenter.render(view, state, events, before))
+        calls.extend(presenter.render(view, Views(state), events, Views(before)))
     return calls
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import GameState, apply, new_game
+from engine import GameState, PublicView, apply, new_game
 from engine.actions import Action, Decide, NightChoice, Nominate, Pass, Timeout, action_from_dict
 from engine.events import DayStarted, GameEnded
 from engine.simulation import lively_action
@@ -99,10 +99,10 @@ class FaultyPlayers(AutoPlayers):
         self.faults = random.Random(seed * 31 + 7)
         self.injected = 0
 
-    async def perform(self, record: GameRecord, state: GameState, action: Action) -> None:
+    async def perform(self, record: GameRecord, view: PublicView, action: Action) -> None:
         if self.steps % 7 == 3:
             self.inject(self.faults.choice(self.kinds))
-        await super().perform(record, state, action)
+        await super().perform(record, view, action)
 
     def inject(self, kind: str) -> None:
         sb = self.h.sb
@@ -170,15 +170,15 @@ class AvoidingPlayers(AutoPlayers):
         self.blocked: SimUser | None = None
         self.block_at = 12
 
-    async def perform(self, record: GameRecord, state: GameState, action: Action) -> None:
+    async def perform(self, record: GameRecord, view: PublicView, action: Action) -> None:
         if self.steps == self.block_at and self.blocked is None:
-            alive = [u for u in self.h.users if str(u.id) in state.table.alive]
+            alive = [u for u in self.h.users if str(u.id) in view.alive]
             self.blocked = alive[len(alive) // 2]
             self.blocked.block()
             await self.h.settle()
         if self.blocked is not None:
-            action = self.substitute(state, action)
-        await super().perform(record, state, action)
+            action = self.substitute(GameState.from_dict(record.state or {}), action)
+        await super().perform(record, view, action)
 
     def substitute(self, state: GameState, action: Action) -> Action:
         assert self.blocked is not None

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from engine import HOST, GameState
+from engine import HOST, GameState, public_view
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
 from tests.bot.harness import Harness, running_bot
@@ -368,7 +368,9 @@ async def test_fuzzed_updates_change_nothing_they_may_not(tmp_path: Path) -> Non
                     if record.status is not GameStatus.RUNNING:
                         break
                     state = GameState.from_dict(record.state or {})
-                    await players.perform(record, state, lively_action(state, players.rng))
+                    await players.perform(
+                        record, public_view(state), lively_action(state, players.rng)
+                    )
                 await h.settle()
                 record = h.db.get_game(record.id)
                 assert record is not None

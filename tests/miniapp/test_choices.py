@@ -4,7 +4,7 @@ Done once the choice stands; nothing of it for anyone else."""
 
 from __future__ import annotations
 
-from engine import GameState, action_from_dict, apply, legal_actions, new_game
+from engine import GameState, Views, action_from_dict, apply, legal_actions, new_game
 from engine.actions import Best
 from tests.protocol.games import played, record_of
 from tg_mafia.i18n import translator
@@ -36,7 +36,7 @@ def at_the_best_move() -> tuple[GameRecord, GameState, str]:
 
 def test_the_holder_taps_names_then_done() -> None:
     record, state, holder = at_the_best_move()
-    scene = Scene(game_view(record), state)
+    scene = Scene(game_view(record), Views(state))
     seating = table_of(record)
     other = next(p for p in state.table.alive if p != holder)
     for picked in ((), (state.table.alive[0],)):
@@ -44,7 +44,7 @@ def test_the_holder_taps_names_then_done() -> None:
         assert op is not None and code == "ok"
         data = [b["data"] for row in op.keyboard or [] for b in row]
         message = ButtonsRecord(int(holder), 50, record.id, tuple(data))
-        offered = choices(T, seating, record, state, Viewer(int(holder), holder), [message])
+        offered = choices(T, seating, record, Views(state), Viewer(int(holder), holder), [message])
         assert [c["d"] for c in offered] == data  # every button of the menu
         for choice in offered:
             if "seat" not in choice:
@@ -55,5 +55,5 @@ def test_the_holder_taps_names_then_done() -> None:
             assert choice["label"] == (MARK if name in picked else "") + seating.button(name)
         done = [c for c in offered if c["label"] == texts.button(T, "done")]
         assert len(done) == (1 if picked else 0)
-        theirs = choices(T, seating, record, state, Viewer(int(other), other), [message])
+        theirs = choices(T, seating, record, Views(state), Viewer(int(other), other), [message])
         assert theirs == []  # the menu is the holder's alone

@@ -10,7 +10,7 @@ import inspect
 
 import pytest
 
-from engine import GameState, action_from_dict, apply, new_game
+from engine import Game, GameState, action_from_dict, apply, new_game
 from engine import events as ev
 from tests.protocol.games import played
 from tg_mafia.i18n import translator
@@ -89,7 +89,7 @@ def test_a_whole_game_lists_what_the_group_is_told(variant: str, host: bool, see
     record, log, final = played(variant, seed=seed, host=host)
     chronicle = Chronicle(record)
     chronicle.extend(record, log)
-    assert not chronicle.broken and chronicle.seq == len(log) and chronicle.state == final
+    assert not chronicle.broken and chronicle.seq == len(log) and chronicle.game == Game(final)
     told, _ = public_events(record, log)
     kinds = {type(e) for e in told}
     assert kinds <= set(LINES) | set(UNLISTED)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError
 
-from engine import GameState, Stage, legal_actions
+from engine import GameState, Stage, legal_actions, public_view
 from engine.actions import Nominate
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
@@ -74,7 +74,7 @@ async def until(table: Table, auto: AutoPlayers, done: Any) -> GameState:
         if done(state):
             return state
         assert not state.is_over, "the game ended first"
-        await auto.perform(table.record(), state, lively_action(state, auto.rng, 0.0))
+        await auto.perform(table.record(), public_view(state), lively_action(state, auto.rng, 0.0))
     raise AssertionError("never came")
 
 

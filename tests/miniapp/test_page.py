@@ -202,7 +202,9 @@ async def test_after_two_nights_no_role_nor_night_move_reaches_another_page(
             if state.night.number >= 2 and state.phase is Phase.DAY:
                 break
             assert not state.is_over, "the game ended before the second morning"
-            await auto.perform(table.record(), state, lively_action(state, auto.rng, 0.0))
+            await auto.perform(
+                table.record(), public_view(state), lively_action(state, auto.rng, 0.0)
+            )
         secrets = night_secrets(table)
         assert secrets.moves, "no night move was made"
         listed: list[str] | None = None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tornado.httpclient import AsyncHTTPClient
 
-from engine import GameState
+from engine import GameState, public_view
 from engine.actions import Hand
 from engine.legal import legal_actions
 from engine.simulation import lively_action
@@ -34,7 +34,9 @@ async def test_a_stream_reconnected_mid_vote_gets_the_hands_raised_meanwhile(
             state = table.state()
             if state.stage is Stage.VOTE and _can_raise(state):
                 break
-            await auto.perform(table.record(), state, lively_action(state, auto.rng, 0.0))
+            await auto.perform(
+                table.record(), public_view(state), lively_action(state, auto.rng, 0.0)
+            )
         else:
             raise AssertionError("no vote came")
         viewer = h.admin  # a spectator's page: the public vote

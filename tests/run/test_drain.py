@@ -23,7 +23,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from engine import GameState, Side, legal_actions
+from engine import GameState, Side, legal_actions, public_view
 from engine.actions import Action, NightChoice, Timeout, Vote
 from engine.night import choice_key
 from engine.state import Stage
@@ -126,7 +126,7 @@ async def play_to_the_last_day(h: Harness, scheduler: ManualScheduler, game_id: 
         state = GameState.from_dict(record.state or {})
         if state.stage is Stage.DISCUSSION and len(mafia(state)) == 1:
             return
-        await players.perform(record, state, town_move(state))
+        await players.perform(record, public_view(state), town_move(state))
     raise AssertionError("the game never reached its last day")
 
 
@@ -216,7 +216,7 @@ async def test_sigterm_refuses_lobbies_lets_the_game_end_then_exits(
         players = AutoPlayers(table.h, ManualScheduler(), seed=1)
         target = mafia(state)[0]
         for voter in [p for p in state.table.alive if p != target]:
-            chat, match = players.button_for(record, state, Vote(voter, target))
+            chat, match = players.button_for(record, public_view(state), Vote(voter, target))
             assert press(table.h, players.user(voter), chat, match)
             await table.sb.wait_for(lambda v=voter: voted(table, v, target), 20)
             if table.game().status is not GameStatus.RUNNING:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from engine import VARIANTS, GameSetup, GameState, apply, legal_actions
+from engine import VARIANTS, GameSetup, GameState, Views, apply, legal_actions
 from engine.actions import Best
 from engine.options import OptionSpec, option_specs
 from engine.simulation import random_action
@@ -94,8 +94,9 @@ def game_keyboards(language: str, variant: str, seed: int) -> Iterator[Keyboard 
     before: GameState | None = None
     events: list[Any] = []
     for _ in range(3000):
-        scene = Scene(game, state, before)
-        for out in presenter.render(game, state, events, before):
+        seen = Views(before) if before is not None else None
+        scene = Scene(game, Views(state), seen)
+        for out in presenter.render(game, Views(state), events, seen):
             yield out.op.keyboard
         yield screens.host_panel(scene).keyboard
         if state.day.speaker is not None:

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from engine import GameSetup, GameState, Stage, apply, events, legal_actions
+from engine import GameSetup, GameState, Stage, Views, apply, events, legal_actions
 from engine.actions import NightChoice, Nominate, Pass, Timeout
 from engine.events import Event
 from engine.simulation import random_action
@@ -50,7 +50,8 @@ def test_private_events_never_reach_the_group(variant: str) -> None:
         pending: list[Event] = first
         for _ in range(3000):
             for event in pending:
-                out = presenter.render(view(state, host=7), state, [event], before)
+                seen = Views(before) if before is not None else None
+                out = presenter.render(view(state, host=7), Views(state), [event], seen)
                 group = [o for o in out if o.chat_id == CHAT]
                 if not event.audience.is_public:
                     assert not group, f"{type(event).__name__} wrote to the group"
@@ -61,7 +62,7 @@ def test_private_events_never_reach_the_group(variant: str) -> None:
 
 
 def floor_buttons(state: GameState) -> set[Kind]:
-    op = screens.floor(Scene(view(state), state))
+    op = screens.floor(Scene(view(state), Views(state)))
     return {decode(b["data"]).kind for row in op.keyboard or [] for b in row if "data" in b}  # type: ignore[union-attr]
 
 
@@ -79,18 +80,18 @@ def test_the_floor_offers_what_the_engine_takes() -> None:
 
 def test_a_stage_that_starts_carries_its_timer_and_a_deadline_to_fill() -> None:
     state = GameSetup("moscow", SEATS[:9], {"maniac": False}, seed=2).start()
-    scene = Scene(view(state), state)
+    scene = Scene(view(state), Views(state))
     op = screens.floor(scene)
     assert op.timer == {"game": 1, "token": str(state.clock.timer_id), "seconds": 15, "speed": 1.0}
     assert RELATIVE_DEADLINE in (op.text or "")  # the time left, counted down by the app
     # The same stage drawn again (no new step): the stored deadline, no timer restart.
-    again = Scene(view(state), state, before=state)
+    again = Scene(view(state), Views(state), before=Views(state))
     assert RELATIVE_DEADLINE not in (screens.floor(again, Method.EDIT).text or "")
 
 
 def test_the_countdown_redraws_the_floor_with_the_seconds_left_and_starts_nothing() -> None:
     state = GameSetup("moscow", SEATS[:9], {"maniac": False}, seed=2).start()
-    scene = Scene(view(state), state, before=state)
+    scene = Scene(view(state), Views(state), before=Views(state))
     op = screens.countdown(scene, 10)
     assert op is not None and op.method is Method.EDIT and op.key == screens.FLOOR
     assert op.timer is None and RELATIVE_DEADLINE not in (op.text or "")
@@ -99,7 +100,7 @@ def test_the_countdown_redraws_the_floor_with_the_seconds_left_and_starts_nothin
     night = state
     while night.stage is not Stage.NIGHT:
         night, _ = apply(night, Timeout("clock"))
-    assert screens.countdown(Scene(view(night), night, before=night), 10) is None
+    assert screens.countdown(Scene(view(night), Views(night), before=Views(night)), 10) is None
 
 
 def test_the_count_shows_leave_the_table_only_when_the_engine_takes_it() -> None:
@@ -115,11 +116,11 @@ def test_the_count_shows_leave_the_table_only_when_the_engine_takes_it() -> None
         state, _ = apply(state, Pass(speaker))
     while state.stage.value != "vote":
         state, _ = apply(state, clock)
-    first = screens.count(Scene(view(state), state), Method.SEND)
+    first = screens.count(Scene(view(state), Views(state)), Method.SEND)
     kinds = {decode(b["data"]).kind for row in first.keyboard or [] for b in row}  # type: ignore[union-attr]
     assert Kind.LEAVE in kinds and Kind.HAND in kinds
     state, _ = apply(state, clock)  # the second count: no more leaving
-    second = screens.count(Scene(view(state), state), Method.EDIT)
+    second = screens.count(Scene(view(state), Views(state)), Method.EDIT)
     kinds = {decode(b["data"]).kind for row in second.keyboard or [] for b in row}  # type: ignore[union-attr]
     assert Kind.LEAVE not in kinds
 
@@ -128,7 +129,7 @@ def test_a_closed_board_shows_the_stored_deadline_not_a_marker() -> None:
     state = GameSetup("classic", SEATS[:8], seed=1).start()
     game = view(state)
     op = screens.closed_live_board(
-        Scene(game, state, before=GameSetup("classic", SEATS[:8], seed=2).start())
+        Scene(game, Views(state), before=Views(GameSetup("classic", SEATS[:8], seed=2).start()))
     )
     assert "\u2063deadline\u2063" not in (op.text or "")
 
@@ -159,7 +160,7 @@ def test_the_choice_that_ends_the_night_stays_on_its_prompt() -> None:
         if state.stage.value != "night":
             break
     assert state.stage.value != "night", "the night did not end when every move was made"
-    out = presenter.render(view(state), state, pending, before)
+    out = presenter.render(view(state), Views(state), pending, Views(before))
     prompt = [o.op.text or "" for o in out if o.chat_id == int(last.actor)]
     question = screens.night_key(last.move)
     closed = [o.op for o in out if o.chat_id == int(last.actor) and o.op.key == question]

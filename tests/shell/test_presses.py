@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import HOST, GameSetup, GameState
+from engine import HOST, GameSetup, GameState, Views
 from engine.actions import (
     Decide,
     Hand,
@@ -56,7 +56,7 @@ def state() -> GameState:
     ],
 )
 def test_each_kind_stands_for_its_action(button: Button, action: object) -> None:
-    assert to_action(button, 101, state(), TABLE) == action
+    assert to_action(button, 101, Views(state()), TABLE) == action
 
 
 @pytest.mark.parametrize(
@@ -74,4 +74,4 @@ def test_each_kind_stands_for_its_action(button: Button, action: object) -> None
     ],
 )
 def test_a_malformed_button_stands_for_nothing(button: Button) -> None:
-    assert to_action(button, 101, state(), TABLE) is None
+    assert to_action(button, 101, Views(state()), TABLE) is None

@@ -5,7 +5,7 @@ draw on the end screen and in private."""
 
 from __future__ import annotations
 
-from engine import GameState, Role, Side, Stage, apply, new_game
+from engine import GameState, Role, Side, Stage, Views, apply, new_game
 from engine.actions import Action, Best, Hand, NightChoice, Nominate, Pass, Say, Timeout
 from engine.events import Event
 from engine.variants import NightMove
@@ -67,7 +67,7 @@ def play(state: GameState, *actions: Action) -> tuple[GameState, list[Event], Ga
 
 
 def render(state: GameState, events: list[Event], before: GameState) -> list[Outgoing]:
-    return presenter.render(view(), state, events, before)
+    return presenter.render(view(), Views(state), events, Views(before))
 
 
 def group(out: list[Outgoing]) -> list[Op]:
@@ -120,7 +120,7 @@ def test_the_farewell_floor_is_announced_with_its_best_move_and_asks_in_private(
 
 def test_the_best_move_menu_toggles_names_and_offers_done() -> None:
     state = night_two_kill(start(), seat(3))
-    scene = Scene(view(), state)
+    scene = Scene(view(), Views(state))
     holder = seat(3)
     op, code = screens.best_move_menu(scene, holder, (seat(2), seat(5)))
     assert code == "ok" and op is not None and op.method is Method.EDIT
@@ -130,12 +130,12 @@ def test_the_best_move_menu_toggles_names_and_offers_done() -> None:
     done = [b for row in op.keyboard or [] for b in row if b["text"] == "✅ Done"]
     button = decode(done[0]["data"])
     assert button is not None and button.args == ("d", "2_5")
-    assert to_action(button, int(holder), state, TABLE) == Best(holder, (seat(2), seat(5)))
+    assert to_action(button, int(holder), Views(state), TABLE) == Best(holder, (seat(2), seat(5)))
     # Each name's button carries the selection after its press.
     untoggle = next(b for row in op.keyboard or [] for b in row if b["text"] == "✅ 2 · P2")
     toggle = decode(untoggle["data"])
     assert toggle is not None and toggle.args == ("t", "5")
-    assert to_action(toggle, int(holder), state, TABLE) is None  # a toggle is no move
+    assert to_action(toggle, int(holder), Views(state), TABLE) is None  # a toggle is no move
     # A fourth name: the engine's own refusal; someone else: no best move.
     four = (seat(1), seat(2), seat(5), seat(6))
     assert screens.best_move_menu(scene, holder, four) == (None, "best_move_size")
@@ -279,7 +279,7 @@ def test_the_stats_count_draws() -> None:
 
 def test_the_sheriff_learns_on_the_zero_night_that_the_judge_saw_them() -> None:
     state, events = new_game("sport", SEATS, roles=ROLES)
-    out = presenter.render(view(), state, events)
+    out = presenter.render(view(), Views(state), events)
     to_sheriff = [o.op.text or "" for o in out if o.chat_id == int(seat(4))]
     assert any("Zero night: the judge has seen you, Sheriff" in text for text in to_sheriff)
     assert not any("judge" in (op.text or "") for op in group(out))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, make_url, text
 
-from engine import GameState, apply, new_game
+from engine import GameState, apply, new_game, public_view
 from engine.actions import action_from_dict
 from engine.simulation import lively_action
 from tests.bot.autoplay import AutoPlayers
@@ -91,14 +91,14 @@ async def test_a_backup_taken_mid_game_restores_and_the_game_goes_on(
             record = h.db.get_game(game_id)
             assert record is not None
             state = GameState.from_dict(record.state or {})
-            await players.perform(record, state, lively_action(state, players.rng))
+            await players.perform(record, public_view(state), lively_action(state, players.rng))
         # The backup runs beside the bot, as an operator's cron job would, while a move
         # is being made.
         record = h.db.get_game(game_id)
         assert record is not None
         state = GameState.from_dict(record.state or {})
         taking = asyncio.ensure_future(asyncio.to_thread(backup_database, source, backup))
-        await players.perform(record, state, lively_action(state, players.rng))
+        await players.perform(record, public_view(state), lively_action(state, players.rng))
         contents = await taking
         await h.settle()
         assert contents.unfinished == 1

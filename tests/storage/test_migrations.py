@@ -535,7 +535,7 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade_from(
     """A club game in the middle of its second day, stored by revision `revision`; the bot
     of this release migrates the database at its start, resumes the game from its stored
     state and deadline, and the players finish it."""
-    from engine import GameState
+    from engine import GameState, public_view
     from engine.simulation import lively_action
     from tests.bot.autoplay import AutoPlayers
     from tests.bot.harness import running_bot
@@ -555,7 +555,7 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade_from(
             record = h.db.get_game(game_id)
             assert record is not None and record.status is GameStatus.RUNNING
             state = GameState.from_dict(record.state or {})
-            await players.perform(record, state, lively_action(state, players.rng))
+            await players.perform(record, public_view(state), lively_action(state, players.rng))
         await h.settle()  # nothing left in the outbox, which the old revisions did not have
         record = h.db.get_game(game_id)
         actions = h.db.actions(game_id)

@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
-from engine import GameState, IllegalAction, action_from_dict, apply
+from engine import FloorMode, IllegalAction, PublicView, Stage, action_from_dict
 from engine import events as ev
 from engine.events import Event
-from engine.state import FloorMode, Stage
 from tg_mafia.i18n import Translator, translator
 from tg_mafia.miniapp import words
 from tg_mafia.miniapp.snapshot import plain
@@ -45,25 +44,25 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class Said:
-    """What a line is written with: the game's words and table, and the state
-    before and after the action that caused the event."""
+    """What a line is written with: the game's words and table, and the public
+    views before and after the action that caused the event."""
 
     t: Translator
     table: Table
     record: GameRecord
-    before: GameState | None
-    after: GameState
+    before: PublicView | None
+    after: PublicView
 
 
 Line = Callable[[Said, Any], str | None]
 
 
 class Chronicle:
-    """One game's public events so far, and the state its replay has reached."""
+    """One game's public events so far, and the game its replay has reached."""
 
     def __init__(self, record: GameRecord) -> None:
         stored = (record.state or {}).get("options")
-        self.state, events = start_game(
+        self.game, events = start_game(
             record.variant,
             tuple(str(p.user_id) for p in record.players),
             {**record.options, "host": "human" if record.host_user_id else "auto"},
@@ -76,7 +75,7 @@ class Chronicle:
         self.entries: deque[Entry] = deque(maxlen=KEEP)
         self.broken = False  # the stored log does not replay: nothing more is listed
         t, table = translator(record.language), table_of(record)
-        self._note(Said(t, table, record, None, self.state), events)
+        self._note(Said(t, table, record, None, self.game.views.public), events)
 
     def follows(self, actions: Sequence[ActionRecord]) -> bool:
         """Whether `actions` (a tail of the log, in order) leaves no gap after
@@ -90,13 +89,13 @@ class Chronicle:
             if self.broken or stored.seq <= self.seq:
                 continue
             try:
-                after, events = apply(self.state, action_from_dict(dict(stored.action)))
+                after, events = self.game.apply(action_from_dict(dict(stored.action)))
             except (IllegalAction, ValueError, KeyError, TypeError) as error:
                 log.warning("mini app: game %s's log does not replay: %s", record.id, error)
                 self.broken = True
                 return
-            self._note(Said(t, table, record, self.state, after), events)
-            self.state, self.seq = after, stored.seq
+            self._note(Said(t, table, record, self.game.views.public, after.views.public), events)
+            self.game, self.seq = after, stored.seq
 
     def shown(self) -> tuple[Entry, ...]:
         return tuple(self.entries)
@@ -124,7 +123,7 @@ def _night(said: Said, event: ev.NightStarted) -> str:
 
 
 def _day(said: Said, event: ev.DayStarted) -> str:
-    night = said.before.night.number if said.before is not None else said.after.night.number
+    night = said.before.night if said.before is not None else said.after.night
     quiet = texts.quiet_night(said.after.variant, night)
     shown = dict(event.shown)
     return texts.day_started(
@@ -225,7 +224,7 @@ def _unsuspended(said: Said, event: ev.Unsuspended) -> str:
 
 
 def _ended(said: Said, event: ev.GameEnded) -> str:
-    dead = set(said.after.table.dead)
+    dead = set(said.after.dead)
     return texts.end_screen(said.t, said.table, event.winner, event.roles, dead)
 
 

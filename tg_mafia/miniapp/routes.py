@@ -29,7 +29,7 @@ from tg_mafia.miniapp.snapshot import chats_of, choices, viewer_of
 from tg_mafia.render import texts
 from tg_mafia.render.presses import stale
 from tg_mafia.render.texts import Answer
-from tg_mafia.runtime.gameview import state_of, table_of
+from tg_mafia.runtime.gameview import table_of, views_of
 from tg_mafia.runtime.gate import Refusal, admit_data
 from tg_mafia.runtime.service import GameService, is_move
 from tg_mafia.storage import Database, GameRecord, GameStatus
@@ -139,11 +139,11 @@ class MiniApp:
             log.info("mini app: press of user %s refused: %s", user.user_id, verdict)
             return HTTPStatus.CONFLICT, texts.popup(t, Answer.STALE)  # the message shows it no more
         button = verdict.button
-        state = state_of(record) if record.status is GameStatus.RUNNING else None
-        if state is None or stale(button, state):
+        views = views_of(record) if record.status is GameStatus.RUNNING else None
+        if views is None or stale(button, views.public):
             return HTTPStatus.CONFLICT, texts.popup(t, Answer.STALE)
         mine = [b for b in game.buttons if b.chat_id in chats_of(record, viewer)]
-        if data not in {c["d"] for c in choices(t, table_of(record), record, state, viewer, mine)}:
+        if data not in {c["d"] for c in choices(t, table_of(record), record, views, viewer, mine)}:
             log.info("mini app: user %s may not press %s now", user.user_id, data)
             return HTTPStatus.FORBIDDEN, texts.popup(t, Answer.NOT_YOURS)
         if not is_move(button):  # a menu it opens in private, as the chat's button does

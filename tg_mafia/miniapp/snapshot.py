@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import GameState, legal_actions, player_view, public_view
+from engine import HOST, Views
 from engine.actions import Best, HostWarn, Nominate
 from engine.views import PlayerView, PublicView
 from tg_mafia.i18n import Translator, translator
@@ -26,10 +26,10 @@ from tg_mafia.miniapp import words
 from tg_mafia.render import texts
 from tg_mafia.render.callbacks import Button, Kind, decode
 from tg_mafia.render.keyboards import MARK
-from tg_mafia.render.presses import is_toggle, picked, refusal
+from tg_mafia.render.presses import is_toggle, picked
 from tg_mafia.render.texts.table import Table
 from tg_mafia.runtime.clock import BotClock
-from tg_mafia.runtime.gameview import state_of, table_of
+from tg_mafia.runtime.gameview import table_of, views_of
 from tg_mafia.runtime.service import is_move, move_of
 from tg_mafia.storage import ButtonsRecord, GameRecord, GameStatus
 
@@ -95,9 +95,9 @@ def snapshot(
     if record.status is GameStatus.LOBBY or record.state is None:
         names = [{"n": i, "name": p.name, "alive": True} for i, p in enumerate(record.players, 1)]
         return {**base, "stage": words.lobby_name(t), "seats": names, "deadline": None}
-    state = state_of(record)
-    view = public_view(state)
-    own = player_view(state, viewer.player) if viewer.player in state.table.roles else None
+    views = views_of(record)
+    view = views.public
+    own = views.seat(viewer.player) if viewer.player in view.seats else None
     seats = [_seat(view, table, p, viewer) for p in view.seats]
     return {
         **base,
@@ -107,7 +107,7 @@ def snapshot(
         **_timer(record, view, clock),
         "winner": plain(texts.winner_line(t, view.winner)) if view.winner else None,
         "me": _card(t, table, record, own) if own else None,
-        "choices": choices(t, table, record, state, viewer, buttons),
+        "choices": choices(t, table, record, views, viewer, buttons),
     }
 
 
@@ -159,7 +159,7 @@ def choices(
     t: Translator,
     table: Table,
     record: GameRecord,
-    state: GameState,
+    views: Views,
     viewer: Viewer,
     buttons: Sequence[ButtonsRecord],
 ) -> list[Json]:
@@ -177,11 +177,11 @@ def choices(
             button = decode(data)
             if button is None or button.game != record.id or data in seen:
                 continue
-            if button.step is not None and button.step != state.step:
+            if button.step is not None and button.step != views.public.step:
                 continue  # a button of a stage gone by
-            if not _may_press(record, state, viewer.user_id, button):
+            if not _may_press(record, views, viewer.user_id, button):
                 continue
-            label, seat = _label(t, table, state, button, chosen)
+            label, seat = _label(t, table, views, button, chosen)
             seen.add(data)
             found.append(
                 {"m": f"{message.chat_id}:{message.message_id}", "d": data, "label": label}
@@ -190,22 +190,22 @@ def choices(
     return found
 
 
-def _may_press(record: GameRecord, state: GameState, user_id: int, button: Button) -> bool:
+def _may_press(record: GameRecord, views: Views, user_id: int, button: Button) -> bool:
     """Whether the bot would take this press from the user now: a move the
     engine takes, or a menu it would open for them (the nomination list, the
     host's warn list, a name in the best-move menu)."""
     actor = str(user_id)
     if is_move(button):
-        action = move_of(record, state, user_id, button)
-        return not isinstance(action, str) and refusal(state, action) is None
+        action = move_of(record, views, user_id, button)
+        return not isinstance(action, str) and views.refusal(action) is None
     if button.kind is Kind.NOMINATE_MENU:
-        return any(refusal(state, Nominate(actor, target)) is None for target in state.table.alive)
+        alive = views.public.alive
+        return any(views.refusal(Nominate(actor, target)) is None for target in alive)
     if button.kind is Kind.HOST_WARN_MENU:
         hosting = record.host_user_id == user_id
-        return hosting and any(isinstance(a, HostWarn) for a in legal_actions(state))
+        return hosting and any(isinstance(a, HostWarn) for a in views.legal(HOST))
     if is_toggle(button):
-        legal = legal_actions(state, include_host=False)
-        return any(isinstance(a, Best) and a.actor == actor for a in legal)
+        return any(isinstance(a, Best) for a in views.legal(actor))
     return False  # the time, the lobby, a new game, the protocol: the chat's
 
 
@@ -220,14 +220,15 @@ def _best_chosen(message: ButtonsRecord, game: int, table: Table) -> tuple[str, 
 
 
 def _label(
-    t: Translator, table: Table, state: GameState, button: Button, chosen: tuple[str, ...]
+    t: Translator, table: Table, views: Views, button: Button, chosen: tuple[str, ...]
 ) -> tuple[str, int | None]:
     """The choice's words (those of the chat's button, a verb before a seat) and
     the seat it aims at."""
     kind, args = button.kind, button.args
     if kind is Kind.PASS:
         # Where a speech ends with the thanks word, the chat's button says it.
-        return texts.button(t, "thanks" if state.options.get("thanks_rule") else "pass"), None
+        thanks = views.public.options.get("thanks_rule")
+        return texts.button(t, "thanks" if thanks else "pass"), None
     simple = {
         Kind.HAND: "raise",
         Kind.LOWER: "lower",

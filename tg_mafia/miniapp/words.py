@@ -3,7 +3,7 @@ chat): headings, stage names, and the verbs of its moves."""
 
 from __future__ import annotations
 
-from engine.state import Stage
+from engine import Stage
 from engine.views import PublicView
 from tg_mafia.i18n import Translator
 from tg_mafia.render import texts

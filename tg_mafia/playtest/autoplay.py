@@ -1,6 +1,8 @@
 """Simulated players who play through the Telegram interface only: they
 press the buttons the bot shows and post in the group. Their choices come
-from the engine's seeded random policy; timers are fired by the test."""
+from the engine's seeded random policy at the stored game's table (they
+hold the game only as the engine hands it out: `engine.Game`); the public
+view tells them where the buttons are. Timers are fired by the test."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import contextlib
 import random
 from collections.abc import Callable
 
-from engine import GameState
+from engine import Game, PublicView
 from engine.actions import (
     Action,
     Best,
@@ -25,7 +27,6 @@ from engine.actions import (
     Unvote,
     Vote,
 )
-from engine.simulation import lively_action
 from tg_mafia.i18n import LANGUAGES, translator
 from tg_mafia.playtest.harness import Harness
 from tg_mafia.playtest.scheduler import ManualScheduler
@@ -83,9 +84,9 @@ def prefix(kind: Kind, record: GameRecord, *args: str) -> Callable[[str], bool]:
     return match
 
 
-def seats_arg(state: GameState, players: tuple[str, ...]) -> str:
+def seats_arg(view: PublicView, players: tuple[str, ...]) -> str:
     """Players as a best-move button names them: their seats, "3_5_9"."""
-    return "_".join(str(state.table.seats.index(p) + 1) for p in players)
+    return "_".join(str(view.seats.index(p) + 1) for p in players)
 
 
 UNLIMITED = 10**9
@@ -125,10 +126,11 @@ class AutoPlayers:
             self.steps += 1
             assert self.steps < max_steps, "the game did not end"
             assert record.state is not None
-            state = GameState.from_dict(record.state)
-            await self.perform(record, state, lively_action(state, self.rng, self.chatter))
+            game = Game.stored(record.state)
+            action = game.random_move(self.rng, self.chatter)
+            await self.perform(record, game.views.public, action)
 
-    async def perform(self, record: GameRecord, state: GameState, action: Action) -> None:
+    async def perform(self, record: GameRecord, view: PublicView, action: Action) -> None:
         h = self.h
         if isinstance(action, Timeout):
             await self.scheduler.fire(f"game-{record.id}")
@@ -149,27 +151,27 @@ class AutoPlayers:
             await self.press(actor, h.group.id, prefix(Kind.NOMINATE_MENU, record), action)
             await h.settle()
         if isinstance(action, Best):
-            await self.pick_best_move(record, state, action)
-        chat, match = self.button_for(record, state, action)
+            await self.pick_best_move(record, view, action)
+        chat, match = self.button_for(record, view, action)
         await self.press(actor, chat, match, action)
 
-    async def pick_best_move(self, record: GameRecord, state: GameState, action: Best) -> None:
+    async def pick_best_move(self, record: GameRecord, view: PublicView, action: Best) -> None:
         """The best-move menu: one name tapped at a time (each tap redraws it);
         Done follows (`button_for`)."""
         actor = self.user(action.actor)
         for count in range(1, len(action.targets) + 1):
-            selection = seats_arg(state, action.targets[:count])
+            selection = seats_arg(view, action.targets[:count])
             await self.press(actor, actor.id, prefix(Kind.BEST, record, "t", selection), action)
             await self.h.settle()
 
     def button_for(
-        self, record: GameRecord, state: GameState, action: Action
+        self, record: GameRecord, view: PublicView, action: Action
     ) -> tuple[int, Callable[[str], bool]]:
         """Where the button for `action` is (the group, or the actor's private
         chat), and how to know it."""
 
         def seat(player: str | None) -> str:
-            return str(state.table.seats.index(player) + 1) if player else "0"
+            return str(view.seats.index(player) + 1) if player else "0"
 
         group, own = self.h.group.id, int(action.actor)
         if isinstance(action, NightChoice):
@@ -179,7 +181,7 @@ class AutoPlayers:
         if isinstance(action, Decide):
             return own, prefix(Kind.DECIDE, record, seat(action.target))
         if isinstance(action, Best):
-            return own, prefix(Kind.BEST, record, "d", seats_arg(state, action.targets))
+            return own, prefix(Kind.BEST, record, "d", seats_arg(view, action.targets))
         if isinstance(action, Vote):
             return group, prefix(Kind.VOTE, record, seat(action.target))
         kinds: dict[type[Action], Kind] = {

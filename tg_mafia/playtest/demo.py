@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine import GameState
+from engine import PublicView
 from engine.actions import Action, Pass
 from engine.options import OptionValue
 from tg_mafia.playtest.autoplay import AutoPlayers
@@ -31,15 +31,11 @@ class ThankfulPlayers(AutoPlayers):
     """With the thanks rule on, a speaker ends half their floors by saying
     thanks instead of pressing Pass: so that the demo shows the rule."""
 
-    async def perform(self, record: GameRecord, state: GameState, action: Action) -> None:
-        if (
-            isinstance(action, Pass)
-            and state.options.get("thanks_rule")
-            and self.rng.random() < 0.5
-        ):
+    async def perform(self, record: GameRecord, view: PublicView, action: Action) -> None:
+        if isinstance(action, Pass) and view.options.get("thanks_rule") and self.rng.random() < 0.5:
             self.user(action.actor).send(self.h.group.id, self.lines[-1])
             return
-        await super().perform(record, state, action)
+        await super().perform(record, view, action)
 
 
 class Demo:

@@ -13,7 +13,7 @@ from pathlib import Path
 from sqlalchemy import create_engine, make_url, text
 from telegram import Update
 
-from engine import GameState
+from engine import Views
 from tg_mafia.bootstrap import App, BotOptions, bootstrap, start_service, stop_service
 from tg_mafia.ops.budget import TokenBudget
 from tg_mafia.ops.metrics import BotMetrics
@@ -141,7 +141,7 @@ async def running_bot(
     rate_limiter: bool = True,
     miniapp_name: str | None = None,
     app_url: str | None = None,
-    own_pace: Callable[[GameState], bool] | None = None,
+    own_pace: Callable[[Views], bool] | None = None,
     admin_name: str = "Admin",
     budget: TokenBudget | None = None,
 ) -> AsyncIterator[Harness]:

@@ -15,9 +15,8 @@ import contextlib
 import random
 from collections.abc import Callable
 
-from engine import GameState
+from engine import Game, PublicView
 from engine.actions import Action, HostConfirm, Timeout
-from engine.simulation import lively_action
 from tg_mafia.playtest.harness import Harness
 from tg_mafia.render.lobby import join_payload
 from tg_mafia.sandbox import SimulationError
@@ -27,7 +26,7 @@ CHATTER = 0.02  # now and then a seat posts out of turn, as people do
 
 
 async def press_for(
-    h: Harness, record: GameRecord, state: GameState, action: Action, rng: random.Random
+    h: Harness, record: GameRecord, view: PublicView, action: Action, rng: random.Random
 ) -> bool:
     """Carries out a player's `action` through the bot's buttons or a post.
     False when that could not be done: the game moved on meanwhile (a timer
@@ -44,7 +43,7 @@ async def press_for(
         h, ManualScheduler(), rng.getrandbits(32), CHATTER, LINES.get(record.language, ())
     )
     try:
-        await players.perform(record, state, action)
+        await players.perform(record, view, action)
     except (AssertionError, SimulationError, TimeoutError):
         return False
     return True
@@ -94,11 +93,11 @@ class Autoplay:
             return await self.join_next(record)
         if record is None or record.status is not GameStatus.RUNNING or record.state is None:
             return False
-        state = GameState.from_dict(record.state)
-        action = lively_action(state, self.rng, CHATTER)
+        game = Game.stored(record.state)
+        action = game.random_move(self.rng, CHATTER)
         if isinstance(action, Timeout | HostConfirm) or not self._mine(action):
             return False
-        done = await press_for(self.h, record, state, action, self.rng)
+        done = await press_for(self.h, record, game.views.public, action, self.rng)
         self.moves += done
         return done
 

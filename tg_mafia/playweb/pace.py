@@ -6,21 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine import GameState, IllegalAction, apply
+from engine import Views
 from engine.actions import MafiaChat, Timeout
-from engine.legal import legal_for
 
 
-def has_a_move(state: GameState, player: str) -> bool:
-    """`player` may act in this stage: a button to press, or (a mafioso on a
-    night the family talks) words to write."""
-    if any(not isinstance(action, Timeout) for action in legal_for(state, player)):
+def has_a_move(views: Views, player: str) -> bool:
+    """`player` may act in this stage: a button to press (their legal moves),
+    or (a mafioso on a night the family talks) words to write."""
+    if any(not isinstance(action, Timeout) for action in views.legal(player)):
         return True
-    try:
-        apply(state, MafiaChat(player, "…"))
-    except IllegalAction:
-        return False
-    return True
+    return views.refusal(MafiaChat(player, "…")) is None
 
 
 class People:
@@ -37,8 +32,8 @@ class People:
     def __contains__(self, user_id: object) -> bool:
         return user_id in self.ids
 
-    def own_stage(self, state: GameState) -> bool:
+    def own_stage(self, views: Views) -> bool:
         """A person has a move in this stage."""
         people = self.ids
         # Every seat: the dead have moves too (a farewell, a deciding vote).
-        return any(int(seat) in people and has_a_move(state, seat) for seat in state.table.seats)
+        return any(int(seat) in people and has_a_move(views, seat) for seat in views.public.seats)

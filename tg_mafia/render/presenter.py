@@ -1,7 +1,7 @@
 """From engine events to calls: a renderer per kind of event (a table, not
 a chain of cases). Public events write to the group, private ones to the
 chats of the players they name; the living messages are drawn from the
-state by `screens`."""
+engine's views by `screens`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from engine import GameState, Stage, find_variant
+from engine import Stage, Views, find_variant
 from engine import events as ev
 from engine.events import Event
 from engine.vocab import EndReason
@@ -26,13 +26,14 @@ Renderer = Callable[[Scene, Any], None]
 
 def render(
     game: GameView,
-    state: GameState,
+    views: Views,
     events: list[Event],
-    before: GameState | None = None,
+    before: Views | None = None,
     post_message_id: int | None = None,
 ) -> list[Outgoing]:
-    """The calls that `events` (which turned `before` into `state`) cause."""
-    scene = Scene(game, state, before, post_message_id)
+    """The calls that `events` cause (the action that caused them turned the
+    state `before` shows into the one `views` shows)."""
+    scene = Scene(game, views, before, post_message_id)
     for event in events:
         RENDERERS[type(event)](scene, event)
     return scene.out
@@ -48,7 +49,7 @@ def game_started(scene: Scene, event: ev.GameStarted) -> None:
 
 
 def role_dealt(scene: Scene, event: ev.RoleDealt) -> None:
-    text = texts.your_role(scene.t, event.role, scene.state.variant, scene.game.title)
+    text = texts.your_role(scene.t, event.role, scene.views.public.variant, scene.game.title)
     scene.private(event.player, Op(Method.SEND, text=text, protect=True))
 
 
@@ -66,7 +67,9 @@ def night_started(scene: Scene, event: ev.NightStarted) -> None:
     scene.group(
         Op(
             Method.SEND,
-            text=texts.night_started(scene.t, scene.state.variant, event.night, scene.game.mask),
+            text=texts.night_started(
+                scene.t, scene.views.public.variant, event.night, scene.game.mask
+            ),
             timer=scene.timer(),
         )
     )
@@ -126,8 +129,9 @@ def mafia_chatted(scene: Scene, event: ev.MafiaChatted) -> None:
 def day_started(scene: Scene, event: ev.DayStarted) -> None:
     _close_night_prompts(scene)
     shown = dict(event.shown)
-    night = scene.before.night.number if scene.before is not None else scene.state.night.number
-    quiet = texts.quiet_night(scene.state.variant, night)
+    now = scene.views.public
+    night = scene.before.public.night if scene.before is not None else now.night
+    quiet = texts.quiet_night(now.variant, night)
     scene.say(
         texts.day_started(
             scene.t, scene.table, event.day, event.victims, shown, event.missed, quiet=quiet
@@ -139,13 +143,15 @@ def day_started(scene: Scene, event: ev.DayStarted) -> None:
 def _close_night_prompts(scene: Scene) -> None:
     """The night's prompts keep what was chosen, and lose their buttons."""
     before = scene.before
-    if before is None or before.stage is not Stage.NIGHT:
+    if before is None or before.public.stage is not Stage.NIGHT:
         return
-    variant = find_variant(before.variant)
-    for player in before.table.alive:
-        for move in variant.night_moves(before.table.roles[player], before.night.number):
-            scene.private(player, screens.closed_night_prompt(scene, before, player, move.value))
-        if before.night.number == 1 and variant.has_plan and before.table.roles[player].is_mafia:
+    night = before.public.night
+    planned = night == 1 and find_variant(before.public.variant).has_plan
+    for player in before.public.alive:
+        own = before.seat(player)
+        for option in own.night_options:
+            scene.private(player, screens.closed_night_prompt(scene, own, option))
+        if planned and own.role.is_mafia:
             scene.private(player, Op(Method.CLEAR, key=screens.PLAN))
 
 
@@ -168,9 +174,9 @@ def night_resolved(scene: Scene, event: ev.NightResolved) -> None:
 
 def floor_given(scene: Scene, event: ev.FloorGiven) -> None:
     before = scene.before
-    if before is not None and before.day.speaker is not None:
+    if before is not None and before.public.speaker is not None:
         # The last speaker's nomination list is closed.
-        scene.private(before.day.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
+        scene.private(before.public.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
     # One floor message at a time: the last one goes (deleting costs nothing
     # against the group's budget), the new one mentions its speaker.
     scene.group(Op(Method.DELETE, key=screens.FLOOR))
@@ -203,8 +209,8 @@ def _during_speech(scene: Scene, note: str) -> None:
     """What happens while a speech goes on is one edit of its floor message,
     not a message more (the next floor lists the nominees); otherwise, or
     when the action also ends the speech, an announcement."""
-    state, before = scene.state, scene.before
-    if state.day.speaker is not None and before is not None and before.step == state.step:
+    now, before = scene.views.public, scene.before
+    if now.speaker is not None and before is not None and before.public.step == now.step:
         scene.group(screens.floor(scene, Method.EDIT, note))
     else:
         scene.say(note)
@@ -219,8 +225,8 @@ def no_vote(scene: Scene, event: ev.NoVote) -> None:
 
 def vote_started(scene: Scene, event: ev.VoteStarted) -> None:
     before = scene.before
-    if before is not None and before.day.speaker is not None:
-        scene.private(before.day.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
+    if before is not None and before.public.speaker is not None:
+        scene.private(before.public.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
     scene.group(Op(Method.DELETE, key=screens.FLOOR))
     # The round's candidates head its count message (count_started), mentioned there.
 
@@ -235,15 +241,15 @@ def count_ended(scene: Scene, event: ev.CountEnded) -> None:
     if event.number == event.of:
         # The last count: the board shows every result and loses its buttons.
         # (After any other count the next count's edit says it all.)
-        before = scene.before or scene.state
+        before = (scene.before or scene.views).public
         candidates = tuple(c for c, _ in event.counts)
-        head = texts.vote_started(scene.t, scene.table, candidates, before.vote.round)
+        head = texts.vote_started(scene.t, scene.table, candidates, before.vote_round)
         text = head + "\n\n" + texts.vote_board(scene.t, scene.table, event.counts)
         scene.group(Op(Method.EDIT, text=text, key=screens.COUNT))
 
 
 def vote_result(scene: Scene, event: ev.VoteResult) -> None:
-    if scene.before is not None and scene.before.stage is Stage.DISCUSSION:
+    if scene.before is not None and scene.before.public.stage is Stage.DISCUSSION:
         scene.group(screens.closed_live_board(scene))  # classic: the board shows the end
     scene.say(
         texts.vote_result(
@@ -271,7 +277,7 @@ def decide_asked(scene: Scene, event: ev.DecideAsked) -> None:
 
 def eliminated(scene: Scene, event: ev.Eliminated) -> None:
     before = scene.before
-    if before is not None and before.vote.decider == event.player:
+    if before is not None and before.public.decider == event.player:
         scene.private(event.player, Op(Method.CLEAR, key=screens.DECIDE))
     scene.say(texts.eliminated(scene.t, scene.table, event.player, event.cause, event.role))
 
@@ -293,7 +299,7 @@ def discussion_started(scene: Scene, event: ev.DiscussionStarted) -> None:
 
 
 def live_vote_changed(scene: Scene, event: ev.LiveVoteChanged) -> None:
-    if scene.state.stage is Stage.DISCUSSION:
+    if scene.views.public.stage is Stage.DISCUSSION:
         scene.group(screens.vote_board(scene, Method.EDIT))
 
 
@@ -302,7 +308,7 @@ def ballot_started(scene: Scene, event: ev.BallotStarted) -> None:
 
 
 def ballot_counted(scene: Scene, event: ev.BallotCounted) -> None:
-    if scene.state.stage is Stage.BALLOT:
+    if scene.views.public.stage is Stage.BALLOT:
         scene.group(screens.vote_board(scene, Method.EDIT))  # how many have voted, not for whom
 
 
@@ -343,20 +349,16 @@ def confirm_requested(scene: Scene, event: ev.ConfirmRequested) -> None:
 
 
 def game_ended(scene: Scene, event: ev.GameEnded) -> None:
-    state = scene.state
+    view = scene.views.public
     for key in (screens.FLOOR, screens.COUNT, screens.BOARD, screens.LIFT):
         scene.group(Op(Method.CLEAR, key=key))
     again = callback(texts.button(scene.t, "new_game"), scene.any_step(Kind.NEW_GAME))
     notes: tuple[str, ...] = ()
-    if state.day.best_mover is not None and state.day.best_move:
-        notes = (
-            sport_texts.best_move_made(
-                scene.t, scene.table, state.day.best_mover, state.day.best_move
-            ),
-        )
+    if view.best_mover is not None and view.best_move:
+        notes = (sport_texts.best_move_made(scene.t, scene.table, view.best_mover, view.best_move),)
     protocol = callback(texts.button(scene.t, "protocol"), scene.any_step(Kind.PROTOCOL))
     text = texts.end_screen(
-        scene.t, scene.table, event.winner, event.roles, set(state.table.dead), notes, event.reason
+        scene.t, scene.table, event.winner, event.roles, set(view.dead), notes, event.reason
     )
     if event.winner is None and event.reason is not EndReason.SUSPENDED:
         # abandoned: stored as not played, with no picture or protocol
@@ -366,15 +368,15 @@ def game_ended(scene: Scene, event: ev.GameEnded) -> None:
         scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again, protocol)))
     else:
         # The table as a picture, drawn from the stored game once the end is written.
-        scene.group(Op(Method.PHOTO, picture=table_request(state.language)))
+        scene.group(Op(Method.PHOTO, picture=table_request(view.language)))
         scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again, protocol)))
     scene.group(Op(Method.PERMISSIONS, permissions={}, final=True))
     if scene.game.host_id is not None:
         scene.private(scene.game.host_id, Op(Method.CLEAR, key=screens.PANEL))
         scene.private(scene.game.host_id, Op(Method.CLEAR, key=screens.CONFIRM))
-    before = scene.before
-    if before is not None and before.stage is Stage.FAREWELL and before.day.speaker is not None:
-        scene.private(before.day.speaker, Op(Method.CLEAR, key=screens.BEST))  # a menu still open
+    before = scene.before.public if scene.before is not None else None
+    if before is not None and before.stage is Stage.FAREWELL and before.speaker is not None:
+        scene.private(before.speaker, Op(Method.CLEAR, key=screens.BEST))  # a menu still open
 
 
 def idle_reminded(scene: Scene, event: ev.IdleReminded) -> None:

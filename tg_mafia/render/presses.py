@@ -1,7 +1,7 @@
 """A press on a game's button: the engine action it stands for, built from
-the button's kind (one table) and the presser; what the engine says of it
-becomes the popup. A button of another step, a forged one, or one meant
-for someone else changes nothing."""
+the button's kind (one table), the presser and the engine's views of the
+game; what the engine says of it becomes the popup. A button of another
+step, a forged one, or one meant for someone else changes nothing."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from engine import HOST, Action, GameState, IllegalAction, apply
+from engine import HOST, Action, PublicView, Views
 from engine.actions import (
     Best,
     Decide,
@@ -29,7 +29,6 @@ from engine.actions import (
     Unvote,
     Vote,
 )
-from engine.errors import Reason
 from engine.variants import NightMove
 from tg_mafia.render.callbacks import Button, Kind
 from tg_mafia.render.texts import Answer
@@ -66,7 +65,7 @@ class Press:
 
     button: Button
     actor: str
-    state: GameState
+    views: Views
     table: Table
 
     def player(self, index: int = 0) -> str | None:
@@ -89,7 +88,9 @@ def _plan(press: Press) -> Action | None:
     if press.button.seat(0) == 0:
         return Plan(press.actor, ())  # cleared
     added = press.player(0)
-    return Plan(press.actor, (*press.state.night.plan, added)) if added else None
+    # The family's list, one name longer: the engine takes it from the Don alone, and
+    # tells anyone else no more than that (the popup), so nothing of it leaks.
+    return Plan(press.actor, (*press.views.team.plan, added)) if added else None
 
 
 def _alone(kind: Callable[[str], Action]) -> Builder:
@@ -142,15 +143,6 @@ def _best(press: Press) -> Action | None:
     return Best(press.actor, chosen)
 
 
-def refusal(state: GameState, action: Action) -> Reason | None:
-    """Why the engine would refuse `action` now (None: it would take it)."""
-    try:
-        apply(state, action)
-    except IllegalAction as error:
-        return error.code
-    return None
-
-
 def _host_warn(press: Press) -> Action | None:
     target = press.player(0)
     return HostWarn(HOST, target) if target else None
@@ -181,12 +173,12 @@ BUILDERS: Mapping[Kind, Builder] = MappingProxyType(
 )
 
 
-def to_action(button: Button, user_id: int, state: GameState, table: Table) -> Action | None:
+def to_action(button: Button, user_id: int, views: Views, table: Table) -> Action | None:
     """The action a press stands for; None for a malformed button."""
     build = BUILDERS.get(button.kind)
-    return build(Press(button, str(user_id), state, table)) if build else None
+    return build(Press(button, str(user_id), views, table)) if build else None
 
 
-def stale(button: Button, state: GameState) -> bool:
+def stale(button: Button, view: PublicView) -> bool:
     """Made for another step of the game (a button of a stage gone by)."""
-    return button.step is not None and button.step != state.step
+    return button.step is not None and button.step != view.step

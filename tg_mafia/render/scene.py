@@ -1,17 +1,18 @@
 """What one render needs and gathers: the game as the bot shows it, the
-state before and after an action, and the calls it decides to make.
+engine's views of the state before and after an action (engine/seen.py:
+never the state itself), and the calls it decides to make.
 
-Group calls come only from public events and the public view of the state;
-everything else goes to the private chats of the players the event names,
-the living mafia, or the human host. Nothing else can reach the group:
-this is how roles stay secret."""
+Group calls come only from public events and the public view; everything
+else goes to the private chats of the players the event names (drawn from
+their own view), the living mafia (the team's), or the human host. Nothing
+else can reach the group: this is how roles stay secret."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine import GameState
+from engine import Views
 from engine.events import Event
 from tg_mafia.i18n import Translator
 from tg_mafia.render.callbacks import Button, Kind
@@ -22,7 +23,7 @@ from tg_mafia.render.texts.timefmt import ABSOLUTE, RELATIVE, deadline_html
 
 @dataclass(frozen=True)
 class GameView:
-    """What the renderers know about a game besides its state."""
+    """What the renderers know about a game besides the engine's views."""
 
     game_id: int
     chat_id: int
@@ -49,8 +50,8 @@ class Outgoing:
 @dataclass
 class Scene:
     game: GameView
-    state: GameState
-    before: GameState | None = None
+    views: Views
+    before: Views | None = None
     post_message_id: int | None = None  # the player's post that caused this action
     out: list[Outgoing] = field(default_factory=list)
     # Night choices made by this action ("actor:move" -> target): the choice that ends
@@ -85,15 +86,16 @@ class Scene:
         """The players a private event is for: named ones, and the living mafia."""
         ids = [int(p) for p in sorted(event.audience.players)]
         if event.audience.mafia:
-            state = self.state
-            ids += [int(p) for p in state.table.mafia_members() if state.table.is_alive(p)]
+            ids += [int(p) for p in self.views.team.living]
         return list(dict.fromkeys(ids))
 
     # ----- buttons and deadlines ----------------------------------------------------
 
     def data(self, kind: Kind, *args: str | int) -> str:
         """Callback data bound to the game's current step."""
-        return Button(kind, self.game.game_id, self.state.step, tuple(map(str, args))).encode()
+        return Button(
+            kind, self.game.game_id, self.views.public.step, tuple(map(str, args))
+        ).encode()
 
     def any_step(self, kind: Kind, *args: str | int) -> str:
         """Callback data valid at any step (the host's panel, the timer)."""
@@ -107,13 +109,13 @@ class Scene:
 
     def timer(self) -> dict[str, object] | None:
         """The running stage's timer, started by the message that carries it."""
-        state = self.state
-        if state.clock.timer_seconds is None or state.clock.paused or state.clock.suspended:
+        view = self.views.public
+        if view.timer_seconds is None or view.paused:  # paused: by the host, or suspended
             return None
         return {
             "game": self.game.game_id,
-            "token": str(state.clock.timer_id),
-            "seconds": state.clock.timer_seconds,
+            "token": str(view.timer_id),
+            "seconds": view.timer_seconds,
             "speed": self.game.speed,
         }
 
@@ -132,4 +134,4 @@ class Scene:
 
     def opens_stage(self) -> bool:
         before = self.before
-        return before is None or before.step != self.state.step
+        return before is None or before.public.step != self.views.public.step

@@ -1,14 +1,15 @@
 """The messages the bot keeps alive and edits in place, drawn from the
-state (its public view for the group, a player's view in private) and from
-what the engine says may be done now (`legal_actions`): the floor, the
-count, the vote board, the night prompts, the Don's list, the menus.
+engine's views (the public view for the group, a player's own view in
+private) and from what the engine says may be done now (the legal moves:
+a night prompt is the legal night moves of one seat, rendered): the floor,
+the count, the vote board, the night prompts, the Don's list, the menus.
 
 No rule is worked out here: a button is shown when the engine lists the
 move it stands for."""
 
 from __future__ import annotations
 
-from engine import GameState, Stage, legal_actions, player_view, public_view
+from engine import FLOOR_STAGES, HOST, PlayerView, Stage
 from engine.actions import (
     Action,
     Best,
@@ -25,13 +26,12 @@ from engine.actions import (
     Vote,
 )
 from engine.errors import Reason
-from engine.handvote import finished_counts
-from engine.state import FLOOR_STAGES
 from engine.variants import NightMove
+from engine.views import NightOption
 from tg_mafia.render import keyboards, texts
 from tg_mafia.render.callbacks import Kind
 from tg_mafia.render.calls import Keyboard, Method, Op, callback, web_app
-from tg_mafia.render.presses import refusal, selection_arg
+from tg_mafia.render.presses import selection_arg
 from tg_mafia.render.scene import Scene
 from tg_mafia.render.texts import Answer, Popup
 from tg_mafia.render.texts import sport as sport_texts
@@ -54,8 +54,14 @@ def night_key(move: str) -> str:
     return f"night:{move}"
 
 
-def _legal(state: GameState, kind: type[Action]) -> list[Action]:
-    return [a for a in legal_actions(state, include_host=False) if isinstance(a, kind)]
+def _legal(scene: Scene, kind: type[Action], actor: str | None = None) -> list[Action]:
+    """The moves of `kind` the engine takes now: anyone's (a group button), or `actor`'s."""
+    return [a for a in scene.views.legal(actor) if isinstance(a, kind)]
+
+
+def _ends_with_thanks(scene: Scene) -> bool:
+    """A speech ends with the thanks word (the option): the Pass button says it."""
+    return bool(scene.views.public.options.get("thanks_rule"))
 
 
 # ----- the group ------------------------------------------------------------------------
@@ -66,8 +72,8 @@ def floor(scene: Scene, method: Method = Method.SEND, note: str = "") -> Op:
     Pass and Nominate… while the engine takes them; and `note`, what just
     happened during this speech (a nomination, a warning), folded in here
     rather than sent as a message of its own."""
-    state, t = scene.state, scene.t
-    view = public_view(state)
+    t = scene.t
+    view = scene.views.public
     assert view.speaker is not None
     text = texts.floor(
         t,
@@ -88,11 +94,10 @@ def floor(scene: Scene, method: Method = Method.SEND, note: str = "") -> Op:
     if note:
         text += "\n" + note
     buttons = []
-    if _legal(state, Pass):
-        # Where a speech ends with the thanks word, the button says it.
-        end = "thanks" if state.options.get("thanks_rule") else "pass"
+    if _legal(scene, Pass):
+        end = "thanks" if _ends_with_thanks(scene) else "pass"
         buttons.append(callback(texts.button(t, end), scene.data(Kind.PASS)))
-    if _legal(state, Nominate):
+    if _legal(scene, Nominate):
         buttons.append(callback(texts.button(t, "nominate"), scene.data(Kind.NOMINATE_MENU)))
     buttons.append(callback(texts.button(t, "time"), scene.any_step(Kind.TIME)))
     return Op(method, text=text, key=FLOOR, keyboard=keyboards.row(*buttons), timer=_timer(scene))
@@ -108,10 +113,10 @@ def count(scene: Scene, method: Method) -> Op:
     """One message for the whole round of a hand-raise vote: the round's
     candidates (mentioned: the first drawing rings their phones), the counts
     finished so far, and the candidate being counted."""
-    state, t = scene.state, scene.t
-    candidate = state.vote.candidates[state.vote.count_index]
-    head = texts.vote_started(t, scene.table, state.vote.candidates, state.vote.round)
-    board = texts.vote_board(t, scene.table, finished_counts(state))
+    t, view = scene.t, scene.views.public
+    candidate = view.candidates[view.count_index]
+    head = texts.vote_started(t, scene.table, view.candidates, view.vote_round)
+    board = texts.vote_board(t, scene.table, view.counted)
     text = (
         head
         + "\n\n"
@@ -119,21 +124,21 @@ def count(scene: Scene, method: Method) -> Op:
         + texts.count(
             t,
             scene.table,
-            state.vote.count_index + 1,
-            len(state.vote.candidates),
+            view.count_index + 1,
+            len(view.candidates),
             candidate,
             scene.until(RELATIVE),
         )
     )
     first = []
-    if _legal(state, Hand) or _legal(state, Lower):
+    if _legal(scene, Hand) or _legal(scene, Lower):
         first += [
             callback(texts.button(t, "raise"), scene.data(Kind.HAND)),
             callback(texts.button(t, "lower"), scene.data(Kind.LOWER)),
         ]
     first.append(callback(texts.button(t, "time"), scene.any_step(Kind.TIME)))
     second = []
-    if _legal(state, Leave):
+    if _legal(scene, Leave):
         second.append(callback(texts.button(t, "leave_table"), scene.data(Kind.LEAVE)))
     keyboard = keyboards.rows(first, second)
     return Op(method, text=text, key=COUNT, keyboard=keyboard, timer=_timer(scene))
@@ -141,12 +146,12 @@ def count(scene: Scene, method: Method) -> Op:
 
 def lift(scene: Scene, method: Method) -> Op:
     """sport's lift vote: one message, its question and Raise / Lower."""
-    state, t = scene.state, scene.t
+    t, view = scene.t, scene.views.public
     text = sport_texts.lift_question(
-        t, scene.table, state.vote.candidates, len(state.table.alive), scene.until(RELATIVE)
+        t, scene.table, view.candidates, len(view.alive), scene.until(RELATIVE)
     )
     buttons = []
-    if _legal(state, Hand) or _legal(state, Lower):
+    if _legal(scene, Hand) or _legal(scene, Lower):
         buttons += [
             callback(texts.button(t, "raise"), scene.data(Kind.HAND)),
             callback(texts.button(t, "lower"), scene.data(Kind.LOWER)),
@@ -160,12 +165,12 @@ def countdown(scene: Scene, seconds: int) -> Op | None:
     message, redrawn with one line more (None: the stage has none of them).
     The scene must not open the stage: its deadline is the stored one, and
     the edit starts nothing."""
-    stage = scene.state.stage
-    if stage is Stage.VOTE:
+    view = scene.views.public
+    if view.stage is Stage.VOTE:
         op = count(scene, Method.EDIT)
-    elif stage is Stage.LIFT:
+    elif view.stage is Stage.LIFT:
         op = lift(scene, Method.EDIT)
-    elif stage in FLOOR_STAGES and scene.state.day.speaker is not None:
+    elif view.stage in FLOOR_STAGES and view.speaker is not None:
         op = floor(scene, Method.EDIT)
     else:
         return None
@@ -176,31 +181,31 @@ def countdown(scene: Scene, seconds: int) -> Op | None:
 def vote_board(scene: Scene, method: Method) -> Op:
     """The open vote's one message (classic's live vote, party's ballot),
     with a button per player one may vote against."""
-    state, t = scene.state, scene.t
-    view = public_view(state)
-    if state.stage is Stage.BALLOT:
-        text = texts.ballot(t, state.day.number, scene.until(), len(state.vote.ballots))
+    t, view = scene.t, scene.views.public
+    if view.stage is Stage.BALLOT:
+        text = texts.ballot(t, view.day, scene.until(), view.ballots_cast)
     else:
+        ballots = dict(view.live_ballots)
         voters = {
-            target: tuple(v for v in state.table.seats if state.vote.ballots.get(v) == target)
+            target: tuple(v for v in view.seats if ballots.get(v) == target)
             for target, _ in view.live_tally
         }
         text = texts.live_board(
             t,
             scene.table,
-            state.day.number,
+            view.day,
             scene.until(),
             view.live_tally,
             len(view.alive),
             voters,
         )
-    targets = list(dict.fromkeys(a.target for a in _legal(state, Vote) if isinstance(a, Vote)))
+    targets = list(dict.fromkeys(a.target for a in _legal(scene, Vote) if isinstance(a, Vote)))
     extra = [callback(texts.button(t, "time"), scene.any_step(Kind.TIME))]
-    if _legal(state, Unvote) or targets:
+    if _legal(scene, Unvote) or targets:
         extra.insert(0, callback(texts.button(t, "withdraw"), scene.data(Kind.UNVOTE)))
     keyboard = keyboards.players(
         scene.table,
-        [p for p in state.table.seats if p in targets],
+        [p for p in view.seats if p in targets],
         scene.seat_data(Kind.VOTE),
         extra,
     )
@@ -216,14 +221,14 @@ def vote_board(scene: Scene, method: Method) -> Op:
 
 
 def closed_live_board(scene: Scene) -> Op:
-    state = scene.state
+    view = scene.views.public
     text = texts.live_board(
         scene.t,
         scene.table,
-        state.day.number,
+        view.day,
         scene.stored_until(),
-        tuple(state.vote.votes.items()),
-        len(state.table.alive),
+        view.votes,
+        len(view.alive),
         closed=True,
     )
     return Op(Method.EDIT, text=text, key=BOARD)
@@ -233,41 +238,45 @@ def closed_live_board(scene: Scene) -> Op:
 
 
 def night_prompt(scene: Scene, player: str, move: str, method: Method) -> Op | None:
-    """A night actor's choice: a button per target the engine takes, and
-    Skip; the choice so far, which may change until dawn."""
-    state, t = scene.state, scene.t
-    view = player_view(state, player)
+    """A night actor's choice, from the player's own view and legal moves: a
+    button per target the engine takes, and Skip; the choice so far, which
+    may change until dawn."""
+    t = scene.t
+    view = scene.views.seat(player)
     option = next((o for o in view.night_options if o.move == move), None)
     if option is None:
         return None
+    public = view.public
     text = (
         texts.group_tag(scene.game.title)
         + "\n"
-        + texts.night_question(t, move, view.role, state.variant, state.night.number)
+        + texts.night_question(t, move, view.role, public.variant, public.night)
     )
-    if move == NightMove.KILL and view.role.is_mafia and state.night.plan:
-        text += "\n" + texts.plan_set(t, scene.table, state.night.plan)
+    if move == NightMove.KILL and view.plan:  # the family's: the Don's list
+        text += "\n" + texts.plan_set(t, scene.table, view.plan)
     if option.has_chosen:
         text += "\n" + texts.night_chosen(t, scene.table, option.chosen)
     choices = [
         a.target
-        for a in _legal(state, NightChoice)
-        if isinstance(a, NightChoice) and a.actor == player and a.move == move and a.target
+        for a in _legal(scene, NightChoice, player)
+        if isinstance(a, NightChoice) and a.move == move and a.target
     ]
     skip = callback(texts.button(t, "skip"), scene.data(Kind.NIGHT, move, 0))
     keyboard = keyboards.players(scene.table, choices, scene.seat_data(Kind.NIGHT, move), [skip])
     return Op(method, text=text, key=night_key(move), keyboard=_with_table(scene, keyboard))
 
 
-def closed_night_prompt(scene: Scene, before: GameState, player: str, move: str) -> Op:
-    """At dawn the prompt keeps only what was chosen: no button is left to press."""
-    role = before.table.roles[player]
-    question = texts.night_question(scene.t, move, role, before.variant, before.night.number)
+def closed_night_prompt(scene: Scene, own: PlayerView, option: NightOption) -> Op:
+    """At dawn the prompt keeps only what was chosen (`own`: the player's view
+    of the night's last state): no button is left to press."""
+    move, night = option.move, own.public
+    question = texts.night_question(scene.t, move, own.role, night.variant, night.night)
     text = texts.group_tag(scene.game.title) + "\n" + question
-    key = f"{player}:{move}"
-    choices = {**before.night.choices, **scene.chosen}
-    if key in choices:
-        text += "\n" + texts.night_final(scene.t, scene.table, choices[key])
+    key = f"{own.player}:{move}"
+    if key in scene.chosen:  # the choice that ended the night
+        text += "\n" + texts.night_final(scene.t, scene.table, scene.chosen[key])
+    elif option.has_chosen:
+        text += "\n" + texts.night_final(scene.t, scene.table, option.chosen)
     else:
         text += "\n" + texts.night_missed(scene.t)
     return Op(Method.EDIT, text=text, key=night_key(move))
@@ -276,13 +285,14 @@ def closed_night_prompt(scene: Scene, before: GameState, player: str, move: str)
 def plan(scene: Scene, player: str, method: Method) -> Op:
     """The Don's kill list on the acquaintance night: the Don taps players
     in order (the engine lists each next name); the family sees it grow."""
-    state, t = scene.state, scene.t
-    text = texts.plan_set(t, scene.table, state.night.plan)
+    t = scene.t
+    listed = scene.views.team.plan
+    text = texts.plan_set(t, scene.table, listed)
     keyboard: Keyboard | None = None
-    plans = [a for a in _legal(state, Plan) if isinstance(a, Plan) and a.actor == player]
+    plans = [a for a in _legal(scene, Plan, player) if isinstance(a, Plan)]
     if plans:
         text = texts.plan_prompt(t) + "\n" + text
-        extensions = [a.targets[-1] for a in plans if len(a.targets) == len(state.night.plan) + 1]
+        extensions = [a.targets[-1] for a in plans if len(a.targets) == len(listed) + 1]
         clear = callback(texts.button(t, "clear"), scene.data(Kind.PLAN, 0))
         keyboard = keyboards.players(scene.table, extensions, scene.seat_data(Kind.PLAN), [clear])
         keyboard = _with_table(scene, keyboard)
@@ -290,20 +300,14 @@ def plan(scene: Scene, player: str, method: Method) -> Op:
 
 
 def nominate_menu(scene: Scene, player: str) -> Op:
-    choices = [
-        a.target
-        for a in _legal(scene.state, Nominate)
-        if isinstance(a, Nominate) and a.actor == player
-    ]
+    choices = [a.target for a in _legal(scene, Nominate, player) if isinstance(a, Nominate)]
     keyboard = keyboards.players(scene.table, choices, scene.seat_data(Kind.NOMINATE))
-    text = texts.nominate_prompt(scene.t, scene.state.day.number)
+    text = texts.nominate_prompt(scene.t, scene.views.public.day)
     return Op(Method.SEND, text=text, key=NOMINATE, keyboard=_with_table(scene, keyboard))
 
 
 def decide_prompt(scene: Scene, player: str) -> Op:
-    choices = [
-        a.target for a in _legal(scene.state, Decide) if isinstance(a, Decide) and a.actor == player
-    ]
+    choices = [a.target for a in _legal(scene, Decide, player) if isinstance(a, Decide)]
     keyboard = keyboards.players(scene.table, choices, scene.seat_data(Kind.DECIDE))
     text = texts.decide_private(scene.t, scene.table, tuple(choices))
     return Op(Method.SEND, text=text, key=DECIDE, keyboard=_with_table(scene, keyboard))
@@ -324,19 +328,19 @@ def best_move_menu(
     engine lets them name, each toggling that name, and Done once a
     selection the engine takes is made. With it, the popup's code: `ok`, or
     why the engine refuses this selection (None: a malformed press)."""
-    state, t = scene.state, scene.t
+    t, seats = scene.t, scene.views.public.seats
     if picked is None:
         return None, Answer.STALE
-    allowed = {a.targets for a in _legal(state, Best) if isinstance(a, Best) and a.actor == player}
+    allowed = {a.targets for a in _legal(scene, Best, player) if isinstance(a, Best)}
     if not allowed:
         return None, Reason.NO_BEST_MOVE
     if picked and picked not in allowed:
-        return None, refusal(state, Best(player, picked)) or Answer.OK
-    names = [p for p in state.table.seats if (p,) in allowed]
+        return None, scene.views.refusal(Best(player, picked)) or Answer.OK
+    names = [p for p in seats if (p,) in allowed]
 
     def toggle(name: str) -> str:
         chosen = set(picked) ^ {name}
-        selection = tuple(p for p in state.table.seats if p in chosen)
+        selection = tuple(p for p in seats if p in chosen)
         return scene.data(Kind.BEST, "t", selection_arg(scene.table, selection))
 
     text = sport_texts.best_move_prompt(t, max(len(targets) for targets in allowed))
@@ -357,17 +361,15 @@ def host_panel(scene: Scene) -> Op:
         callback(texts.button(t, "extend"), scene.any_step(Kind.HOST, "extend")),
     ]
     line2 = [callback(texts.button(t, "skip_speaker"), scene.any_step(Kind.HOST, "skip"))]
-    if any(isinstance(a, HostWarn) for a in legal_actions(scene.state)):
+    if any(isinstance(a, HostWarn) for a in scene.views.legal(HOST)):
         line2.append(callback(texts.button(t, "warn"), scene.any_step(Kind.HOST_WARN_MENU)))
     text = t.gettext("🎛 Host panel. It works at any moment of the game.")
     return Op(Method.SEND, text=text, key=PANEL, keyboard=keyboards.rows(line1, line2))
 
 
 def warn_menu(scene: Scene) -> Op:
-    state = scene.state
-
     def data(player: str) -> str:
         return scene.any_step(Kind.HOST_WARN, scene.table.seat(player))
 
-    keyboard = keyboards.players(scene.table, list(state.table.alive), data)
+    keyboard = keyboards.players(scene.table, list(scene.views.public.alive), data)
     return Op(Method.SEND, text=scene.t.gettext("Warn whom?"), keyboard=keyboard)

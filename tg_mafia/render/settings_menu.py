@@ -23,7 +23,7 @@ from engine import SetupError, find_variant, resolve_options
 from engine.options import SPECS_BY_NAME, OptionSpec, OptionValue, option_specs
 from engine.variants import VARIANTS
 from tg_mafia.i18n import Translator
-from tg_mafia.records import ChatSettingsRecord
+from tg_mafia.records import DEFAULT_VARIANT, ChatSettingsRecord
 from tg_mafia.render import keyboards, texts
 from tg_mafia.render.callbacks import Button, Kind
 from tg_mafia.render.calls import ButtonData, Keyboard, callback
@@ -313,7 +313,7 @@ def _mark(chosen: bool) -> str:
 
 def load(stored: ChatSettingsRecord) -> Settings:
     """The stored settings as the menu shows them (unknown values fall back)."""
-    variant = stored.variant if stored.variant in VARIANTS else "classic"
+    variant = stored.variant if stored.variant in VARIANTS else DEFAULT_VARIANT
     language = stored.language if stored.language in MENU_LANGUAGES else "en"
     options = kept_options(variant, dict(stored.options))
     return Settings(language, variant, options, stored.autostart)

@@ -46,8 +46,8 @@ def vote_cancelled(scene: Scene, event: ev.VoteCancelled) -> None:
 
 def farewell_given(scene: Scene, event: ev.FarewellGiven) -> None:
     before = scene.before
-    if before is not None and before.day.speaker is not None:
-        scene.private(before.day.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
+    if before is not None and before.public.speaker is not None:
+        scene.private(before.public.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
     scene.group(Op(Method.DELETE, key=screens.FLOOR))
     scene.group(screens.floor(scene))
 

@@ -18,7 +18,7 @@ from tg_mafia.render.protocol import (
     protocol_json,
     protocol_text,
 )
-from tg_mafia.runtime.gameview import state_of
+from tg_mafia.runtime.gameview import views_of
 from tg_mafia.storage import Database, GameRecord, GameStatus, Tx
 
 
@@ -62,8 +62,8 @@ def has_protocol(record: GameRecord) -> bool:
         return True
     if record.status is not GameStatus.ABORTED or record.state is None:
         return False
-    state = state_of(record)
-    return state.phase is Phase.ENDED and state.clock.suspended
+    view = views_of(record).public
+    return view.phase is Phase.ENDED and view.suspended
 
 
 def refusal(t: Translator) -> str:

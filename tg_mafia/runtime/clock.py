@@ -4,9 +4,10 @@ the wall clock, or the clock of an event loop that keeps its own
 (`loop_time_source`: the virtual clock of tests and the offline demo,
 tg_mafia/sandbox/virtual_time.py).
 
-`own_pace` (the play page only) names the stages a person plays: their
-timers run at most at real time whatever `speed` does for the simulated
-players, so that a person has the time to read and tap."""
+`own_pace` (the play page only) names the stages a person plays (from the
+engine's views of the game: who may move now): their timers run at most
+at real time whatever `speed` does for the simulated players, so that a
+person has the time to read and tap."""
 
 from __future__ import annotations
 
@@ -15,14 +16,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from engine import GameState
+from engine import Views
 
 
 @dataclass(frozen=True, slots=True)
 class BotClock:
     speed: float = 1.0
     source: Callable[[], float] = field(default=time.time)
-    own_pace: Callable[[GameState], bool] | None = None
+    own_pace: Callable[[Views], bool] | None = None
 
     def now(self) -> float:
         return self.source()
@@ -38,9 +39,9 @@ class BotClock:
         """Game seconds left until `deadline`."""
         return max(0.0, (deadline - self.now()) * self.speed)
 
-    def stage(self, state: GameState) -> BotClock:
-        """The clock the timer of `state`'s stage runs on."""
-        if self.own_pace is None or self.speed <= 1.0 or not self.own_pace(state):
+    def stage(self, views: Views) -> BotClock:
+        """The clock the timer of the stage `views` show runs on."""
+        if self.own_pace is None or self.speed <= 1.0 or not self.own_pace(views):
             return self
         return self.at(1.0)
 

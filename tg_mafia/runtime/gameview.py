@@ -1,9 +1,11 @@
-"""A stored game as the presenter sees it: its state, and its table (seats,
-names, language, rights)."""
+"""A stored game as the shell sees it: the engine's views of its state
+(the one place where a stored state becomes views: everything that
+renders, answers or shows a game reads these, never the state), and its
+table (seats, names, language, rights)."""
 
 from __future__ import annotations
 
-from engine import GameState
+from engine import GameState, Views
 from tg_mafia.i18n import translator
 from tg_mafia.render.scene import GameView
 from tg_mafia.render.texts.table import Table
@@ -11,8 +13,14 @@ from tg_mafia.storage import GameRecord
 
 
 def state_of(record: GameRecord) -> GameState:
+    """The whole state, for the move that changes it (runner.py) alone."""
     assert record.state is not None, "a running game has a state"
     return GameState.from_dict(record.state)
+
+
+def views_of(record: GameRecord) -> Views:
+    """What each audience sees of the stored game."""
+    return Views(state_of(record))
 
 
 def table_of(record: GameRecord) -> Table:

@@ -36,7 +36,7 @@ from tg_mafia.render.calls import Method, Op, Priority
 from tg_mafia.render.texts import Answer, Popup
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
-from tg_mafia.runtime.gameview import state_of, table_of
+from tg_mafia.runtime.gameview import table_of, views_of
 from tg_mafia.runtime.lobby import Lobbies
 from tg_mafia.runtime.moved import said_again
 from tg_mafia.runtime.runner import CURRENT_UPDATE, Runner
@@ -95,8 +95,7 @@ class Membership:
         record = await self.db.run(Database.game_of_user, user_id)
         if record is None or record.status is not GameStatus.RUNNING:
             return
-        state = state_of(record)
-        if not state.table.is_alive(str(user_id)):
+        if str(user_id) not in views_of(record).public.alive:
             return
         t = translator(record.language)
         text = t.gettext(
@@ -149,7 +148,7 @@ class Membership:
             # At night too: the morning could not reopen it.
             await self._suspension(record, Suspend(CHAT, self.closed_topic_seconds))
             return
-        if running and state_of(record).phase is Phase.NIGHT:
+        if running and views_of(record).public.phase is Phase.NIGHT:
             return  # closed at night anyway: the morning reopens it
         await self.db.run(_topic_closed, record, self.clock.now())
         self.written(record, 1)
@@ -166,7 +165,7 @@ class Membership:
         reopened by the bot (which Telegram does not tell it), and the game goes on."""
         if record.status is not GameStatus.RUNNING or not record.topic:
             return
-        if not state_of(record).clock.suspended:
+        if not views_of(record).public.suspended:
             return
         await self.db.run(_reopen_topic, record, self.clock.now())  # before the game's word
         self.written(record, 1)
@@ -328,7 +327,7 @@ def _follow_rights(
             )
         elif record.saved_permissions is not None:
             # The right is back: the night is masked again, or the day's chat opened.
-            night = state_of(record).phase is Phase.NIGHT
+            night = views_of(record).public.phase is Phase.NIGHT
             group(
                 Op(
                     Method.PERMISSIONS,

@@ -10,20 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine import GameState, Stage
-from engine.state import FLOOR_STAGES
+from engine import FLOOR_STAGES, PublicView, Stage
 from tg_mafia.render import screens
 from tg_mafia.render.calls import Method, Op
 from tg_mafia.render.scene import Scene
-from tg_mafia.runtime.gameview import game_view, state_of
+from tg_mafia.runtime.gameview import game_view, views_of
 from tg_mafia.runtime.runner import LOBBY_KEY
 from tg_mafia.storage import GameRecord, GameStatus
 
 # What a living group message shows, drawn again from the game as it stands.
 Drawing = Callable[[Scene], Op]
-DRAWINGS: dict[str, tuple[Callable[[GameState], bool], Drawing]] = {
+DRAWINGS: dict[str, tuple[Callable[[PublicView], bool], Drawing]] = {
     screens.FLOOR: (
-        lambda s: s.stage in FLOOR_STAGES and s.day.speaker is not None,
+        lambda s: s.stage in FLOOR_STAGES and s.speaker is not None,
         lambda scene: screens.floor(scene, Method.EDIT),
     ),
     screens.COUNT: (
@@ -51,12 +50,12 @@ def said_again(
         return [lobby(record)] if LOBBY_KEY in keys else []
     if record.status is not GameStatus.RUNNING:
         return []
-    state = state_of(record)
-    scene = Scene(game_view(record, speed), state, before=state)  # opens no stage
+    views = views_of(record)
+    scene = Scene(game_view(record, speed), views, before=views)  # opens no stage
     ops = []
     for key in keys:
         drawing = DRAWINGS.get(key)
-        if drawing is not None and drawing[0](state):
+        if drawing is not None and drawing[0](views.public):
             op = drawing[1](scene)
             op.timer, op.extra = None, {}
             ops.append(op)

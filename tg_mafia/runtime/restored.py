@@ -18,7 +18,7 @@ import dataclasses
 import time
 from collections.abc import Sequence
 
-from engine import GameState, apply, new_game
+from engine import Game
 from engine.actions import action_from_dict
 from tg_mafia.render import presenter
 from tg_mafia.render.calls import Method, Priority
@@ -39,27 +39,23 @@ def redrawn(record: GameRecord, actions: Sequence[ActionRecord]) -> list[Outgoin
     options = dict(record.options)
     options["host"] = "human" if record.host_user_id else "auto"
     players = tuple(str(p.user_id) for p in record.players)
-    state, events = new_game(record.variant, players, options, record.seed, record.language)
-    _keep_stored_options(state, record)
+    # A game set up before an option existed played without it (as its protocol does).
+    stored = (record.state or {}).get("options")
+    played = set(stored) if isinstance(stored, dict) else None
+    game, events = Game.deal(
+        record.variant, players, options, record.seed, record.language, played=played
+    )
     live: dict[Key, Outgoing] = {}
     permissions: list[Outgoing] = []
-    _follow(presenter.render(view, state, events), live, permissions)
+    _follow(presenter.render(view, game.views, events), live, permissions)
     for entry in actions:
-        before: GameState = state
-        state, events = apply(state, action_from_dict(dict(entry.action)))
-        _follow(presenter.render(view, state, events, before), live, permissions)
-    if state != GameState.from_dict(record.state or {}):
+        before = game.views
+        game, events = game.apply(action_from_dict(dict(entry.action)))
+        _follow(presenter.render(view, game.views, events, before), live, permissions)
+    if game != Game.stored(record.state or {}):
         return []
     again = [_anew(call) for call in live.values()]
     return again + permissions[-1:]
-
-
-def _keep_stored_options(state: GameState, record: GameRecord) -> None:
-    """A game set up before an option existed played without it (as its protocol does)."""
-    stored = (record.state or {}).get("options")
-    if isinstance(stored, dict):
-        for name in [n for n in state.options if n not in stored]:
-            del state.options[name]
 
 
 def _follow(calls: list[Outgoing], live: dict[Key, Outgoing], permissions: list[Outgoing]) -> None:

@@ -3,7 +3,11 @@ in one database transaction (in a worker thread), the game is read for
 update, the engine applies the action, the events are rendered into calls,
 and the action, the new state, its deadline and those calls are written
 together. Nothing is sent here: the sender takes the calls from the outbox,
-so a crash can lose nothing the game decided."""
+so a crash can lose nothing the game decided.
+
+The move is the one place that holds a game's whole state: what it
+renders, and what a press or a post is judged on (`Decide`), are the
+engine's views of it (engine/seen.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from engine import Action, GameState, IllegalAction, Phase, apply, new_game
+from engine import Action, GameState, IllegalAction, Phase, Views, apply, new_game
 from engine.actions import HostExtend, HostPause, MafiaChat, Say, Suspend, Timeout, Unsuspend
 from engine.errors import Reason
 from engine.replay import stand_in
@@ -24,7 +28,7 @@ from tg_mafia.render.texts import Answer, Popup
 from tg_mafia.runtime import endgame
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
-from tg_mafia.runtime.gameview import game_view, state_of
+from tg_mafia.runtime.gameview import game_view, state_of, views_of
 from tg_mafia.runtime.locks import KeyedLocks
 from tg_mafia.runtime.outbox.sender import SENDS
 from tg_mafia.storage import Database, GameRecord, GameStatus, PlayerOutcome, Tx
@@ -38,8 +42,8 @@ DELIVERY_GRACE = 900.0
 SPARE_SLACK = 3.0
 
 
-# A move decided from the game as it is read for the move, under its lock and in the
-# same transaction: the action, or the code of the popup that refuses the input.
+# A move decided from the game as it is read for the move (its views), under its lock and
+# in the same transaction: the action, or the code of the popup that refuses the input.
 
 
 class Quiet(StrEnum):
@@ -50,7 +54,7 @@ class Quiet(StrEnum):
     SPECTATOR = "spectator"  # a post that is not the game's business
 
 
-Decide = Callable[[GameRecord, GameState], "Action | Popup | Quiet"]
+Decide = Callable[[GameRecord, Views], "Action | Popup | Quiet"]
 # A game by its id, or as the running game of a chat (and forum topic): a post names
 # its chat only, and is judged on the one read of the game its move makes.
 GameRef = int | tuple[int, int]
@@ -62,7 +66,6 @@ class Outcome:
 
     error: Popup | Quiet | None
     record: GameRecord | None = None
-    state: GameState | None = None
     calls: int = 0  # how many calls it wrote to the outbox
 
 
@@ -190,21 +193,23 @@ class Runner:
             before = state_of(record)
             # After the game's row lock: a twin delivery waits here for the first to commit.
             if update_id is not None and tx.made_by_update(update_id):
-                return Outcome(Answer.DUPLICATE, record, before)
+                return Outcome(Answer.DUPLICATE, record)
             if album is not None and (fate := tx.living_id(record.id, 0, album_key(album))):
                 return self._follow_album(tx, record, fate, post_message_id, now)
-            action = decide if isinstance(decide, Action) else decide(record, before)
+            seen = Views(before)
+            action = decide if isinstance(decide, Action) else decide(record, seen)
             if not isinstance(action, Action):
-                return Outcome(action, record, before)
+                return Outcome(action, record)
             try:
                 after, events = apply(before, action)
             except IllegalAction as error:
-                return Outcome(error.code, record, before)
+                return Outcome(error.code, record)
+            shown = Views(after)
             outgoing = presenter.render(
-                game_view(record, self.clock.stage(after).speed, self.app_url),
-                after,
+                game_view(record, self.clock.stage(shown).speed, self.app_url),
+                shown,
                 events,
-                before,
+                seen,
                 post_message_id,
             )
             if after.clock.suspended:
@@ -246,7 +251,7 @@ class Runner:
             tx.set_living(record.id, 0, album_key(album), ALBUM_DELETED if deleted else ALBUM_KEPT)
         if after.phase is Phase.ENDED:
             forget_texts(tx, written)
-        return Outcome(None, written, after, calls)
+        return Outcome(None, written, calls)
 
     def _follow_album(
         self, tx: Tx, record: GameRecord, fate: int, message_id: int | None, now: float
@@ -258,7 +263,7 @@ class Runner:
                 game_view(record, self.clock.speed, self.app_url), message_id
             )
             calls = enqueue(tx, record, delete, now)
-        return Outcome(Quiet.ALBUM_JUDGED, record, state_of(record), calls)
+        return Outcome(Quiet.ALBUM_JUDGED, record, calls)
 
     def _deadline(
         self,
@@ -270,13 +275,15 @@ class Runner:
         outgoing: Sequence[Outgoing],
     ) -> tuple[float | None, float | None]:
         """The stage's deadline after `action`, and the seconds left on a paused timer."""
-        clock, old = self.clock.stage(after), record.stage_deadline
+        clock, old = _pace(self.clock, after), record.stage_deadline
         if isinstance(action, (Suspend, Unsuspend)) or after.clock.suspended:
             return self._suspension_deadline(record, before, after, action, now)
         if isinstance(action, HostPause):
             # The pause's own limit is the deadline meanwhile (stored: it survives a restart).
             left = (
-                self.clock.stage(before).left(old) if old is not None else after.clock.timer_seconds
+                _pace(self.clock, before).left(old)
+                if old is not None
+                else after.clock.timer_seconds
             )
             return pause_deadline(self.clock, after, now), left
         if after.clock.timer_seconds is None or after.clock.paused:
@@ -296,7 +303,7 @@ class Runner:
         self, record: GameRecord, before: GameState, after: GameState, action: Action, now: float
     ) -> tuple[float | None, float | None]:
         """`_deadline` for a game suspended (a closed topic), resumed, or ended suspended."""
-        clock, old = self.clock.stage(after), record.stage_deadline
+        clock, old = _pace(self.clock, after), record.stage_deadline
         if isinstance(action, Suspend):
             # The time left is kept (a host's pause kept it already); the suspension's
             # limit is the deadline meanwhile. Both are stored: a restart keeps them.
@@ -305,7 +312,7 @@ class Runner:
             elif old is not None and before.clock.timer_seconds is not None:
                 # At most the stage's time: a deadline still waiting for its message's
                 # delivery (DELIVERY_GRACE) has not started counting.
-                left = min(self.clock.stage(before).left(old), float(before.clock.timer_seconds))
+                left = min(_pace(self.clock, before).left(old), float(before.clock.timer_seconds))
             else:
                 left = None
             return now + clock.real(action.limit), left
@@ -343,24 +350,24 @@ class Runner:
             deadline = record.stage_deadline
             if record.timer_token != str(timer_id) or deadline is None:
                 return Outcome(Reason.STALE_TIMER, record)
-            state = state_of(record)
-            clock = self.clock.stage(state)
+            views = views_of(record)
+            clock = self.clock.stage(views)
             left = deadline - now
             # Also too early: a stage on a faster clock than the slowest (the keeper's lead).
             if not 0 < left <= clock.real(seconds) + clock.real(1.0):
                 return Outcome(Reason.STALE_TIMER, record)  # moved: a new countdown is armed
             if tx.living_id(game_id, 0, COUNTDOWN_KEY) == int(timer_id):
                 return Outcome(Reason.STALE_TIMER, record)  # a duplicate firing: once a stage
-            scene = Scene(game_view(record, clock.speed, self.app_url), state, before=state)
+            scene = Scene(game_view(record, clock.speed, self.app_url), views, before=views)
             op = screens.countdown(scene, seconds)
-            if op is None or state.clock.paused or state.clock.suspended:
-                return Outcome(Quiet.NO_COUNTDOWN, record, state)
+            if op is None or views.public.paused:  # by the host, or suspended
+                return Outcome(Quiet.NO_COUNTDOWN, record)
             tx.set_living(game_id, 0, COUNTDOWN_KEY, int(timer_id))
             # Late once fewer than `seconds` - SPARE_SLACK are left.
             late = deadline - clock.real(seconds - SPARE_SLACK)
             op.extra[SPARE] = {"token": record.timer_token, "by": late}
             scene.group(op)
-            return Outcome(None, record, state, enqueue(tx, record, scene.out, now))
+            return Outcome(None, record, enqueue(tx, record, scene.out, now))
 
     # ----- the start --------------------------------------------------------------------
 
@@ -400,8 +407,9 @@ class Runner:
                 record = tx.update_game(
                     record.id, record.version, saved_permissions=saved_permissions
                 )
+            shown = Views(state)
             outgoing = presenter.render(
-                game_view(record, self.clock.stage(state).speed, self.app_url), state, events
+                game_view(record, self.clock.stage(shown).speed, self.app_url), shown, events
             )
             written = tx.start_game(
                 record.id,
@@ -413,7 +421,7 @@ class Runner:
             if also is not None:
                 also(tx, written, now)
             calls = enqueue(tx, written, outgoing, now)
-            return Outcome(None, written, state, calls)
+            return Outcome(None, written, calls)
 
     async def cancel(self, game_id: int) -> Outcome:
         """An administrator's /cancel: the game ends unscored; the chat opens again."""
@@ -441,13 +449,13 @@ class Runner:
                 )
             )
             outgoing += _unpin_table(tx, record)
-            return Outcome(None, aborted, None, enqueue(tx, aborted, outgoing, now))
+            return Outcome(None, aborted, enqueue(tx, aborted, outgoing, now))
 
 
 def pause_deadline(clock: BotClock, state: GameState, now: float) -> float | None:
     """When a pause ends by itself (none for a game set up before pause_limit)."""
     limit = state.options.get("pause_limit")
-    return now + clock.stage(state).real(limit) if isinstance(limit, int) else None
+    return now + _pace(clock, state).real(limit) if isinstance(limit, int) else None
 
 
 def stage_deadline(
@@ -458,12 +466,17 @@ def stage_deadline(
     it when it reaches the chat."""
     if state.clock.timer_seconds is None or state.clock.paused or state.clock.suspended:
         return None
-    clock = clock.stage(state)
+    clock = _pace(clock, state)
     deadline = now + clock.real(state.clock.timer_seconds)
     token = str(state.clock.timer_id)
     if any(o.op.timer is not None and o.op.timer.get("token") == token for o in outgoing):
         deadline += clock.real(DELIVERY_GRACE)
     return deadline
+
+
+def _pace(clock: BotClock, state: GameState) -> BotClock:
+    """The clock the timer of `state`'s stage runs on (BotClock.stage)."""
+    return clock.stage(Views(state))
 
 
 def due(record: GameRecord, action: Action, now: float) -> float:

@@ -18,7 +18,7 @@ from telegram import Bot
 from telegram.constants import ChatAction
 from telegram.error import TelegramError
 
-from engine import HOST, Action, GameState, IllegalAction, Phase, apply, public_view
+from engine import HOST, Action, Phase, Views
 from engine.actions import MafiaChat, Nominate, Say, Timeout
 from engine.errors import Reason
 from tg_mafia.i18n import translator
@@ -35,7 +35,7 @@ from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.leader import PostgresLeader, Replica, SoleLeader, leader_for
 from tg_mafia.runtime.db.shared import SharedDb
 from tg_mafia.runtime.db.thread import AsyncDb
-from tg_mafia.runtime.gameview import game_view, state_of, table_of
+from tg_mafia.runtime.gameview import game_view, table_of, views_of
 from tg_mafia.runtime.lobby import Lobbies, LobbyConfig
 from tg_mafia.runtime.members import MemberCheck
 from tg_mafia.runtime.membership import Membership
@@ -308,8 +308,8 @@ class GameService:
     async def move_pressed(self, game_id: int, button: Button, user_id: int) -> tuple[bool, str]:
         """`press_move`, and whether the move was made (the Mini App says so)."""
 
-        def decide(record: GameRecord, state: GameState) -> Action | Popup:
-            return move_of(record, state, user_id, button)
+        def decide(record: GameRecord, views: Views) -> Action | Popup:
+            return move_of(record, views, user_id, button)
 
         outcome = await self.runner.act(game_id, decide, update_id=CURRENT_UPDATE.get())
         t = translator(outcome.record.language if outcome.record else "en")
@@ -326,50 +326,49 @@ class GameService:
         t = translator(record.language)
         if record.status is not GameStatus.RUNNING:
             return texts.popup(t, Answer.STALE)
-        state = state_of(record)
-        if button.kind in STEPPED and stale(button, state):
+        views = views_of(record)
+        if button.kind in STEPPED and stale(button, views.public):
             return texts.popup(t, Answer.STALE)
         if button.kind is Kind.TIME:
-            return self._time_left(record, state)
+            return self._time_left(record, views)
         if button.kind in HOST_KINDS:
             if record.host_user_id != user_id:
                 return texts.popup(t, Reason.NOT_HOST)
             if button.kind is Kind.HOST_WARN_MENU:
-                scene = Scene(game_view(record, self.clock.speed, self.runner.app_url), state)
+                scene = Scene(game_view(record, self.clock.speed, self.runner.app_url), views)
                 await self.show(record, user_id, screens.warn_menu(scene))
                 return texts.popup(t, Answer.SEE_PRIVATE)
         if button.kind is Kind.NOMINATE_MENU:
-            return await self._nominate_menu(record, state, user_id)
+            return await self._nominate_menu(record, views, user_id)
         if is_toggle(button):  # a name in the best-move menu: the menu is redrawn
-            scene = Scene(game_view(record, self.clock.speed, self.runner.app_url), state)
+            scene = Scene(game_view(record, self.clock.speed, self.runner.app_url), views)
             op, code = screens.best_move_menu(scene, str(user_id), picked(button, table_of(record)))
             if op is not None:
                 await self.show(record, user_id, op)
             return texts.popup(t, code)
         return await self.press_move(record.id, button, user_id)
 
-    def _time_left(self, record: GameRecord, state: GameState) -> str:
-        t = translator(record.language)
-        if state.clock.suspended:
+    def _time_left(self, record: GameRecord, views: Views) -> str:
+        t, view = translator(record.language), views.public
+        if view.suspended:
             return texts.popup(t, Reason.SUSPENDED)
-        if state.clock.paused or record.stage_deadline is None:
-            return texts.time_left(t, 0, paused=state.clock.paused)
-        left = self.clock.stage(state).left(record.stage_deadline)
+        if view.paused or record.stage_deadline is None:
+            return texts.time_left(t, 0, paused=view.paused)
+        left = self.clock.stage(views).left(record.stage_deadline)
         return texts.time_left(t, round(left), False)
 
-    async def _nominate_menu(self, record: GameRecord, state: GameState, user_id: int) -> str:
+    async def _nominate_menu(self, record: GameRecord, views: Views, user_id: int) -> str:
         """Nominate…: the list in private, when the engine takes a nomination
         from the presser now; else what it says against one."""
         t = translator(record.language)
         actor = str(user_id)
         refusal = None
-        for target in state.table.alive:
-            try:
-                apply(state, Nominate(actor, target))
-            except IllegalAction as error:
-                refusal = refusal or error.code
+        for target in views.public.alive:
+            code = views.refusal(Nominate(actor, target))
+            if code is not None:
+                refusal = refusal or code
                 continue
-            scene = Scene(game_view(record, self.clock.speed, self.runner.app_url), state)
+            scene = Scene(game_view(record, self.clock.speed, self.runner.app_url), views)
             await self.show(record, user_id, screens.nominate_menu(scene, actor))
             return texts.popup(t, Answer.SEE_PRIVATE)
         return texts.popup(t, refusal or Reason.NOT_YOUR_FLOOR)
@@ -405,7 +404,7 @@ class GameService:
         album: str | None,
         forum: bool,
     ) -> None:
-        def say(record: GameRecord, state: GameState) -> Action | Quiet:
+        def say(record: GameRecord, views: Views) -> Action | Quiet:
             if record.host_user_id == user_id:
                 return Say(HOST, text)
             if record.seat_of(user_id) is not None:
@@ -438,8 +437,8 @@ class GameService:
         ):
             return
 
-        def at_night(record: GameRecord, state: GameState) -> Action | Quiet:
-            if state.phase is not Phase.NIGHT or record.seat_of(user_id) is None:
+        def at_night(record: GameRecord, views: Views) -> Action | Quiet:
+            if views.public.phase is not Phase.NIGHT or record.seat_of(user_id) is None:
                 return Quiet.SPECTATOR  # by day the other topics are theirs
             return Say(str(user_id), text)
 
@@ -460,7 +459,7 @@ class GameService:
             return
         if (
             record.bot_rights.get("can_delete_messages")
-            and not public_view(state_of(record)).posting_free
+            and not views_of(record).public.posting_free
         ):
             await self.show(record, chat_id, Op(Method.DELETE, message_id=message_id))
 
@@ -469,9 +468,8 @@ class GameService:
         record = await self.adb.run(Database.game_of_user, user_id)
         if record is None or record.status is not GameStatus.RUNNING:
             return None
-        state = state_of(record)
-        role = state.table.roles.get(str(user_id))
-        if role is None or not role.is_mafia:
+        views, player = views_of(record), str(user_id)
+        if player not in views.public.seats or not views.seat(player).role.is_mafia:
             return None
         t = translator(record.language)
         if utf16_len(text) > RELAY_LIMIT:
@@ -566,13 +564,13 @@ def is_move(button: Button) -> bool:
     return button.kind in MOVE_KINDS and not is_toggle(button)
 
 
-def move_of(record: GameRecord, state: GameState, user_id: int, button: Button) -> Action | Popup:
+def move_of(record: GameRecord, views: Views, user_id: int, button: Button) -> Action | Popup:
     """The move a press makes, or the code of the popup that refuses it."""
-    if button.kind in STEPPED and stale(button, state):
+    if button.kind in STEPPED and stale(button, views.public):
         return Answer.STALE
     if button.kind in HOST_KINDS and record.host_user_id != user_id:
         return Reason.NOT_HOST
-    action = to_action(button, user_id, state, table_of(record))
+    action = to_action(button, user_id, views, table_of(record))
     if action is None:
         return Answer.STALE
     if action.actor != HOST and record.seat_of(user_id) is None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
-from engine import GameState
+from engine import Views
 from tg_mafia.ops.budget import TokenBudget
 from tg_mafia.ops.logs import RecentErrors
 from tg_mafia.ops.metrics import BotMetrics
@@ -37,7 +37,7 @@ class BotOptions:
     miniapp_name: str | None = None  # BotFather's short name of the table's Mini App
     app_url: str | None = None  # the Mini App's page, served with the webhook
     # The play page: the stages its person plays run at real time at most (clock.py).
-    own_pace: Callable[[GameState], bool] | None = None
+    own_pace: Callable[[Views], bool] | None = None
     # The bot token's: how many games it takes (ops/budget.py).
     budget: TokenBudget = field(default_factory=TokenBudget)
     # The first of the process's tokens (or the only one): it takes the rows stored

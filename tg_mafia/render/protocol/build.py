@@ -1,5 +1,6 @@
 """The protocol from the stored game: its setup and action log replayed in
-the engine, read from the states and the engine's typed events only (the
+the engine, read from the public views along the way, the end's view (every
+role, once the game is over) and the engine's typed events only (the
 players' posts are not kept after the end, and are not needed)."""
 
 from __future__ import annotations
@@ -9,12 +10,11 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
-from engine import GameState, Phase, action_from_dict, apply, new_game
+from engine import Cause, EndView, Game, Phase, PublicView, Role, action_from_dict
 from engine import events as ev
 from engine.events import Event
 from engine.options import OptionValue
 from engine.replay import stand_in
-from engine.state import Cause
 from engine.vocab import CancelledVote, EndReason, FoulEffect, NoVoteReason, VoteOutcome
 from tg_mafia.records import ActionRecord, GameRecord
 from tg_mafia.render.fate import Fate
@@ -61,7 +61,7 @@ def build_protocol(record: GameRecord, actions: Sequence[ActionRecord]) -> Proto
     stored = (record.state or {}).get("options")
     # A game set up before an option existed played without it (Ctx.later_option):
     # its replay must too.
-    state, events = start_game(
+    game, events = start_game(
         record.variant,
         players,
         options,
@@ -70,49 +70,58 @@ def build_protocol(record: GameRecord, actions: Sequence[ActionRecord]) -> Proto
         set(stored) if isinstance(stored, dict) else None,
     )
     notes = _Notes()
-    notes.take(None, state, state, events)
+    notes.take(None, game.views.public, game.views.public, events)
     log: list[LogEntry] = []
     for entry in actions:
         action = dict(entry.action)
-        after, events = apply(state, action_from_dict(action))
-        notes.take(entry.created_at, state, after, events)
-        log.append(LogEntry(forget_text(action, record.language), position(state, after)))
-        state = after
-    if state.phase is not Phase.ENDED:
+        before = game.views.public
+        game, events = game.apply(action_from_dict(action))
+        after = game.views.public
+        notes.take(entry.created_at, before, after, events)
+        log.append(LogEntry(forget_text(action, record.language), position(before, after)))
+    end, view = game.views.end, game.views.public
+    if end is None or view.phase is not Phase.ENDED:
         raise GameNotOverError(f"game {record.id} has not ended")
+    notes.finish(dict(end.roles))  # public now: the night's moves get their actors' roles
     if notes.rounds and notes.rounds[-1].phase is RoundPhase.DAY and _empty(notes.rounds[-1]):
         notes.rounds.pop()  # the game ended at dawn: the day it opened never began
-    names = {str(p.user_id): p.name for p in record.players}
-    seats = tuple(
-        SeatRecord(
-            player=player,
-            seat=index,
-            name=names.get(player, player),
-            role=state.table.roles[player],
-            won=state.outcome.winner is not None
-            and state.table.roles[player].side is state.outcome.winner,
-            fate=notes.fates.get(player, (Fate.SURVIVED, None))[0],
-            when=notes.fates.get(player, (Fate.SURVIVED, None))[1],
-            warnings=state.table.warnings.get(player, 0),
-        )
-        for index, player in enumerate(state.table.seats, 1)
-    )
     return Protocol(
         game_id=record.id,
         title=record.title,
         variant=record.variant,
         language=record.language,
-        options=dict(state.options),
+        options=dict(view.options),
         host=record.host_name if record.host_user_id else None,
         opened_at=record.created_at,
         ended_at=record.ended_at,
-        seats=seats,
+        seats=_seats(record, view, end, notes),
         rounds=tuple(notes.rounds),
-        winner=state.outcome.winner,
+        winner=end.winner,
         ended=notes.rounds[-1].moment if notes.rounds else None,
         seed=record.seed,
         log=tuple(log),
         reason=notes.reason,
+    )
+
+
+def _seats(
+    record: GameRecord, view: PublicView, end: EndView, notes: _Notes
+) -> tuple[SeatRecord, ...]:
+    """Each seat as the game ended: its role, whether it won, how it left the table."""
+    names = {str(p.user_id): p.name for p in record.players}
+    roles, warnings = dict(end.roles), dict(view.warnings)
+    return tuple(
+        SeatRecord(
+            player=player,
+            seat=index,
+            name=names.get(player, player),
+            role=roles[player],
+            won=end.winner is not None and roles[player].side is end.winner,
+            fate=notes.fates.get(player, (Fate.SURVIVED, None))[0],
+            when=notes.fates.get(player, (Fate.SURVIVED, None))[1],
+            warnings=warnings.get(player, 0),
+        )
+        for index, player in enumerate(view.seats, 1)
     )
 
 
@@ -123,25 +132,21 @@ def start_game(
     seed: int,
     language: str,
     played: Collection[str] | None = None,
-) -> tuple[GameState, list[Event]]:
+) -> tuple[Game, list[Event]]:
     """The game as it was dealt; `played`: the options it was played with,
     when it was set up before some option existed (the others are left out,
     so that the engine reads them as off, as it did then)."""
-    state, events = new_game(variant, players, options, seed, language)
-    if played is not None:
-        for name in [n for n in state.options if n not in played]:
-            del state.options[name]
-    return state, events
+    return Game.deal(variant, players, options, seed, language, played=played)
 
 
-def position(before: GameState, after: GameState) -> Position:
+def position(before: PublicView, after: PublicView) -> Position:
     """Where an action left the game: the replay compares it, action by action."""
     return Position(
-        day=after.day.number,
-        night=after.night.number,
+        day=after.day,
+        night=after.night,
         stage=after.stage.value,
-        speaker=after.day.speaker,
-        out=tuple(p for p in after.table.dead if p not in before.table.dead),
+        speaker=after.speaker,
+        out=tuple(p for p in after.dead if p not in before.dead),
     )
 
 
@@ -173,9 +178,11 @@ class _Notes:
         self.fates: dict[str, tuple[Fate, Moment]] = {}
         self.live: dict[str, str] = {}  # classic's open vote: voter -> target
         self.reason = EndReason.DECIDED  # how the game ended
+        # Each night's moves as dawn recorded them, until the end tells their actors' roles.
+        self.moves: list[tuple[Round, tuple[ev.MoveOutcome, ...]]] = []
 
     def take(
-        self, at: datetime | None, before: GameState, after: GameState, events: list[Event]
+        self, at: datetime | None, before: PublicView, after: PublicView, events: list[Event]
     ) -> None:
         self.at, self.before, self.after = at, before, after
         for event in events:
@@ -190,7 +197,7 @@ class _Notes:
         dawn: the first day of a variant that starts by day)."""
         if self.rounds and self.rounds[-1].phase is phase:
             return self.rounds[-1]
-        number = self.after.night.number if phase is RoundPhase.NIGHT else self.after.day.number
+        number = self.after.night if phase is RoundPhase.NIGHT else self.after.day
         return self.open(phase, number)
 
     def open(self, phase: RoundPhase, number: int) -> Round:
@@ -217,11 +224,14 @@ class _Notes:
         self.round(RoundPhase.NIGHT).plan = event.targets
 
     def night_resolved(self, event: ev.NightResolved) -> None:
-        night = self.round(RoundPhase.NIGHT)
-        roles = self.after.table.roles
-        night.moves = [
-            NightMove(m.player, roles[m.player], m.move, m.target, m.result) for m in event.moves
-        ]
+        self.moves.append((self.round(RoundPhase.NIGHT), event.moves))
+
+    def finish(self, roles: Mapping[str, Role]) -> None:
+        """The game is over, every role public: the nights' moves are written."""
+        for night, moves in self.moves:
+            night.moves = [
+                NightMove(m.player, roles[m.player], m.move, m.target, m.result) for m in moves
+            ]
 
     def day_started(self, event: ev.DayStarted) -> None:
         night = self.round(RoundPhase.NIGHT)
@@ -267,7 +277,7 @@ class _Notes:
 
     def _live_counts(self, vote: Vote) -> None:
         """Classic's board is public: who voted for whom, as it stood last."""
-        seats = self.after.table.seats
+        seats = self.after.seats
         targets = sorted(set(self.live.values()), key=seats.index)
         vote.counts = [Count(t, tuple(v for v in seats if self.live.get(v) == t)) for t in targets]
         vote.tally = tuple((c.candidate, len(c.voters)) for c in vote.counts)

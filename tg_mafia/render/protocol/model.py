@@ -8,9 +8,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from engine import Role, Side, variants
+from engine import Cause, Role, Side, VoteRound, variants
 from engine.options import OptionValue
-from engine.state import Cause, VoteRound
 from engine.vocab import (
     Breach,
     CheckAnswer,

@@ -12,9 +12,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from engine import IllegalAction, SetupError, action_from_dict, apply
+from engine import (
+    Cause,
+    EndView,
+    IllegalAction,
+    Phase,
+    PublicView,
+    SetupError,
+    action_from_dict,
+)
 from engine.options import OptionValue
-from engine.state import Cause, GameState, Phase
 from engine.variants import VARIANTS
 from tg_mafia.render.fate import Fate
 from tg_mafia.render.protocol.build import FATES, position, start_game
@@ -205,7 +212,7 @@ def replay_document(document: Document) -> Replay:
             f"be played again (it records: {document.end})",
         )
     try:
-        state, _ = start_game(
+        game, _ = start_game(
             document.variant,
             document.players,
             document.options,
@@ -215,7 +222,8 @@ def replay_document(document: Document) -> Replay:
         )
     except SetupError as error:
         return Replay(UNREADABLE, f"the game cannot be set up again: {error}")
-    dealt = tuple(state.table.roles[p].value for p in state.table.seats)
+    # The deal as the host sees it: every role.
+    dealt = tuple(role.value for _, role in game.views.host.roles)
     for seat, (want, got) in enumerate(zip(document.roles, dealt, strict=True), 1):
         if want != got:
             return Replay(
@@ -226,22 +234,22 @@ def replay_document(document: Document) -> Replay:
     total = len(document.log)
     for index, entry in enumerate(document.log, 1):
         at = f"action {index} of {total} {json.dumps(entry.shown, ensure_ascii=False)}"
+        before = game.views.public
         try:
-            after, _ = apply(state, action_from_dict(dict(entry.action)))
+            game, _ = game.apply(action_from_dict(dict(entry.action)))
         except IllegalAction as error:
             return Replay(DIVERGES, f"diverges at {at}: the engine refuses it ({error})")
-        result = _result(document, state, after)
+        result = _result(document, before, game.views.public)
         if result != entry.result:
             return Replay(
                 DIVERGES,
                 f"diverges at {at}: the document has {_show(entry.result)}, "
                 f"the replay {_show(result)}",
             )
-        state = after
-    return _compare_end(document, state, total)
+    return _compare_end(document, game.views.public, game.views.end, total)
 
 
-def _result(document: Document, before: GameState, after: GameState) -> dict[str, Any]:
+def _result(document: Document, before: PublicView, after: PublicView) -> dict[str, Any]:
     """The action's result as the document writes it (schema.protocol_json)."""
     seat = {p: n for n, p in enumerate(document.players, 1)}
     where = position(before, after)
@@ -258,16 +266,19 @@ def _show(result: Mapping[str, Any]) -> str:
     return json.dumps(dict(result), ensure_ascii=False)
 
 
-def _compare_end(document: Document, state: GameState, total: int) -> Replay:
-    if state.phase is not Phase.ENDED:
+def _compare_end(document: Document, view: PublicView, end: EndView | None, total: int) -> Replay:
+    if end is None or view.phase is not Phase.ENDED:
         return Replay(
             DIVERGES,
             f"the log ends before the game does: after {total} actions the replay is at "
-            f"{state.phase.value} (stage {state.stage.value}), the document ends with "
+            f"{view.phase.value} (stage {view.stage.value}), the document ends with "
             f"{document.end}",
         )
-    winner = state.outcome.winner.value if state.outcome.winner is not None else None
-    fates = tuple(_fate(state, p) for p in state.table.seats)
+    winner = end.winner.value if end.winner is not None else None
+    causes = dict(end.causes)
+    fates = tuple(
+        FATES[Cause(causes[p])].value if p in causes else Fate.SURVIVED.value for p in view.seats
+    )
     if winner != document.winner:
         return Replay(
             DIVERGES,
@@ -287,8 +298,3 @@ def _compare_end(document: Document, state: GameState, total: int) -> Replay:
         f"{document.variant}, seed {document.seed}: {total} actions played again to the "
         f"same end: {document.end}",
     )
-
-
-def _fate(state: GameState, player: str) -> str:
-    cause = state.table.dead.get(player)
-    return Fate.SURVIVED.value if cause is None else FATES[Cause(cause)].value

@@ -6,8 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import assert_never
 
-from engine import find_variant, variants
-from engine.state import Cause, VoteRound
+from engine import Cause, VoteRound, find_variant, variants
 from engine.vocab import CheckAnswer, EndReason, MoveResult, NoVoteReason, VoteOutcome
 from tg_mafia.i18n import Translator
 from tg_mafia.render import texts

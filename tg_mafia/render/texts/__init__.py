@@ -51,7 +51,6 @@ from tg_mafia.render.texts.night import night_started as night_started
 from tg_mafia.render.texts.night import plan_prompt as plan_prompt
 from tg_mafia.render.texts.night import plan_set as plan_set
 from tg_mafia.render.texts.roles import ROLE_ICONS as ROLE_ICONS
-from tg_mafia.render.texts.roles import ZERO_NIGHT_VARIANTS as ZERO_NIGHT_VARIANTS
 from tg_mafia.render.texts.roles import acquaintance as acquaintance
 from tg_mafia.render.texts.roles import all_roles as all_roles
 from tg_mafia.render.texts.roles import family as family

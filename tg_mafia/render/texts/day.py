@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from engine import Role, Stage
-from engine.state import FloorMode
+from engine import FloorMode, Role, Stage
 from engine.variants import VARIANTS, NightMove
 from engine.vocab import Breach, CheckAnswer
 from tg_mafia.i18n import Translator

@@ -6,19 +6,16 @@ from __future__ import annotations
 from html import escape
 
 from engine import Role, Side
-from engine.variants import VARIANTS
+from engine.variants import VARIANTS, ShotMode
 from tg_mafia.i18n import Translator
 from tg_mafia.render.texts.table import Table
 
-# Variants whose players count the nights as clubs do: the engine's night 1 is
-# their zero night, so that day N is followed by night N (RULES.md, sport,
-# "Numbering as players say it"). The engine and the scenarios keep their count.
-ZERO_NIGHT_VARIANTS = frozenset({"sport"})
-
 
 def shown_night(variant: str, night: int) -> int:
-    """The number players give the engine's night `night`."""
-    return night - 1 if variant in ZERO_NIGHT_VARIANTS else night
+    """The number players give the engine's night `night` (a variant whose
+    players count from a zero night: one less)."""
+    known = VARIANTS.get(variant)
+    return night - 1 if known is not None and known.zero_night else night
 
 
 def night_title(t: Translator, variant: str, night: int) -> str:
@@ -30,14 +27,9 @@ def night_title(t: Translator, variant: str, night: int) -> str:
 
 
 def variant_name(t: Translator, variant: str) -> str:
-    names = {
-        "classic": t.gettext("Classic (Sleeping City)"),
-        "moscow": t.gettext("Moscow rules"),
-        "party": t.gettext("Party game"),
-        "club": t.gettext("Club (sheriff, doctor, escort)"),
-        "sport": t.gettext("Sport Mafia (FIIM)"),
-    }
-    return names.get(variant, variant)
+    """The variant's title in the reader's language (an unknown name as it is)."""
+    known = VARIANTS.get(variant)
+    return t.gettext(known.title) if known is not None else variant
 
 
 def role_name(t: Translator, role: Role) -> str:
@@ -121,7 +113,7 @@ def role_description(t: Translator, role: Role, variant: str) -> str:
 
 
 def _mafia_description(t: Translator, variant: str, first: int) -> str:
-    if variant in ("moscow", "club", "sport"):
+    if VARIANTS[variant].shot_mode is ShotMode.UNANIMOUS:
         return t.gettext(
             "Each night from night {n} the mafia shoot: the shot lands only if every "
             "living mafioso picks the same player."

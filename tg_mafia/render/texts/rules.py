@@ -96,7 +96,7 @@ def move_phrase(t: Translator, role: Role, move: NightMove) -> str:
 
 def night_lines(t: Translator, variant: Variant, options: Options) -> list[str]:
     lines = []
-    zero = variant.name in texts.ZERO_NIGHT_VARIANTS  # night 1 is called the zero night
+    zero = variant.zero_night  # night 1 is called the zero night
     if variant.sheriff_seen_first_night:
         lines.append(
             t.gettext(
@@ -323,30 +323,10 @@ def _foul_lines(t: Translator, limit: int) -> list[str]:
 
 
 def win_lines(t: Translator, name: str, options: Options) -> list[str]:
-    wins = {
-        "classic": t.gettext(
-            "The town wins when no mafioso lives. The mafia win when no town player lives, "
-            "or when at the start of a day they are at least as many as the town."
-        ),
-        "moscow": t.gettext(
-            "The town wins when no mafioso and no maniac live. The mafia win when fewer town "
-            "players than mafiosi live. The maniac wins by being the last one alive."
-        ),
-        "party": t.gettext(
-            "The town wins when every mafioso is out. The mafia win when they outnumber the rest."
-        ),
-        "club": t.gettext(
-            "The town wins when no mafioso lives. The mafia win when their unblocked members "
-            "are at least as many as the town; a lone blocked mafioso against one town "
-            "player loses."
-        ),
-        "sport": t.gettext(
-            "The town (red) wins when no black player lives. The mafia (black) win when they "
-            "are at least as many as the town. Three nights in a row, and the days between, "
-            "with nobody leaving the table: a draw."
-        ),
-    }
-    lines = [wins[name], t.gettext("A side wins as a whole, its dead members included.")]
+    lines = [
+        t.gettext(find_variant(name).win_summary),
+        t.gettext("A side wins as a whole, its dead members included."),
+    ]
     if options.get("host") == "human":
         lines.append(t.gettext("The human host confirms the winner before the end."))
     return lines + idle_lines(t, options)

@@ -34,7 +34,7 @@ def fouled(
     """`⚠️ 6 · Oleg: foul 3/4 — posted out of turn.` and what the foul does."""
     if reason is Breach.HOST:
         # TRANSLATORS: sport's host is a judge: Russian says «судья».
-        why = t.pgettext("sport", "warned by the host")
+        why = t.pgettext("judge", "warned by the host")
     else:
         why = warning_reason(t, reason)
     if limit:

@@ -7,8 +7,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import assert_never
 
-from engine import Role
-from engine.state import Cause, VoteRound
+from engine import Cause, Role, VoteRound
 from engine.vocab import NoVoteReason, TimerChange, VoteOutcome
 from tg_mafia.i18n import Translator
 from tg_mafia.render.texts.roles import role_label

@@ -2,12 +2,13 @@
 benchmarks (load.py, restart.py): `BotProcess` starts and reads it from the
 benchmark; `serve` is the process.
 
-    python benchmarks/bot_process.py BASE_URL TOKEN DATABASE_URL TIMER_SPEED [unlimited] [webhook]
-        [without:MECHANISM ...]
+    python benchmarks/bot_process.py BASE_URL TOKEN[,TOKEN...] DATABASE_URL TIMER_SPEED
+        [unlimited] [webhook] [without:MECHANISM ...]
 
 As `tg-mafia run` (tg_mafia/commands/run.py, `serve`): the calls on aiohttp
 (tg_mafia/telegram/transport.py; one connection for getUpdates), each call
-counted by `MeteredRequest`; `bootstrap` with speed 1, so the rate limiter
+counted by `MeteredRequest`; one Application per token (`bootstrap_fleet`: one
+process, several tokens, as `tg-mafia run` makes them); speed 1, so the rate limiter
 (tg_mafia/telegram/ratelimit.py) holds the bot to 30 message calls a second and the
 outbox keeps Telegram's per-chat budgets in real seconds; long polling with every
 kind of update, or with `webhook` the webhook listener (tg_mafia/telegram/webhook.py) on a free
@@ -220,9 +221,14 @@ class Stamps:
         self.committed: dict[tuple[int, int], float] = {}  # (game, version): in the db thread
         self._timers = itertools.count()
 
-    def install(self, app: Any) -> None:
-        from tg_mafia.runtime.runner import Runner
+    def install(self, apps: list[Any]) -> None:
+        """Every bot's updates stamped; the Bot class's calls and the runner's moves
+        (patched once, whatever the bots)."""
+        for app in apps:
+            self._install_updates(app)
+        self._install_calls(type(apps[0].bot))
 
+    def _install_updates(self, app: Any) -> None:
         process = app.process_update
 
         async def timed(update: Any) -> None:
@@ -240,8 +246,11 @@ class Stamps:
                     self.log["handled"][key] = time.monotonic()
 
         app.process_update = timed
+
+    def _install_calls(self, bot_class: Any) -> None:
+        from tg_mafia.runtime.runner import Runner
+
         gc.callbacks.append(self.pauses)
-        bot_class = type(app.bot)
         answer_query = bot_class.answer_callback_query
 
         async def answering(bot: Any, callback_query_id: str, *args: Any, **kwargs: Any) -> Any:
@@ -370,7 +379,7 @@ async def serve(
     from tornado.web import Application as WebApplication
     from tornado.web import RequestHandler
 
-    from tg_mafia.bootstrap import BotOptions, bootstrap, scrape_metrics, start_service
+    from tg_mafia.bootstrap import BotOptions, bootstrap_fleet, scrape_metrics, start_service
     from tg_mafia.ops.budget import TokenBudget
     from tg_mafia.ops.metrics import BotMetrics
     from tg_mafia.runtime.timers.scheduler import JobQueueScheduler
@@ -381,31 +390,42 @@ async def serve(
     if "group-commit" in without:
         leave_out_group_commit()
     db = open_database(database_url)
-    metrics = BotMetrics("bench")
-    requests = (calls_request(metrics.api_call), updates_request(metrics.api_call))
-    if "aiohttp" in without:  # PTB's default requests, as ApplicationBuilder makes them
-        from telegram.request import HTTPXRequest
+    tokens = token.split(",")
+    metrics = [
+        BotMetrics("bench", bot=each.split(":")[0], process=index == 0)
+        for index, each in enumerate(tokens)
+    ]
 
-        from tg_mafia.telegram.metered import MeteredRequest
+    def requests_of(counted: BotMetrics) -> tuple[Any, Any]:
+        if "aiohttp" in without:  # PTB's default requests, as ApplicationBuilder makes them
+            from telegram.request import HTTPXRequest
 
-        requests = (
-            MeteredRequest(HTTPXRequest(connection_pool_size=256), metrics.api_call),
-            MeteredRequest(HTTPXRequest(), metrics.api_call),
+            from tg_mafia.telegram.metered import MeteredRequest
+
+            return (
+                MeteredRequest(HTTPXRequest(connection_pool_size=256), counted.api_call),
+                MeteredRequest(HTTPXRequest(), counted.api_call),
+            )
+        return calls_request(counted.api_call), updates_request(counted.api_call)
+
+    builders: list[Any] = []
+    for each, counted in zip(tokens, metrics, strict=True):
+        calls, updates = requests_of(counted)
+        builders.append(
+            ApplicationBuilder()
+            .token(each)
+            .base_url(base_url)
+            .request(calls)
+            .get_updates_request(updates)
         )
-    builder: Any = (
-        ApplicationBuilder()
-        .token(token)
-        .base_url(base_url)
-        .request(requests[0])
-        .get_updates_request(requests[1])
-    )
     if unlimited:
         lift_budgets()
     budget = TokenBudget(calls_per_second=float("inf")) if unlimited else TokenBudget()
     options = BotOptions(lobby_seconds=10**6, rate_limiter=not unlimited, budget=budget)
-    app = bootstrap(builder, db, options, metrics)
+    apps = bootstrap_fleet(builders, db, options, metrics)
+    app = apps[0]
     stamps = Stamps()
-    stamps.install(app)
+    stamps.install(apps)
 
     class Log(RequestHandler):
         def get(self) -> None:
@@ -421,16 +441,21 @@ async def serve(
     sock.listen(16)
     sock.setblocking(False)
     HTTPServer(WebApplication([(r"/log", Log), (r"/metrics", Metrics)])).add_sockets([sock])
-    await app.initialize()
-    assert app.job_queue is not None
-    await start_service(app, FasterTimers(JobQueueScheduler(app.job_queue), timer_speed, stamps))
+    for each in apps:
+        await each.initialize()
+    for each in apps:
+        assert each.job_queue is not None
+        timers = FasterTimers(JobQueueScheduler(each.job_queue), timer_speed, stamps)
+        await start_service(each, timers)
     service = time.monotonic()
     if webhook:
-        await listen(app)
+        await listen(apps)
     else:
-        assert app.updater is not None
-        await app.updater.start_polling(allowed_updates=Update.ALL_TYPES)
-    await app.start()
+        for each in apps:
+            assert each.updater is not None
+            await each.updater.start_polling(allowed_updates=Update.ALL_TYPES)
+    for each in apps:
+        await each.start()
     polling = time.monotonic()
     ready = {
         "ready": True,
@@ -447,23 +472,22 @@ async def serve(
     await asyncio.Event().wait()  # until killed
 
 
-async def listen(app: Any) -> None:
-    """The webhook listener on a free loopback port, and the webhook set as `tg-mafia
-    run` sets it."""
+async def listen(apps: list[Any]) -> None:
+    """One webhook server on a free loopback port, a path and a secret per bot, and
+    each bot's webhook set as `tg-mafia run` sets it."""
     import secrets
 
     from tg_mafia.config import Address
-    from tg_mafia.telegram.webhook import WebhookListener, set_webhook
+    from tg_mafia.telegram.webhook import WebServer, hook_rule, set_webhook
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    secret = secrets.token_urlsafe(24)
-    listener = WebhookListener(
-        Address("127.0.0.1", port), "/hook", app.bot, app.process_update, secret
-    )
-    listener.start()
-    await set_webhook(app.bot, f"http://127.0.0.1:{port}/hook", secret)
+    hooks = [(app, f"/hook/{app.bot.id}", secrets.token_urlsafe(24)) for app in apps]
+    rules = [hook_rule(path, app.bot, app.process_update, secret) for app, path, secret in hooks]
+    WebServer(Address("127.0.0.1", port), rules).start()
+    for app, path, secret in hooks:
+        await set_webhook(app.bot, f"http://127.0.0.1:{port}{path}", secret)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,11 @@ its figures comes from):
   moves and messages into less of Telegram's time than they take); the tables act
   only on what reached their chats, so a late message delays them as it would people.
 - The window lasts --seconds (210), then every table stops.
+- With --tokens N, the one process serves N bot tokens (`tg-mafia run` with
+  TELEGRAM_BOT_TOKEN=<t1>,...,<tN>): group i adds bot i mod N, and each bot has its own
+  budget, outbox, timers and admission. The figures below are over every token, and
+  per token (`per_token`: its games admitted, calls a second, charged calls a second,
+  busiest second, 429s).
 
 Measured over the window (the run's figures): games opened, admitted (a lobby stored)
 and started; the one token's Bot API calls a second (every call but getUpdates and the
@@ -138,7 +143,14 @@ from engine.simulation import CHATTER_LINES, lively_action  # noqa: E402
 from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix  # noqa: E402
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness  # noqa: E402
 from tg_mafia.render.callbacks import Kind  # noqa: E402
-from tg_mafia.sandbox import HttpTransport, Limits, Network, Sandbox, SimUser  # noqa: E402
+from tg_mafia.sandbox import (  # noqa: E402
+    HttpTransport,
+    Limits,
+    Network,
+    Sandbox,
+    SandboxBot,
+    SimUser,
+)
 from tg_mafia.sandbox.errors import SimulationError  # noqa: E402
 from tg_mafia.sandbox.limits import CHARGED_METHODS  # noqa: E402
 from tg_mafia.sandbox.records import most_within  # noqa: E402
@@ -330,18 +342,19 @@ def stamp_handouts(sb: Sandbox, webhook: bool) -> dict[str, float]:
 
         WebhookDeliverer._deliver = delivering  # type: ignore[method-assign]
         return handed
-    peek = sb.updates.peek
+    for bot in sb.bots.values():  # every token's getUpdates
+        peek = bot.updates.peek
 
-    def stamped(limit: int = 100) -> list[dict[str, Any]]:
-        updates = peek(limit)
-        now = time.monotonic()
-        for update in updates:
-            key = update_key(update)
-            if key is not None:
-                handed.setdefault(key, now)
-        return updates
+        def stamped(limit: int = 100, peek: Any = peek) -> list[dict[str, Any]]:
+            updates: list[dict[str, Any]] = peek(limit)
+            now = time.monotonic()
+            for update in updates:
+                key = update_key(update)
+                if key is not None:
+                    handed.setdefault(key, now)
+            return updates
 
-    sb.updates.peek = stamped  # type: ignore[method-assign]
+        bot.updates.peek = stamped  # type: ignore[method-assign]
     return handed
 
 
@@ -730,6 +743,11 @@ GRACE = 5.0  # s after the window: the last presses are answered
 NOT_CALLS = frozenset({"getUpdates", "setWebhook", "deleteWebhook", "getMe", "getWebhookInfo"})
 
 
+def bot_accounts(sb: Sandbox, tokens: int) -> list[SandboxBot]:
+    """The sandbox's bots the process serves: its default one, and --tokens - 1 more."""
+    return [sb.default_bot, *(sb.create_bot(f"mafia_{n + 2}_bot") for n in range(tokens - 1))]
+
+
 def make_real_tables(
     sb: Sandbox,
     db: Database,
@@ -737,21 +755,24 @@ def make_real_tables(
     reader: Reader,
     observer: Observer,
     inputs: Inputs,
+    bots: list[SandboxBot],
 ) -> list[RealTable]:
     """One group a game: its players (the variant's standard table unless --players),
-    its admin and its spectators; the variants in turn."""
+    its admin and its spectators; the variants in turn; group i adds bot i mod N."""
     variants = args.variant or list(STANDARD_SIZE)
     tables = []
     for index in range(args.games):
         variant = variants[index % len(variants)]
+        bot = bots[index % len(bots)]
         users = sb.add_users(args.players or STANDARD_SIZE[variant], prefix=f"G{index}P")
         admin = sb.add_user(f"Admin{index}")
         spectators = [sb.add_user(f"G{index}W{n}") for n in range(args.spectators)]
         group = sb.add_group(
-            f"g{index}", members=[*users, admin, *spectators], owner=admin, bot_rights=BOT_RIGHTS
-        )
+            f"g{index}", members=[*users, admin, *spectators], owner=admin,
+            bot_rights=BOT_RIGHTS, bots=[bot],
+        )  # fmt: skip
         db.save_settings(group.id, variant=variant, language="en")
-        h = Harness(sb, None, db, group, users, admin)
+        h = Harness(sb, None, db, group, users, admin, bot)
         seed = args.seed * 100_003 + index
         tables.append(RealTable(h, spectators, reader.snapshot, observer, inputs, seed))
     return tables
@@ -886,6 +907,8 @@ def summarise_evening(
     last_minute = [t for t in charged if t > seen.sandbox_ended - 60]
     return {
         "model": "real",
+        "tokens": len(sb.bots),
+        "per_token": per_token(sb, reader, seen, calls),
         "window_s": window,
         "newgames": inputs.newgames,
         "games_admitted": len(statuses),
@@ -922,6 +945,32 @@ def summarise_evening(
     }
 
 
+def per_token(sb: Sandbox, reader: Reader, seen: Evening, calls: list[Any]) -> list[dict[str, Any]]:
+    """Each token's share of the window: its games admitted (stored), its Bot API calls
+    a second (and of them the charged ones), its busiest second, its 429s."""
+    window = seen.ended - seen.began
+    admitted = dict(reader.raw.execute("SELECT bot_id, count(*) FROM game GROUP BY bot_id"))
+    out = []
+    for bot in sb.bots.values():
+        mine = [r for r in calls if r.bot_id == bot.id]
+        charged = [r.time for r in mine if r.method in CHARGED_METHODS]
+        errors = [
+            r for r in sb.log.records[seen.log_from :]
+            if r.bot_id == bot.id and r.error_code == 429
+        ]  # fmt: skip
+        out.append(
+            {
+                "bot": bot.username,
+                "games_admitted": int(admitted.get(bot.id, 0)),
+                "calls_per_s": round(len(mine) / window, 2),
+                "charged_per_s": round(len(charged) / window, 2),
+                "charged_peak_1s": most_within(charged, 1.0),
+                "count_429": len(errors),
+            }
+        )
+    return out
+
+
 async def run_real(args: argparse.Namespace) -> dict[str, Any]:
     """The real model: an evening of games (see the module's text)."""
     result: dict[str, Any] = {}
@@ -930,10 +979,11 @@ async def run_real(args: argparse.Namespace) -> dict[str, Any]:
             path = Path(tmp) / "bot.db"
             db = open_database(f"sqlite:///{path}")
             reader, observer, inputs = Reader(path), Observer(sb), Inputs()
-            tables = make_real_tables(sb, db, args, reader, observer, inputs)
+            bots = bot_accounts(sb, args.tokens)
+            tables = make_real_tables(sb, db, args, reader, observer, inputs, bots)
             bot = BotProcess(
                 http.base_url,
-                sb.token,
+                ",".join(account.token for account in bots),
                 f"sqlite:///{path}",
                 1.0,
                 webhook=args.webhook,
@@ -1002,6 +1052,12 @@ def main() -> None:
         "--seconds", type=float, default=None, help="the measured window (uniform: 60; real: 210)"
     )
     parser.add_argument("--webhook", action="store_true", help="updates by webhook (see the text)")
+    parser.add_argument(
+        "--tokens",
+        type=int,
+        default=1,
+        help="the real model: bot tokens the one process serves, the groups spread over them",
+    )
     parser.add_argument("--rtt", type=float, default=50.0, help="round trip, ms")
     parser.add_argument("--jitter", type=float, default=0.2, help="fraction of each leg")
     parser.add_argument("--seed", type=int, default=1)
@@ -1054,6 +1110,8 @@ def main() -> None:
     )
     results.add_argument(parser)
     args = parser.parse_args()
+    if args.tokens < 1:
+        parser.error("--tokens must be 1 or more")
     model = args.model or ("uniform" if args.rate or args.offered else "real")
     if model == "real":
         given = [f"--{n.replace('_', '-')}" for n in UNIFORM_ONLY if getattr(args, n)]
@@ -1064,8 +1122,8 @@ def main() -> None:
         if args.starts_over is None:
             args.starts_over = 0.75 * args.seconds
     else:
-        if args.variant or args.starts_over is not None:
-            parser.error("--variant and --starts-over are the real model's")
+        if args.variant or args.starts_over is not None or args.tokens != 1:
+            parser.error("--variant, --starts-over and --tokens are the real model's")
         args.games = args.games or 100
         args.players = args.players or 7
         args.seconds = args.seconds or 60.0

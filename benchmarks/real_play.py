@@ -280,14 +280,14 @@ class RealTable:
 
     async def lobby(self) -> None:
         h = self.h
-        h.admin.command(h.group, "newgame", mention=True)
+        h.admin.command(h.group, "newgame", mention=True, bot=h.account)  # its group's bot
         self.inputs.newgames += 1
         snap = await self.until(lambda s: s is not None and s.status == GameStatus.LOBBY.value)
         assert snap is not None
         self.game_id = snap.game_id
         start = prefix(Kind.LOBBY, self.ref(), "start")
         await self.until(lambda s: find_button(h, self.group, start) is not None)
-        link = h.sb.deep_link(f"join_{self.group}")
+        link = h.sb.deep_link(f"join_{self.group}", h.account)
         joins = sorted(self.rng.uniform(0, JOIN_WITHIN) for _ in h.users)
         began = loop_time()
         for user, at in zip(h.users, joins, strict=True):
@@ -505,7 +505,7 @@ class RealTable:
         while True:
             found = find_button(self.h, chat, match)
             if found is not None:
-                pressed = user.press(chat, found[1], message_id=found[0])
+                pressed = user.press(self.h.chat(chat), found[1], message_id=found[0])
                 self.record(pressed.query_id, kind, chat)
                 return True
             if step is not None:

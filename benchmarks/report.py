@@ -78,6 +78,19 @@ def runs_of(key: str, places: int) -> Cell:
     return lambda row: ", ".join(f"{v:,.{places}f}" for v in row[key])
 
 
+def per_token(row: Row) -> str:
+    """How many tokens, and each one's calls a second (charged) and 429s, as
+    `2; @bot 12.3 (8.1), 0; ...`; a dash for a run before several tokens."""
+    tokens = row.get("per_token")
+    if not tokens:
+        return "–"
+    each = (
+        f"@{t['bot']} {t['calls_per_s']:,.1f} ({t['charged_per_s']:,.1f}), {t['count_429']}"
+        for t in tokens
+    )
+    return "; ".join([str(len(tokens)), *each])
+
+
 # ----- sections ----------------------------------------------------------------------------
 
 
@@ -183,7 +196,8 @@ SECTIONS = (
         "an evening of games opened on a ramp and played at their real pace by "
         "`benchmarks/real_play.py`'s tables (one speaker at a time, votes as bursts, night "
         "moves in the first half of the night, spectators pressing ⏱), every figure over "
-        "the window: the Bot API calls a second of the one token, the popup's answer, a "
+        "the window: the Bot API calls a second (of every token, and of each with "
+        "`--tokens N`), the popup's answer, a "
         "press's or a stage timer's next message in its chat, the outbox at the end. The "
         "uniform model (second table): after an unmeasured set-up, updates open-loop for "
         "60 s, each a press or a line from the engine's random policy; the popup's answer, "
@@ -213,6 +227,7 @@ SECTIONS = (
                         "charged calls / s: last minute, busiest second",
                         pair("charged_per_s_last_60s", "charged_peak_1s", 1),
                     ),
+                    ("bot tokens; each: calls / s (charged), 429s", per_token),
                     (
                         "**callback answer p50 / p99**",
                         pair("answer_p50_ms", "answer_p99_ms", 0, " ms"),

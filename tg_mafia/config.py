@@ -8,6 +8,8 @@ its own error so the caller can say how to get one.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import math
 import os
 import re
@@ -107,10 +109,31 @@ class Webhook:
         """The path the listener serves: the webhook URL's own path."""
         return urlsplit(self.url).path or "/"
 
+    def of_bot(self, bot_id: int) -> Webhook:
+        """One bot's webhook when the process serves several tokens: its own path
+        (`<URL>/<bot id>`) and its own secret (from WEBHOOK_SECRET and the bot's id, so
+        every replica derives the same; random when none is given). The one server
+        listens on `listen` for them all."""
+        url = self.url.rstrip("/") + f"/{bot_id}"
+        if self.secret_generated:
+            secret = secrets.token_urlsafe(32)
+        else:
+            digest = hmac.new(self.secret_token.encode(), str(bot_id).encode(), hashlib.sha256)
+            secret = digest.hexdigest()
+        return Webhook(url, self.listen, secret, self.secret_generated)
+
+
+def bot_id_of(token: str) -> int:
+    """The bot a token is (BotFather's tokens are `<bot id>:<secret>`)."""
+    return int(token.split(":", 1)[0])
+
 
 @dataclass(frozen=True)
 class Settings:
-    token: str
+    # The bot tokens (TELEGRAM_BOT_TOKEN, comma-separated, or --token repeated): one
+    # process serves them all; the first takes the games stored before there were
+    # several (docs/storage.md).
+    tokens: tuple[str, ...]
     database_url: str = DEFAULT_DATABASE_URL
     base_url: str = DEFAULT_BASE_URL
     log_format: LogFormat = "text"
@@ -132,9 +155,25 @@ class Settings:
     miniapp_listen: Address = Address("127.0.0.1", 8080)
     admission_share: float = DEFAULT_ADMISSION_SHARE
     from_flags: frozenset[str] = frozenset()  # settings given by a flag, not a variable
+    # With several tokens and a webhook: each bot's own (Webhook.of_bot), in the tokens'
+    # order, made once (a generated secret is random).
+    bot_webhooks: tuple[Webhook, ...] = ()
 
     def name_of(self, name: str) -> str:
         return setting_name(name, self.from_flags)
+
+    @property
+    def token(self) -> str:
+        """The first token (the only one, in most deployments)."""
+        return self.tokens[0]
+
+    def webhook_of(self, bot_id: int) -> Webhook | None:
+        """A bot's webhook: the one configured when there is one token; with several,
+        each bot's own path and secret (Webhook.of_bot)."""
+        if not self.bot_webhooks:
+            return self.webhook
+        ids = [bot_id_of(token) for token in self.tokens]
+        return self.bot_webhooks[ids.index(bot_id)]
 
     @property
     def app_url(self) -> str | None:
@@ -156,9 +195,10 @@ class Settings:
     @property
     def secrets(self) -> tuple[str, ...]:
         """What must never reach a log line."""
-        found = [self.token]
+        found = list(self.tokens)
         if self.webhook is not None:
             found.append(self.webhook.secret_token)
+        found += [hook.secret_token for hook in self.bot_webhooks]
         return tuple(found)
 
 
@@ -177,9 +217,14 @@ def _given(flags: Mapping[str, str | None], env: Mapping[str, str], name: str) -
 
 
 def given_secrets(flags: Mapping[str, str | None], env: Mapping[str, str]) -> tuple[str, ...]:
-    """The token and webhook secret as given, to redact from errors before `Settings` exist."""
+    """The token(s) and webhook secret as given, to redact from errors before `Settings`
+    exist."""
     found = (_given(flags, env, name) for name in ("token", "secret_token"))
-    return tuple(value for value in found if value)
+    values = [value for value in found if value]
+    tokens = _given(flags, env, "token")
+    if tokens is not None and "," in tokens:
+        values += [part.strip() for part in tokens.split(",") if part.strip()]
+    return tuple(values)
 
 
 def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Settings:
@@ -195,7 +240,7 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
     def name_of(name: str) -> str:
         return setting_name(name, from_flags)
 
-    token = _token(name_of("token"), pick("token"))
+    tokens = _tokens(name_of("token"), pick("token"))
     log_format = (pick("log_format") or "text").lower()
     _one_of(name_of("log_format"), log_format, LOG_FORMATS, "text or json")
     log_level = (pick("log_level") or "INFO").upper()
@@ -222,13 +267,15 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
         check_miniapp_url(name_of("miniapp_url"), page, official_api=official)
     listen = pick("miniapp_listen") or DEFAULT_WEBHOOK_LISTEN
     admission_share = parse_admission_share(name_of("admission_share"), pick("admission_share"))
+    webhook = _webhook(pick, name_of, official_api=official)
     return Settings(
-        token=token,
+        tokens=tokens,
         database_url=pick("database_url") or DEFAULT_DATABASE_URL,
         base_url=base_url,
         log_format="json" if log_format == "json" else "text",
         log_level=log_level,
-        webhook=_webhook(pick, name_of, official_api=official),
+        webhook=webhook,
+        bot_webhooks=_bot_webhooks(webhook, tokens),
         health_listen=(
             parse_address(name_of("health_listen"), health, "127.0.0.1") if health else None
         ),
@@ -246,16 +293,36 @@ def load_settings(flags: Mapping[str, str | None], env: Mapping[str, str]) -> Se
     )
 
 
-def _token(name: str, token: str | None) -> str:
-    if token is None:
+def _tokens(name: str, given: str | None) -> tuple[str, ...]:
+    """One token, or several separated by commas: each checked, by its place in the
+    list (never echoed: a mistyped token is still mostly a secret), and no bot twice."""
+    if given is None:
         raise MissingTokenError("no bot token: set TELEGRAM_BOT_TOKEN or pass --token")
-    if not TOKEN_PATTERN.fullmatch(token):
-        # Never echo the value: a mistyped token is still mostly a secret.
-        raise ConfigError(
-            f"{name} does not look like a bot token "
-            "(BotFather gives one like 123456789:AAF...; check for quotes or spaces)"
-        )
-    return token
+    tokens = tuple(part.strip() for part in given.split(","))
+    shape = "(BotFather gives one like 123456789:AAF...; check for quotes or spaces)"
+    for place, token in enumerate(tokens, start=1):
+        if not TOKEN_PATTERN.fullmatch(token):
+            if len(tokens) == 1:
+                raise ConfigError(f"{name} does not look like a bot token {shape}")
+            what = "is empty" if not token else "does not look like a bot token"
+            raise ConfigError(f"{name}: token {place} of {len(tokens)} {what} {shape}")
+    seen: dict[int, int] = {}
+    for place, token in enumerate(tokens, start=1):
+        bot = bot_id_of(token)
+        if bot in seen:
+            raise ConfigError(
+                f"{name}: tokens {seen[bot]} and {place} are the same bot (id {bot}): "
+                "give each bot's token once"
+            )
+        seen[bot] = place
+    return tokens
+
+
+def _bot_webhooks(webhook: Webhook | None, tokens: tuple[str, ...]) -> tuple[Webhook, ...]:
+    """With several tokens and a webhook, each bot's own path and secret."""
+    if webhook is None or len(tokens) == 1:
+        return ()
+    return tuple(webhook.of_bot(bot_id_of(token)) for token in tokens)
 
 
 def _one_of(name: str, given: str, allowed: tuple[str, ...], wording: str) -> None:

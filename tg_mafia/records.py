@@ -77,6 +77,7 @@ class GameRecord:
     updated_at: datetime
     ended_at: datetime | None
     winner: str | None
+    bot_id: int | None = None  # the bot that runs it (None: stored before there were several)
 
     @property
     def is_active(self) -> bool:

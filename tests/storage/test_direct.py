@@ -45,6 +45,7 @@ def test_what_the_orm_holds_is_written_before_a_direct_statement(db: Database) -
 
 
 def test_a_driver_error_is_sqlalchemys_and_is_seen_by_its_error_event(db: Database) -> None:
+    db = db.for_bot(7)  # a bot's update ids are unique (each bot numbers its own)
     game = running_game(db)
     seen: list[Any] = []
     sa.event.listen(db.engine, "handle_error", lambda context: seen.append(context))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -34,6 +34,21 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+class CommaList(argparse.Action):
+    """A flag given again adds to it: one comma-separated text, as its environment
+    variable writes the list (`--token A --token B` is "A,B")."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        given = getattr(namespace, self.dest, None)
+        setattr(namespace, self.dest, f"{given},{values}" if given else values)
 
 
 def examples(*lines: str) -> str:

@@ -24,17 +24,20 @@ import signal
 import socket
 import sys
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
-from tg_mafia.commands.arguments import examples
+from tg_mafia.commands.arguments import CommaList, examples
 from tg_mafia.config import (
     ENV_VARS,
     Address,
     ConfigError,
     MissingTokenError,
     Settings,
+    Webhook,
+    bot_id_of,
     given_secrets,
     load_settings,
 )
@@ -97,7 +100,12 @@ def register(subparsers: Any) -> None:
         ),
     )
     add = parser.add_argument
-    add("--token", help="bot token from @BotFather (env TELEGRAM_BOT_TOKEN)")
+    add(
+        "--token",
+        action=CommaList,
+        help="bot token from @BotFather; repeated (or comma-separated) for several bots, "
+        "one process serving them all (env TELEGRAM_BOT_TOKEN, comma-separated)",
+    )
     add("--database-url", help="SQLAlchemy URL (env DATABASE_URL; default sqlite:///tg_mafia.db)")
     add(
         "--base-url",
@@ -244,37 +252,10 @@ def _cannot_listen(name: str, address: Address, error: OSError) -> str:
 
 
 async def serve(settings: Settings, db: Database, *, take_over: bool = False) -> int:
-    from telegram.ext import ApplicationBuilder
+    from tg_mafia.bootstrap import fleet_for
 
-    from tg_mafia.bootstrap import BotOptions, bootstrap
-    from tg_mafia.ops.budget import TokenBudget
-    from tg_mafia.ops.metrics import BotMetrics
-    from tg_mafia.telegram.transport import calls_request, updates_request
-
-    metrics = BotMetrics(settings.replica_id)
-    # aiohttp for the calls and one connection for getUpdates, each call counted.
-    requests = (calls_request(metrics.api_call), updates_request(metrics.api_call))
-    builder = (
-        ApplicationBuilder()
-        .token(settings.token)
-        .base_url(settings.base_url)
-        .request(requests[0])
-        .get_updates_request(requests[1])
-    )
-    options = BotOptions(
-        replica_id=settings.replica_id,
-        owner_id=settings.owner_id,
-        drain_seconds=settings.drain_seconds,
-        closed_topic_seconds=settings.closed_topic_seconds,
-        retention_days=settings.retention_days,
-        mode="polling" if settings.webhook is None else "webhook",
-        webhook_secret=_shared_secret(settings),
-        # The Table link needs the page: no page (long polling without MINIAPP_URL), no link.
-        miniapp_name=settings.miniapp_name if settings.app_url is not None else None,
-        app_url=settings.app_url,
-        budget=TokenBudget(share=settings.admission_share),
-    )
-    app = bootstrap(builder, db, options, metrics)
+    apps, requests = fleet_for(settings, db)
+    app = apps[0]  # the first token's: its fleet is every bot of the process
     now = asyncio.Event()  # stop without waiting: SIGINT, or a second SIGTERM
     terms = 0
 
@@ -288,7 +269,7 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
         service = app.bot_data.service
         if terms > 1 or service is None:
             stop_now()
-        elif not service.draining.begin("SIGTERM"):
+        elif not service.draining.begin("SIGTERM"):  # one drain for every bot
             log.info("draining already; a second SIGTERM stops at once")
 
     loop = asyncio.get_running_loop()
@@ -296,16 +277,16 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
     handlers = {signal.SIGINT: stop_now, signal.SIGTERM: on_sigterm} if _in_main_thread() else {}
     for sig, handler in handlers.items():
         loop.add_signal_handler(sig, handler)
-    listeners = Listeners(health=_health_server(settings, app, db))
+    listeners = Listeners(health=_health_server(settings, apps, db))
     try:
-        await _start(settings, app, listeners, take_over=take_over)
+        await _start(settings, apps, listeners, take_over=take_over)
         await _until_drained(app, now)
         log.info("stopping")
         return 0
     finally:
         for sig in handlers:
             loop.remove_signal_handler(sig)
-        await _stop(app, listeners, flush=not now.is_set())
+        await _stop(apps, listeners, flush=not now.is_set())
         # PTB shuts a bot's connections down only if the bot initialised: after a
         # rejected token their sessions would be left open.
         for request in requests:
@@ -313,10 +294,16 @@ async def serve(settings: Settings, db: Database, *, take_over: bool = False) ->
 
 
 async def _until_drained(app: App, now: asyncio.Event) -> None:
-    """Until a drain (SIGTERM or the owner's /drain) has let the games end or reached its
-    limit, or until `now` is set."""
+    """Until a drain (SIGTERM or the owner's /drain) has let every bot's games end or
+    reached its limit, or until `now` is set."""
+    from tg_mafia.bootstrap import own_running_games
+
     service = app.bot_data.running
-    drained = asyncio.ensure_future(service.draining.finished(service.own_running_games))
+
+    async def running() -> int:
+        return await own_running_games(app)
+
+    drained = asyncio.ensure_future(service.draining.finished(running))
     stopped = asyncio.ensure_future(now.wait())
     try:
         await asyncio.wait({drained, stopped}, return_when=asyncio.FIRST_COMPLETED)
@@ -335,127 +322,160 @@ async def _until_drained(app: App, now: asyncio.Event) -> None:
             log.info("drained: no game running")
 
 
-def _shared_secret(settings: Settings) -> str | None:
-    """The webhook secret the replicas must agree on: None when made up at this start."""
-    webhook = settings.webhook
-    if webhook is None or webhook.secret_generated:
-        return None
-    return webhook.secret_token
-
-
 def _in_main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def _health_server(settings: Settings, app: App, db: Database) -> HealthServer | None:
+def _health_server(settings: Settings, apps: list[App], db: Database) -> HealthServer | None:
     if settings.health_listen is None:
         return None
     from tg_mafia.bootstrap import scrape_metrics
     from tg_mafia.ops.health import HealthServer, NotReadyError
 
     async def probe() -> int:
-        if app.bot_data.service is None or not app.running:
+        if any(app.bot_data.service is None or not app.running for app in apps):
             raise NotReadyError("starting or stopping")
-        return len(db.unfinished_games())
+        return len(db.unfinished_games())  # every bot's
 
     def draining() -> bool:
-        service = app.bot_data.service
+        service = apps[0].bot_data.service
         return service is not None and service.draining.active
 
     async def scrape() -> bytes:
-        return await scrape_metrics(app)
+        return await scrape_metrics(apps[0])
 
     return HealthServer(settings.health_listen, probe, scrape, draining)
 
 
 async def _start(
-    settings: Settings, app: App, listeners: Listeners, *, take_over: bool = False
+    settings: Settings, apps: list[App], listeners: Listeners, *, take_over: bool = False
 ) -> None:
     # The same steps as Application.run_polling/run_webhook, by hand: each failure gets its
     # own line, the health listener shares the loop, and the game service drains its outbox
-    # while the bot can still send.
-    from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
-
+    # while the bot can still send. Every token is asked of Telegram before any bot
+    # starts: one refused, none starts.
     from tg_mafia.bootstrap import start_service
-    from tg_mafia.telegram.startup import ATTEMPTS, with_retries
+    from tg_mafia.runtime.db.leader import ReplicaConfigError
 
     health = listeners.health
     if health is not None:
         await _start_health(settings, health)
+    for place, app in enumerate(apps, start=1):
+        await _initialize(settings, app, place, len(apps))
+    try:
+        for app in apps:
+            await start_service(app)
+    except ReplicaConfigError as error:
+        raise StartError(str(error)) from error
+    # PTB logs the traceback of a failed setWebhook/deleteWebhook before raising it; the
+    # raised error becomes our one line, so its log is wanted only when debugging.
+    ptb_start_level = logging.NOTSET if settings.log_level == "DEBUG" else logging.CRITICAL
+    miniapp = _miniapp(settings, apps)
+    names = ", ".join(f"@{app.bot.username}" for app in apps)
+    if settings.webhook is None:
+        _serve_miniapp_alone(settings, miniapp, listeners)
+        for app in apps:
+            await _start_polling(settings, app, ptb_start_level, take_over=take_over)
+        log.info(
+            "running as %s by long polling%s",
+            names,
+            f", the Mini App on {settings.app_server}" if listeners.miniapp else "",
+        )
+    else:
+        await _start_webhooks(settings, apps, miniapp, listeners)
+        webhook = settings.webhook
+        log.info(
+            "running as %s, webhook %s, listening on %s%s",
+            names,
+            webhook.url if len(apps) == 1 else f"{webhook.url.rstrip('/')}/<bot id>",
+            webhook.listen,
+            " (random secret: set WEBHOOK_SECRET when running replicas)"
+            if webhook.secret_generated
+            else "",
+        )
+    for app in apps:
+        await app.start()
+    if health is not None:
+        log.info("health check on http://%s/healthz", health.address)
+
+
+async def _initialize(settings: Settings, app: App, place: int, count: int) -> None:
+    """Telegram says who the bot is (getMe): a token it refuses is named by its place
+    in the list and its bot's id, never shown."""
+    from telegram.error import InvalidToken, NetworkError
+
+    from tg_mafia.telegram.startup import ATTEMPTS, with_retries
+
+    name = settings.name_of("token")
     try:
         await with_retries("asking Telegram who the bot is (getMe)", app.initialize)
     except InvalidToken as error:
-        raise StartError(
-            f"Telegram rejected the bot token: check {settings.name_of('token')} "
-            "(BotFather's /token)"
-        ) from error
+        which = "the bot token" if count == 1 else f"token {place} of {count}"
+        if count > 1:
+            which += f" (bot {bot_id_of(settings.tokens[place - 1])})"
+        raise StartError(f"Telegram rejected {which}: check {name} (BotFather's /token)") from error
     except NetworkError as error:
         raise StartError(
             f"cannot reach the Bot API at {settings.base_url}: {error} ({ATTEMPTS} attempts)", 1
         ) from error
-    from tg_mafia.runtime.db.leader import ReplicaConfigError
 
-    try:
-        await start_service(app)
-    except ReplicaConfigError as error:
-        raise StartError(str(error)) from error
-    webhook = settings.webhook
-    # PTB logs the traceback of a failed setWebhook/deleteWebhook before raising it; the
-    # raised error becomes our one line, so its log is wanted only when debugging.
-    ptb_start_level = logging.NOTSET if settings.log_level == "DEBUG" else logging.CRITICAL
-    miniapp = _miniapp(settings, app)
-    if webhook is None:
-        _serve_miniapp_alone(settings, miniapp, listeners)
-        await _start_polling(settings, app, ptb_start_level, take_over=take_over)
-        log.info(
-            "running as @%s by long polling%s",
-            app.bot.username,
-            f", the Mini App on {settings.app_server}" if listeners.miniapp else "",
-        )
-    else:
-        from tg_mafia.telegram.webhook import WebhookListener, set_webhook
 
-        refused = f"Telegram refused the webhook {webhook.url}"
-        # Each update handled before it is answered (not PTB's webhook server, which
-        # answers at once): an update in the hands of a killed replica is not lost.
-        # The table's Mini App is on the same server (Telegram opens it over its HTTPS).
-        listener = WebhookListener(
-            webhook.listen,
-            webhook.path,
+async def _start_webhooks(
+    settings: Settings, apps: list[App], miniapp: MiniApp | None, listeners: Listeners
+) -> None:
+    """One server for every bot, each bot's updates on its own path with its own secret
+    (Settings.webhook_of), and the Mini App beside them; then each bot's webhook set."""
+    from telegram.error import BadRequest, NetworkError, TelegramError
+
+    from tg_mafia.telegram.startup import ATTEMPTS, with_retries
+    from tg_mafia.telegram.webhook import WebServer, hook_rule
+
+    assert settings.webhook is not None
+    hooks = []
+    for app in apps:
+        hook = settings.webhook_of(app.bot.id)
+        assert hook is not None
+        hooks.append((app, hook))
+    # Each update handled before it is answered (not PTB's webhook server, which
+    # answers at once): an update in the hands of a killed replica is not lost.
+    # The table's Mini App is on the same server (Telegram opens it over its HTTPS).
+    rules = [
+        hook_rule(
+            hook.path,
             app.bot,
             app.process_update,
-            webhook.secret_token,
+            hook.secret_token,
             app.bot_data.metrics.api_call,
-            routes=miniapp.routes() if miniapp is not None else (),
         )
-        _listen(listener, settings, miniapp, listeners)
+        for app, hook in hooks
+    ]
+    routes = miniapp.routes() if miniapp is not None else []
+    _listen(WebServer(settings.webhook.listen, [*rules, *routes]), settings, miniapp, listeners)
+    for app, hook in hooks:
+        refused = f"Telegram refused the webhook {hook.url}"
         try:
-            await with_retries(
-                "setting the webhook (setWebhook)",
-                lambda: set_webhook(app.bot, webhook.url, webhook.secret_token),
-            )
+            await with_retries("setting the webhook (setWebhook)", _setting(app, hook))
         except BadRequest as error:  # PTB makes it a NetworkError: it must come first
             raise StartError(f"{refused}: {error}") from error
         except NetworkError as error:
             raise StartError(f"cannot set the webhook: {error} ({ATTEMPTS} attempts)", 1) from error
         except TelegramError as error:
             raise StartError(f"{refused}: {error}") from error
-        log.info(
-            "running as @%s, webhook %s, listening on %s%s",
-            app.bot.username,
-            webhook.url,
-            webhook.listen,
-            " (random secret: set WEBHOOK_SECRET when running replicas)"
-            if webhook.secret_generated
-            else "",
-        )
-    await app.start()
-    if health is not None:
-        log.info("health check on http://%s/healthz", health.address)
 
 
-def _miniapp(settings: Settings, app: App) -> MiniApp | None:
-    """The table's Mini App, when it has a page (Settings.app_url)."""
+def _setting(app: App, hook: Webhook) -> Callable[[], Awaitable[None]]:
+    """setWebhook for one bot, as `with_retries` calls it (again on a failure)."""
+    from tg_mafia.telegram.webhook import set_webhook
+
+    async def setting() -> None:
+        await set_webhook(app.bot, hook.url, hook.secret_token)
+
+    return setting
+
+
+def _miniapp(settings: Settings, apps: list[App]) -> MiniApp | None:
+    """The table's Mini App, when it has a page (Settings.app_url): one page for every
+    bot, each game's answered by its own bot."""
     url = settings.app_url
     if url is None:
         return None
@@ -465,8 +485,10 @@ def _miniapp(settings: Settings, app: App) -> MiniApp | None:
         token=settings.token,
         max_age=settings.miniapp_max_age,
         prefix=urlsplit(url).path.rstrip("/"),
+        more_tokens=settings.tokens[1:],
     )
-    return MiniApp(app.bot_data.running, app.bot_data.input_limiter, config)
+    first, *others = [app.bot_data.running for app in apps]
+    return MiniApp(first, apps[0].bot_data.input_limiter, config, others)
 
 
 def _listen(
@@ -542,7 +564,7 @@ async def _refuse_polling_over_a_webhook(app: App, settings: Settings) -> None:
         )
 
 
-async def _stop(app: App, listeners: Listeners, *, flush: bool) -> None:
+async def _stop(apps: list[App], listeners: Listeners, *, flush: bool) -> None:
     from tg_mafia.bootstrap import stop_service
 
     if listeners.health is not None:
@@ -553,10 +575,12 @@ async def _stop(app: App, listeners: Listeners, *, flush: bool) -> None:
     miniapp, listeners.miniapp = listeners.miniapp, None
     if miniapp is not None:
         miniapp.stop()
-    if app.updater is not None and app.updater.running:
-        await app.updater.stop()
-    if app.running:
-        await app.stop()
-    await stop_service(app, flush=flush)
-    with contextlib.suppress(RuntimeError):  # never initialized: nothing to shut down
-        await app.shutdown()
+    for app in apps:
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+    for app in apps:
+        await stop_service(app, flush=flush)
+        with contextlib.suppress(RuntimeError):  # never initialized: nothing to shut down
+            await app.shutdown()

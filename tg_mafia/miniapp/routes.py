@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
@@ -49,18 +50,34 @@ class MiniAppConfig:
     max_age: float = DEFAULT_MAX_AGE  # seconds a signed page stays good
     prefix: str = "/app"
     telegram_script: bool = True  # off in tests: the browser there has no Internet
+    # The process's other bots (several tokens): a page opened from one is signed with
+    # its token.
+    more_tokens: tuple[str, ...] = ()
 
 
 class MiniApp:
-    """The routes and the live pages of one bot process."""
+    """The routes and the live pages of one bot process: with several tokens, `others`
+    are the other bots' services, and each game is answered by its own bot's."""
 
-    def __init__(self, service: GameService, limiter: InputLimiter, config: MiniAppConfig) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        limiter: InputLimiter,
+        config: MiniAppConfig,
+        others: Sequence[GameService] = (),
+    ) -> None:
         self.service = service
         self.limiter = limiter
         self.config = config
         self.hub = Hub(service.adb, service.clock)
-        service.watchers.append(self.hub.changed)
-        service.sender.on_settled = self.hub.changed
+        self.services = {each.db.bot_id: each for each in (service, *others)}
+        for each in self.services.values():
+            each.watchers.append(self.hub.changed)
+            each.sender.on_settled = self.hub.changed
+
+    def service_of(self, record: GameRecord) -> GameService:
+        """The service of the bot that runs the game."""
+        return self.services.get(record.bot_id, self.service)
 
     def start(self) -> None:
         """Listens for the other replicas' writes (PostgreSQL); call on the event loop."""
@@ -83,14 +100,23 @@ class MiniApp:
     # ----- authority ------------------------------------------------------------------------
 
     def signed(self, init_data: str) -> SignedUser | Rejection:
+        """The page's user, signed by one of the process's bots (the first that vouches
+        for it); else why not, as the first token says."""
         now = self.service.clock.now()
-        return verify(init_data, self.config.token, now, self.config.max_age)
+        first = verify(init_data, self.config.token, now, self.config.max_age)
+        for token in self.config.more_tokens:
+            if not isinstance(first, Rejection):
+                break
+            other = verify(init_data, token, now, self.config.max_age)
+            if not isinstance(other, Rejection):
+                return other
+        return first
 
     async def may_see(self, record: GameRecord, user_id: int) -> bool:
         """Its players, its host, and the members of its group (as Telegram says now)."""
         if record.seat_of(user_id) is not None or record.host_user_id == user_id:
             return True
-        return await self.service.members.is_member(record.chat_id, user_id)
+        return await self.service_of(record).members.is_member(record.chat_id, user_id)
 
     async def press(
         self, user: SignedUser, game: Game, chat: int, message: int, data: str
@@ -107,7 +133,7 @@ class MiniApp:
         limited = await self.limiter.take(user.user_id)
         if limited is not None:
             return HTTPStatus.TOO_MANY_REQUESTS, too_fast(t, limited.wait)
-        service = self.service
+        service = self.service_of(record)
         verdict = await admit_data(service.adb, chat, message, data, user.user_id)
         if isinstance(verdict, Refusal) or verdict.game_id != record.id:
             log.info("mini app: press of user %s refused: %s", user.user_id, verdict)

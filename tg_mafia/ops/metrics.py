@@ -3,13 +3,16 @@
 Counters and histograms move as things happen (an update handled, a Bot API call answered,
 a database error); the gauges that describe the database (games, the outbox, timers) are
 set from a `Snapshot` just before each scrape. Every sample carries the replica's name
-(REPLICA_ID), so several processes of one bot can be told apart.
+(REPLICA_ID), so several processes of one bot can be told apart, and the bot's id (the
+`bot` label: one process may serve several tokens, each with its own `BotMetrics`, shown
+together by `exposition`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Final
@@ -27,6 +30,11 @@ from prometheus_client.registry import Collector
 from sqlalchemy import Engine, event
 
 REPLICA_LABEL: Final = "replica"
+BOT_LABEL: Final = "bot"
+RATE_WINDOW: Final = 60.0  # seconds over which /status reads a token's calls a second
+# The calls that cost no message budget (long polling, the start-up's): not in the rate.
+FREE_CALLS: Final = frozenset({"getUpdates", "getMe", "setWebhook", "deleteWebhook",
+                               "getWebhookInfo", "setMyCommands"})  # fmt: skip
 CONTENT_TYPE: Final = "text/plain; version=0.0.4; charset=utf-8"
 # The kinds of update the bot handles; anything else counts as "other".
 UPDATE_KINDS: Final = (
@@ -67,11 +75,23 @@ class Snapshot:
 
 
 class BotMetrics:
-    def __init__(self, replica: str, registry: CollectorRegistry | None = None) -> None:
+    """One bot's (one token's) metrics in one process; `bot` its label (its id)."""
+
+    def __init__(
+        self,
+        replica: str,
+        registry: CollectorRegistry | None = None,
+        bot: str = "",
+        process: bool = True,
+    ) -> None:
         self.replica = replica
+        self.bot = bot
         self.version = package_version()
         self.started = time.monotonic()
+        self._calls: deque[float] = deque()  # when each call of the last RATE_WINDOW went
+        self.refused = 0  # /newgame turned away by admission since the start
         own = CollectorRegistry()
+        self.own = own
         self.build_info = Gauge(
             "tg_mafia_build_info", "Always 1: the running version.", ["version"], registry=own
         )
@@ -135,10 +155,24 @@ class BotMetrics:
         self.draining = Gauge(
             "tg_mafia_draining", "1 while draining for a deploy: no new games.", registry=own
         )
-        ProcessCollector(registry=own)
-        # What /metrics shows: the above, each sample labelled with the replica.
+        self.admissions_refused = Counter(
+            "tg_mafia_admissions_refused",
+            "/newgame turned away because the token's budget was full (the group queued).",
+            registry=own,
+        )
+        if process:  # the process's own figures: once for all its bots
+            ProcessCollector(registry=own)
+        # What /metrics shows: the above, each sample labelled with the replica (and bot).
         self.registry = registry if registry is not None else CollectorRegistry()
-        self.registry.register(_Labelled(own, {REPLICA_LABEL: replica}))
+        self.registry.register(_Merged([self]))
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """The labels every sample of this bot carries."""
+        labels = {REPLICA_LABEL: self.replica}
+        if self.bot:
+            labels[BOT_LABEL] = self.bot
+        return labels
 
     # ----- as things happen ----------------------------------------------------------------
 
@@ -147,6 +181,23 @@ class BotMetrics:
 
     def api_call(self, method: str, result: str) -> None:
         self.api_calls.labels(method, result).inc()
+        if method not in FREE_CALLS:
+            now = time.monotonic()
+            self._calls.append(now)
+            while self._calls and self._calls[0] < now - RATE_WINDOW:
+                self._calls.popleft()
+
+    def admission_refused(self) -> None:
+        """A /newgame turned away: the token's budget was full (thread-safe)."""
+        self.admissions_refused.inc()
+        self.refused += 1
+
+    def calls_per_second(self) -> float:
+        """The bot's Bot API calls a second over the last minute (long polling left out)."""
+        now = time.monotonic()
+        while self._calls and self._calls[0] < now - RATE_WINDOW:
+            self._calls.popleft()
+        return len(self._calls) / min(RATE_WINDOW, max(1.0, now - self.started))
 
     def watch(self, engine: Engine) -> None:
         """Counts the errors the database driver raises on `engine`, until `unwatch`."""
@@ -183,6 +234,14 @@ class BotMetrics:
         return generate_latest(self.registry)
 
 
+def exposition(every: Sequence[BotMetrics]) -> bytes:
+    """Several bots' metrics (one process, several tokens) in one text: each family
+    once, with every bot's samples under their own labels."""
+    registry = CollectorRegistry()
+    registry.register(_Merged(every))
+    return generate_latest(registry)
+
+
 def update_kind(update: object) -> str:
     return next((k for k in UPDATE_KINDS if getattr(update, k, None) is not None), "other")
 
@@ -198,18 +257,24 @@ def api_result(status: int | None) -> str:
     return "4xx" if status < 500 else "5xx"
 
 
-class _Labelled(Collector):
-    """Another registry's metrics with fixed labels added to every sample."""
+class _Merged(Collector):
+    """Bots' own registries as one: each family once, every bot's samples with its
+    labels (replica, bot) added."""
 
-    def __init__(self, inner: CollectorRegistry, labels: Mapping[str, str]) -> None:
-        self.inner = inner
-        self.labels = dict(labels)
+    def __init__(self, every: Sequence[BotMetrics]) -> None:
+        self.every = list(every)
 
     def collect(self) -> Iterable[Metric]:
         return self._collect()
 
     def _collect(self) -> Iterator[Metric]:
-        for family in self.inner.collect():
-            out = Metric(family.name, family.documentation, family.type, family.unit)
-            out.samples = [s._replace(labels={**self.labels, **s.labels}) for s in family.samples]
-            yield out
+        families: dict[str, Metric] = {}
+        for metrics in self.every:
+            labels = metrics.labels
+            for family in metrics.own.collect():
+                out = families.get(family.name)
+                if out is None:
+                    out = Metric(family.name, family.documentation, family.type, family.unit)
+                    families[family.name] = out
+                out.samples += [s._replace(labels={**labels, **s.labels}) for s in family.samples]
+        yield from families.values()

@@ -5,7 +5,8 @@ and stage, the outbox, the timers), read for each scrape of /metrics and for the
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
 
@@ -41,6 +42,18 @@ def read_snapshot(db: Database, now: float, parked: Collection[int] = ()) -> Sna
     return Snapshot(dict(games), calls, age, timers, groups)
 
 
+@dataclass(frozen=True)
+class TokenLoad:
+    """One bot token's part of /status: its games and outbox (the snapshot), its budget,
+    its calls a second over the last minute, and the /newgame its admission turned away."""
+
+    username: str
+    snapshot: Snapshot
+    budget: TokenBudget
+    calls_per_second: float = 0.0
+    refused: int = 0
+
+
 def duration(seconds: float) -> str:
     """H:MM:SS, hours unbounded: the same in every language."""
     whole = int(seconds)
@@ -53,29 +66,20 @@ def status_text(
     version: str,
     replica: str,
     uptime: float,
-    snapshot: Snapshot,
-    budget: TokenBudget,
+    loads: Sequence[TokenLoad],
     draining: Draining,
     errors: Iterable[tuple[float, str, str]],
 ) -> str:
-    """The owner's /status, in HTML."""
+    """The owner's /status, in HTML: one block per bot token (several in one process)."""
     lines = [
         t.gettext("🛠 tg-mafia {version} on {replica}, up for {uptime}.").format(
             version=escape(version), replica=escape(replica), uptime=duration(uptime)
         ),
-        t.gettext("Games running: {running}. Open lobbies: {lobbies}.").format(
-            running=snapshot.running, lobbies=snapshot.lobbies
-        ),
     ]
-    lines.append(load_text(t, snapshot, budget))
-    if snapshot.outbox_calls:
-        lines.append(
-            t.gettext("Outbox: {calls} calls waiting, the oldest for {age}.").format(
-                calls=snapshot.outbox_calls, age=duration(snapshot.outbox_oldest_seconds or 0)
-            )
-        )
-    else:
-        lines.append(t.gettext("Outbox: empty."))
+    for load in loads:
+        if len(loads) > 1:
+            lines.append(f"<b>@{escape(load.username)}</b>")
+        lines += token_lines(t, load)
     if draining.active:
         lines.append(drain_text(t, draining, began=False))
     errors = list(errors)
@@ -87,6 +91,35 @@ def status_text(
     else:
         lines.append(t.gettext("No error logged since the start."))
     return "\n".join(lines)
+
+
+def token_lines(t: Translator, load: TokenLoad) -> list[str]:
+    """A token's games, its load against its budget, its calls, its outbox."""
+    snapshot = load.snapshot
+    lines = [
+        t.gettext("Games running: {running}. Open lobbies: {lobbies}.").format(
+            running=snapshot.running, lobbies=snapshot.lobbies
+        ),
+        load_text(t, snapshot, load.budget),
+        t.gettext(
+            "Calls to Telegram: {rate} a second over the last minute, {share} of the "
+            "token's {limit}. New games turned away since the start: {refused}."
+        ).format(
+            rate=f"{load.calls_per_second:.1f}",
+            share=f"{round(100 * load.calls_per_second / load.budget.calls_per_second)}%",
+            limit=f"{load.budget.calls_per_second:g}",
+            refused=load.refused,
+        ),
+    ]
+    if snapshot.outbox_calls:
+        lines.append(
+            t.gettext("Outbox: {calls} calls waiting, the oldest for {age}.").format(
+                calls=snapshot.outbox_calls, age=duration(snapshot.outbox_oldest_seconds or 0)
+            )
+        )
+    else:
+        lines.append(t.gettext("Outbox: empty."))
+    return lines
 
 
 def load_text(t: Translator, snapshot: Snapshot, budget: TokenBudget) -> str:

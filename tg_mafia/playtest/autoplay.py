@@ -41,7 +41,7 @@ from tg_mafia.telegram.limiter import InputLimiter
 
 def find_buttons(h: Harness, chat_id: int, match: Callable[[str], bool]) -> list[tuple[int, str]]:
     """The live messages of the chat with a button whose data matches, newest first."""
-    chat = h.sb.world.resolve_chat(chat_id)
+    chat = h.chat(chat_id)
     found = []
     for message in sorted(chat.messages.values(), key=lambda m: -m.message_id):
         if message.deleted or not message.reply_markup:
@@ -65,7 +65,7 @@ def press(h: Harness, user: SimUser, chat_id: int, match: Callable[[str], bool])
     if found is None:
         return False
     message_id, label = found
-    user.press(chat_id, label, message_id=message_id)
+    user.press(h.chat(chat_id), label, message_id=message_id)
     return True
 
 
@@ -206,7 +206,7 @@ class AutoPlayers:
         if not found:
             raise AutoplayError(f"no button for {action} in chat {chat}")
         for message_id, label in found:
-            pressed = user.press(chat, label, message_id=message_id)
+            pressed = user.press(self.h.chat(chat), label, message_id=message_id)
             if len(found) == 1:
                 return
             await self.h.handled()

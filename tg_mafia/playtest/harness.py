@@ -20,7 +20,7 @@ from tg_mafia.ops.metrics import BotMetrics
 from tg_mafia.render.callbacks import Kind, decode
 from tg_mafia.runtime.service import GameService
 from tg_mafia.runtime.timers.scheduler import Scheduler
-from tg_mafia.sandbox import Sandbox, SimUser
+from tg_mafia.sandbox import Sandbox, SandboxBot, SimUser
 from tg_mafia.sandbox.world.state import Chat
 from tg_mafia.storage import Database, open_database
 from tg_mafia.telegram.metered import MeteredRequest
@@ -36,22 +36,32 @@ class Harness:
     group: Chat
     users: list[SimUser]
     admin: SimUser
+    bot: SandboxBot | None = None  # the sandbox's bot it runs as (None: the default one)
 
     @property
     def service(self) -> GameService:
         return self.app.bot_data.running
+
+    @property
+    def account(self) -> SandboxBot:
+        return self.sb.bot_named(self.bot)
+
+    def chat(self, chat_id: int) -> Chat:
+        """The chat `chat_id` names for this bot (a user's id: their chat with it)."""
+        return self.sb.world.resolve_chat(chat_id, self.account.id)
 
     async def settle(self, timeout: float = 900.0) -> None:
         """Until the bot has handled every update and sent everything (`timeout`
         in seconds of the loop's clock: virtual in tests, so a long one costs nothing)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
+        updates = self.account.updates
         while True:
-            await self.sb.wait_for(lambda: not self.sb.updates.pending, timeout=timeout)
+            await self.sb.wait_for(lambda: not updates.pending, timeout=timeout)
             await asyncio.wait_for(self.app.update_queue.join(), timeout)
             await asyncio.wait_for(self.service.drain(), timeout)
             await asyncio.sleep(0)
-            if not self.sb.updates.pending and self.app.update_queue.empty():
+            if not updates.pending and self.app.update_queue.empty():
                 return
             if loop.time() > end:
                 raise TimeoutError("the bot did not settle")
@@ -59,7 +69,8 @@ class Harness:
     async def handled(self, timeout: float = 900.0) -> None:
         """Until the bot has handled every update (what it decided may still
         wait in the outbox)."""
-        await self.sb.wait_for(lambda: not self.sb.updates.pending, timeout=timeout)
+        updates = self.account.updates
+        await self.sb.wait_for(lambda: not updates.pending, timeout=timeout)
         await asyncio.wait_for(self.app.update_queue.join(), timeout)
 
     async def hold_calls(self) -> None:
@@ -79,17 +90,17 @@ class Harness:
         return [m.text or "" for m in (user or self.admin).view(self.group)]
 
     def private_texts(self, user: SimUser) -> list[str]:
-        return [m.text or "" for m in user.view(user.private_chat)]
+        return [m.text or "" for m in user.view(user.private_chat_with(self.account))]
 
     async def open_and_fill(self, players: list[SimUser] | None = None, topic: int = 0) -> int:
         """/newgame by the admin (in a forum `topic`, if given), every player
         through the deep link."""
-        command = f"/newgame@{self.sb.bot_username}"
+        command = f"/newgame@{self.account.username}"
         self.admin.send(self.group, command, **({"topic": topic} if topic else {}))
         await self.settle()
         link = f"join_{self.group.id}_{topic}" if topic else f"join_{self.group.id}"
         for user in players if players is not None else self.users:
-            user.open_deep_link(self.sb.deep_link(link))
+            user.open_deep_link(self.sb.deep_link(link, self.account))
             await self.settle()
         record = self.db.active_game(self.group.id, topic)
         assert record is not None
@@ -171,22 +182,29 @@ async def running_bot(
             budget=budget or TokenBudget(),
         )
         app = bootstrap(builder, db, options, metrics)
-        async with _running(app, scheduler) as started:
-            yield Harness(sb, started, db, group, users, admin)
+        async with running_app(app, scheduler) as started:
+            # The bot's own view of the database: its games, and what a test writes is its.
+            mine = db.for_bot(sb.default_bot.id)
+            yield Harness(sb, started, mine, group, users, admin)
 
 
 @contextlib.asynccontextmanager
-async def _running(app: App, scheduler: Scheduler | None) -> AsyncIterator[App]:
+async def running_app(
+    app: App, scheduler: Scheduler | None, *, poll: bool = True
+) -> AsyncIterator[App]:
+    """`app` started as `tg-mafia run` starts it by long polling (without `poll`: as a
+    replica behind a webhook, given no update here), until the block ends."""
     async with app:
         await start_service(app, scheduler)
         assert app.updater is not None
-        # Every kind of update, as `tg-mafia run` asks for (chat_member included).
-        await app.updater.start_polling(poll_interval=0, allowed_updates=Update.ALL_TYPES)
+        if poll:  # every kind of update, as `tg-mafia run` asks for (chat_member included)
+            await app.updater.start_polling(poll_interval=0, allowed_updates=Update.ALL_TYPES)
         await app.start()
         try:
             yield app
         finally:
-            await app.updater.stop()
+            if app.updater.running:
+                await app.updater.stop()
             await app.stop()
             await stop_service(app)
 

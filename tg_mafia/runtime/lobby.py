@@ -55,6 +55,14 @@ GivePopup = Callable[[str], Awaitable[None]]  # a press's popup, given before th
 
 
 @dataclass(frozen=True)
+class OtherBot:
+    """/newgame in a chat whose game another bot of ours runs (one game a chat): this
+    bot opens nothing and says nothing of it unless asked by name (the handler's)."""
+
+    bot_id: int | None
+
+
+@dataclass(frozen=True)
 class LobbyConfig:
     lobby_seconds: int = 600  # 0: the lobby waits for Start
     bot_username: str = "tg_mafia_bot"
@@ -80,6 +88,8 @@ class Lobbies:
         self.config = config
         self.runner = runner
         self.after_write = after_write
+        # Told of each /newgame the token's budget turned away (the metrics', ops/).
+        self.on_refused: Callable[[], None] = lambda: None
 
     # ----- the message -----------------------------------------------------------------
 
@@ -127,15 +137,16 @@ class Lobbies:
         user_id: int,
         user_name: str,
         forum: bool = False,
-    ) -> str | None:
-        """/newgame: None when the lobby is open, else a reason to show."""
+    ) -> str | OtherBot | None:
+        """/newgame: None when the lobby is open, else a reason to show (or the other
+        bot whose game the chat has)."""
         rights, admin = await self.bot_rights(chat_id)
         rights["forum"] = forum
         blind = not admin and not self._reads_all()
         outcome = await self.db.run(
             self._open, chat_id, topic, title, user_id, user_name, rights, blind, self.clock.now()
         )
-        if isinstance(outcome, str):
+        if isinstance(outcome, str | OtherBot):
             return outcome
         self.after_write(outcome, 1)
         return None
@@ -151,7 +162,7 @@ class Lobbies:
         rights: dict[str, bool],
         blind: bool,
         now: float,
-    ) -> GameRecord | str:
+    ) -> GameRecord | str | OtherBot:
         settings = db.get_settings(chat_id)
         t = translator(settings.language)
         try:
@@ -163,6 +174,7 @@ class Lobbies:
                 budget, variant = self.config.budget, settings.variant
                 refused = waitlist.admit(tx, budget, chat_id, topic, variant, title, now, t)
                 if refused is not None:
+                    self.on_refused()
                     return refused
                 record = tx.create_lobby(
                     chat_id,
@@ -195,11 +207,14 @@ class Lobbies:
 
     def _already_open(
         self, db: Database, chat_id: int, topic: int, now: float
-    ) -> GameRecord | None:
+    ) -> GameRecord | OtherBot | None:
         """/newgame over an open lobby that this chat does not show (it followed the
-        group to its new id as a supergroup): the lobby, shown here again."""
+        group to its new id as a supergroup): the lobby, shown here again. The chat's
+        game may be another bot's (of this process's tokens): that bot's business."""
         with db.transaction() as tx:
-            record = tx.active_game(chat_id, topic)
+            record = tx.active_game(chat_id, topic, any_bot=True)
+            if record is not None and db.bot_id not in (None, record.bot_id):
+                return OtherBot(record.bot_id)
             if (
                 record is None
                 or record.status is not GameStatus.LOBBY

@@ -56,6 +56,19 @@ class Queries:
         """The chat's (topic's) lobby or running game."""
         return await self.adb.run(Database.active_game, chat_id, topic)
 
+    async def other_bots_game(self, chat_id: int, topic: int = 0) -> int | None:
+        """The bot (its id) that runs the chat's game when it is not this one (several
+        tokens, one game a chat); None when the chat's game, if any, is this bot's."""
+
+        def whose(db: Database) -> int | None:
+            with db.transaction() as tx:
+                record = tx.active_game(chat_id, topic, any_bot=True)
+            if record is None or record.bot_id in (None, db.bot_id):
+                return None
+            return record.bot_id
+
+        return await self.adb.run(whose)
+
     async def chat_stats(self, chat_id: int) -> ChatStats:
         return await self.adb.run(Database.chat_stats, chat_id)
 

@@ -87,7 +87,9 @@ def redraw_running_games(db: Database, now: float | None = None) -> int:
     for record in db.unfinished_games():
         if record.status is not GameStatus.RUNNING:
             continue  # a lobby's message always shows Join and Start
-        with db.transaction() as tx:
+        # Its calls are its bot's (several tokens); a game of no bot, the first token's.
+        mine = db.for_bot(record.bot_id) if record.bot_id is not None else db
+        with mine.transaction() as tx:
             calls = redrawn(record, tx.actions(record.id))
             if calls and enqueue(tx, record, calls, when):
                 drawn += 1

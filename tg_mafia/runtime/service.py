@@ -33,6 +33,7 @@ from tg_mafia.render.texts import RELAY_LIMIT, Answer, Popup
 from tg_mafia.runtime.admission.waitlist import Waitlist
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.leader import PostgresLeader, Replica, SoleLeader, leader_for
+from tg_mafia.runtime.db.shared import SharedDb
 from tg_mafia.runtime.db.thread import AsyncDb
 from tg_mafia.runtime.gameview import game_view, table_of, views_of
 from tg_mafia.runtime.lobby import Lobbies, LobbyConfig
@@ -74,19 +75,33 @@ class ServiceConfig:
     retention_days: int = 90  # finished games' action logs pruned after this; 0: never
     # The bot token's: new games past it wait (waitlist.py).
     budget: TokenBudget = field(default_factory=TokenBudget)
+    # The first of the process's tokens (or the only one): it takes the rows stored
+    # before there were several (Database.adopt) and keeps the daily retention.
+    first: bool = True
 
 
 class GameService:
+    """One bot's games: `db` is that bot's handle on the database (Database.for_bot);
+    `shared`, what the bots of one process share of it (several tokens)."""
+
     def __init__(
-        self, bot: Bot, db: Database, clock: BotClock, scheduler: Scheduler, config: ServiceConfig
+        self,
+        bot: Bot,
+        db: Database,
+        clock: BotClock,
+        scheduler: Scheduler,
+        config: ServiceConfig,
+        shared: SharedDb | None = None,
     ) -> None:
         self.bot = bot
         self.db = db  # for reads outside the hot path (settings, stats)
-        self.adb = AsyncDb(db)
+        self.shared = shared
+        self.adb = shared.attach(db) if shared is not None else AsyncDb(db)
         self.queries = Queries(self.adb)  # the handlers' reads and small writes
         self.clock = clock
         self.config = config
-        self.leader = leader_for(db.engine, config.replica)
+        sole = shared.sole_leader() if shared is not None else None
+        self.leader = leader_for(db.engine, config.replica, db.bot_id, sole)
         self.leading = False
         self.on_lead: Callable[[], Awaitable[None]] | None = None  # one-off work of a new leader
         self.sender = Sender(
@@ -122,7 +137,8 @@ class GameService:
         self.unreachable: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()  # work started by a callback, kept alive
         self.draining = Draining(clock.now, config.drain_seconds)
-        self.retention = Retention(self.adb, scheduler, config.retention_days)
+        # The first token's: one prune a day is enough for every bot's games.
+        self.retention = Retention(self.adb, scheduler, config.retention_days * config.first)
         self.waitlist = Waitlist(
             self.adb,
             scheduler,
@@ -199,7 +215,7 @@ class GameService:
 
     async def _arm_one(self, game_id: int) -> None:
         record = await self.adb.run(Database.get_game, game_id)
-        if record is not None:
+        if record is not None and record.bot_id == self.db.bot_id:  # another bot's: its own
             self._arm(record)
 
     def _deadline_moved(self, game_id: int, token: str, deadline: float) -> None:
@@ -486,7 +502,12 @@ class GameService:
     async def resume_all(self) -> int:
         """Joins the replicas: the leader (the only process, on SQLite) arms
         every unfinished game's timer again and starts the sender, so the
-        calls a crash left in the outbox go out as they were decided."""
+        calls a crash left in the outbox go out as they were decided. The first
+        token takes the rows of no bot first (stored before there were several)."""
+        if self.config.first and self.db.bot_id is not None:
+            adopted = await self.adb.run(Database.adopt, self.db.bot_id)
+            if adopted:
+                log.info("bot %s takes the %d games stored with no bot", self.db.bot_id, adopted)
         count = await self.adb.run(Database.count_unfinished)
         if isinstance(self.leader, SoleLeader):
             self.leading = True  # the only process: it leads from the start
@@ -524,9 +545,12 @@ class GameService:
 
     async def close(self) -> None:
         self.waitlist.stop()
-        self.leader.stop()
+        if self.shared is None or isinstance(self.leader, PostgresLeader):
+            self.leader.stop()  # SQLite's shared lock goes with the process's last bot
         await self.sender.stop()
         self.adb.close()
+        if self.shared is not None:
+            self.shared.detach()
 
 
 # The buttons whose press is a move of the game (or refused as one): those of a

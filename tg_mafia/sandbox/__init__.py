@@ -5,7 +5,7 @@ See docs/sandbox.md. The entry point is `Sandbox`; `HttpTransport` serves it on
 """
 
 from tg_mafia.sandbox.clock import SandboxClock
-from tg_mafia.sandbox.core import Press, Sandbox, SimUser, VisibleMessage
+from tg_mafia.sandbox.core import Press, Sandbox, SandboxBot, SimUser, VisibleMessage
 from tg_mafia.sandbox.errors import ApiError, SandboxBug, SimulationError
 from tg_mafia.sandbox.limits import Limits
 from tg_mafia.sandbox.records import CallLog, CallRecord
@@ -43,6 +43,7 @@ __all__ = [
     "Network",
     "Press",
     "Sandbox",
+    "SandboxBot",
     "SandboxBug",
     "SandboxClock",
     "Schema",

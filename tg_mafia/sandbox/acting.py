@@ -16,6 +16,7 @@ from tg_mafia.sandbox.errors import ApiError, SimulationError
 from tg_mafia.sandbox.forum import Forums
 from tg_mafia.sandbox.methods.table import PendingQuery
 from tg_mafia.sandbox.world import media as media_
+from tg_mafia.sandbox.world.bots import SandboxBot
 from tg_mafia.sandbox.world.files import Upload
 from tg_mafia.sandbox.world.registry import effective_status
 from tg_mafia.sandbox.world.state import (
@@ -234,15 +235,19 @@ class UserActions(Forums):
     def _check_private(self, user: User, chat: Chat, text: str | None) -> None:
         if chat.id != user.id:
             raise SimulationError("users write to the bot only in their own private chat")
+        bot = self.bots[chat.bot_id or self.default_bot.id]
+        link = user.link(bot.id)
         if text is not None and text.startswith("/start"):
-            if user.blocked:
-                self._set_blocked(user, False)  # restarting the bot unblocks it
-            user.started = True
+            if link.blocked:
+                self._set_blocked(user, False, bot)  # restarting the bot unblocks it
+            link.started = True
             return
-        if user.blocked:
-            raise SimulationError(f"{user.first_name} blocked the bot; unblock first")
-        if not user.started:
-            raise SimulationError(f"{user.first_name} must press Start (send /start) first")
+        if link.blocked:
+            raise SimulationError(f"{user.first_name} blocked @{bot.username}; unblock first")
+        if not link.started:
+            raise SimulationError(
+                f"{user.first_name} must press Start (send /start) to @{bot.username} first"
+            )
 
     def _check_group(self, user: User, chat: Chat, kind: str, anonymous: bool) -> None:
         if chat.migrated_to is not None:
@@ -274,7 +279,7 @@ class UserActions(Forums):
     def user_edit(self, user: Someone, message: Message, text: str) -> Message:
         """The user edits their message's text, or a media message's caption: an
         edited_message update."""
-        chat = self.world.chats[message.chat_id]
+        chat = self.world.chat_of(message)
         if message.deleted or message.from_id != user.id:
             raise SimulationError("users edit only their own live messages")
         if message.media_kind == "sticker" or message.is_service:
@@ -330,22 +335,26 @@ class UserActions(Forums):
 
     # -- deep links and buttons -----------------------------------------------------
 
-    def open_deep_link(self, user: Someone, link_or_payload: str) -> Message:
-        """Open `t.me/<bot>?start=<payload>` (or just the payload): /start <payload> in private."""
+    def open_deep_link(
+        self, user: Someone, link_or_payload: str, bot: SandboxBot | None = None
+    ) -> Message:
+        """Open `t.me/<bot>?start=<payload>`: /start <payload> in the private chat with
+        the bot the link names (just a payload: with `bot`, the default one unless given)."""
         match = re.search(r"t\.me/([A-Za-z0-9_]+)\?start=([A-Za-z0-9_-]+)", link_or_payload)
         if match:
-            if match.group(1).lower() != self.bot_username.lower():
-                raise SimulationError(f"{link_or_payload} is not a link to this bot")
-            payload = match.group(2)
+            named = self.bot_by_username(match.group(1))
+            if named is None:
+                raise SimulationError(f"{link_or_payload} is not a link to a bot of the sandbox")
+            bot, payload = named, match.group(2)
         else:
             payload = link_or_payload
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload):
             raise SimulationError(f"Telegram would not pass start parameter {payload!r}")
-        chat = self.world.private_chat(self.world.users[user.id])
+        chat = self.world.private_chat(self.world.users[user.id], self.bot_named(bot).id)
         return self.user_send(user, chat, f"/start {payload}")
 
-    def deep_link(self, payload: str) -> str:
-        return f"https://t.me/{self.bot_username}?start={payload}"
+    def deep_link(self, payload: str, bot: SandboxBot | None = None) -> str:
+        return f"https://t.me/{self.bot_named(bot).username}?start={payload}"
 
     def press(
         self,
@@ -381,8 +390,8 @@ class UserActions(Forums):
         vouches only for the message and the user)."""
         user, chat = self._presser(user, chat)
         message = chat.live_message(message_id)
-        if message is None or message.from_id != self.world.bot.id:
-            raise SimulationError(f"no message {message_id} of the bot in {chat.title or chat.id}")
+        if message is None or message.from_id not in self.bots:
+            raise SimulationError(f"no message {message_id} of a bot in {chat.title or chat.id}")
         if not data or len(data.encode("utf-8")) > 64:
             raise SimulationError("Telegram passes 1 to 64 bytes of callback data")
         return self._press(user, chat, message, {"callback_data": data})
@@ -402,10 +411,12 @@ class UserActions(Forums):
             return Press(self, "")
         if "callback_data" not in button:
             raise SimulationError("the sandbox presses only callback and deep-link buttons")
+        # The press goes to the bot whose message it is on.
+        bot = self.bots.get(message.from_id or 0) or self.bots[chat.bot_id or self.default_bot.id]
         query_id = str(next(self._query_ids))
         data = str(button["callback_data"])
         self.callback_queries[query_id] = PendingQuery(
-            query_id, user.id, chat.id, message.message_id, data, self.clock.now()
+            query_id, user.id, chat.id, message.message_id, data, self.clock.now(), bot_id=bot.id
         )
         self._push(
             "callback_query",
@@ -416,25 +427,28 @@ class UserActions(Forums):
                 "chat_instance": chat.chat_instance,
                 "data": data,
             },
+            bot,
         )
         return Press(self, query_id)
 
     # -- blocking -----------------------------------------------------------------------
 
-    def block(self, user: Someone) -> None:
-        self._set_blocked(self.world.users[user.id], True)
+    def block(self, user: Someone, bot: SandboxBot | None = None) -> None:
+        """`user` blocks `bot` (the default one unless named)."""
+        self._set_blocked(self.world.users[user.id], True, self.bot_named(bot))
 
-    def unblock(self, user: Someone) -> None:
-        self._set_blocked(self.world.users[user.id], False)
+    def unblock(self, user: Someone, bot: SandboxBot | None = None) -> None:
+        self._set_blocked(self.world.users[user.id], False, self.bot_named(bot))
 
-    def _set_blocked(self, user: User, blocked: bool) -> None:
-        if user.blocked == blocked:
+    def _set_blocked(self, user: User, blocked: bool, bot: SandboxBot) -> None:
+        link = user.link(bot.id)
+        if link.blocked == blocked:
             return
-        user.blocked = blocked
-        chat = self.world.private_chat(user)
-        bot = self.world.bot.to_api()
-        member = {"status": "member", "user": bot}
-        kicked = {"status": "kicked", "user": bot, "until_date": 0}
+        link.blocked = blocked
+        chat = self.world.private_chat(user, bot.id)
+        me = bot.user.to_api()
+        member = {"status": "member", "user": me}
+        kicked = {"status": "kicked", "user": me, "until_date": 0}
         self._push(
             "my_chat_member",
             {
@@ -444,6 +458,7 @@ class UserActions(Forums):
                 "old_chat_member": member if blocked else kicked,
                 "new_chat_member": kicked if blocked else member,
             },
+            bot,
         )
 
     def _resolve(self, chat: Chat | int) -> Chat:

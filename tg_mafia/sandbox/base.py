@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from tg_mafia.sandbox.clock import SandboxClock
@@ -22,6 +22,7 @@ from tg_mafia.sandbox.transport.faults import Fault, FaultPlan
 from tg_mafia.sandbox.transport.network import Network, Wire
 from tg_mafia.sandbox.transport.updates import UpdateQueue
 from tg_mafia.sandbox.transport.webhook import WebhookConfig, WebhookDeliverer
+from tg_mafia.sandbox.world.bots import SandboxBot, new_bot
 from tg_mafia.sandbox.world.files import FileStore, Upload
 from tg_mafia.sandbox.world.registry import World
 from tg_mafia.sandbox.world.state import CHANNEL_BOT_ID, GROUP_ANONYMOUS_BOT_ID, Chat, Message, User
@@ -54,32 +55,69 @@ class SandboxBase:
         schema: Schema | None = None,
         network: Network | None = None,
     ) -> None:
+        """One world with one bot (its default: `bot_id`, `bot_username`, its
+        `privacy_mode` and `bot_to_bot`); `create_bot` makes more."""
         self.clock = SandboxClock(speed, start_time)
         # the simulated round trip of every call (benchmarks); None: instant
         self.wire = Wire(network) if network is not None else None
         self.limits = limits or Limits()
-        self.limiter = RateLimiter(self.limits)
         self.schema = schema or Schema.bundled()
-        self.world = World(User(bot_id, bot_name, username=bot_username, is_bot=True))
-        self.token = f"{bot_id}:SANDBOX-{bot_username}-token"
-        self.privacy_mode = privacy_mode
-        # BotFather's Bot-to-Bot Communication Mode: off, the bot never sees other bots
-        self.bot_to_bot = bot_to_bot
+        first = new_bot(
+            bot_id, bot_name, bot_username, self.limits,
+            privacy_mode=privacy_mode, bot_to_bot=bot_to_bot,
+        )  # fmt: skip
+        self.default_bot = first
+        self.world = World(first.user)
+        self.bots: dict[int, SandboxBot] = {}
         # strict: an unmodelled method or an invalid object raises SandboxBug (and is kept
         # in `bugs`); otherwise the bot gets a 501 / 500 answer
         self.strict = strict
         self.bugs: list[str] = []
         self.log = CallLog()
         self.faults = FaultPlan()
-        self.updates = UpdateQueue()
         self.files = FileStore()
         self.callback_queries: dict[str, PendingQuery] = {}
-        self.commands: dict[str, list[dict[str, str]]] = {}
-        self.webhook: WebhookDeliverer | None = None
         self._query_ids = itertools.count(4_242_000_000_000_001)
         self._media_groups = itertools.count(13_800_000_000_000_001)
-        self._methods = Methods(cast("Sandbox", self))  # the mixins make self a Sandbox
         self._called: asyncio.Event | None = None
+        self._enlist(first)
+
+    def _enlist(self, bot: SandboxBot) -> SandboxBot:
+        self.world.users[bot.id] = bot.user
+        bot.methods = Methods(cast("Sandbox", self), bot)  # the mixins make self a Sandbox
+        self.bots[bot.id] = bot
+        return bot
+
+    def create_bot(
+        self,
+        username: str,
+        name: str | None = None,
+        *,
+        privacy_mode: bool = True,
+        bot_to_bot: bool = False,
+    ) -> SandboxBot:
+        """Another bot in the same world (BotFather's /newbot): its own id, token,
+        updates, webhook and flood limits; users and groups are shared with the others."""
+        if any(b.username.lower() == username.lower() for b in self.bots.values()):
+            raise SimulationError(f"@{username} is taken")
+        bot_id = max(self.bots) + 1
+        while bot_id in self.world.users:
+            bot_id += 1
+        made = new_bot(
+            bot_id, name or username, username, self.limits,
+            privacy_mode=privacy_mode, bot_to_bot=bot_to_bot,
+        )  # fmt: skip
+        return self._enlist(made)
+
+    def bot_named(self, bot: SandboxBot | None) -> SandboxBot:
+        """`bot`, or the default one."""
+        return self.default_bot if bot is None else bot
+
+    def bot_by_username(self, username: str) -> SandboxBot | None:
+        wanted = username.lower()
+        return next((b for b in self.bots.values() if b.username.lower() == wanted), None)
+
+    # -- the default bot, as the single-bot API names it ---------------------------
 
     @property
     def bot_user(self) -> User:
@@ -87,7 +125,43 @@ class SandboxBase:
 
     @property
     def bot_username(self) -> str:
-        return self.world.bot.username or ""
+        return self.default_bot.username
+
+    @property
+    def token(self) -> str:
+        return self.default_bot.token
+
+    @property
+    def updates(self) -> UpdateQueue:
+        return self.default_bot.updates
+
+    @property
+    def webhook(self) -> WebhookDeliverer | None:
+        return self.default_bot.webhook
+
+    @property
+    def commands(self) -> dict[str, list[dict[str, str]]]:
+        return self.default_bot.commands
+
+    @property
+    def limiter(self) -> RateLimiter:
+        return self.default_bot.limiter
+
+    @property
+    def privacy_mode(self) -> bool:
+        return self.default_bot.privacy_mode
+
+    @privacy_mode.setter
+    def privacy_mode(self, value: bool) -> None:
+        self.default_bot.privacy_mode = value
+
+    @property
+    def bot_to_bot(self) -> bool:
+        return self.default_bot.bot_to_bot
+
+    @bot_to_bot.setter
+    def bot_to_bot(self, value: bool) -> None:
+        self.default_bot.bot_to_bot = value
 
     # == the Bot API ==============================================================
 
@@ -110,22 +184,30 @@ class SandboxBase:
         await self.wire.travel()
         return answer
 
+    def _caller(self, token: str | None) -> SandboxBot | None:
+        """The bot a token is (None: the default bot's own calls, a webhook's answer)."""
+        if token is None:
+            return self.default_bot
+        return next((b for b in self.bots.values() if b.token == token), None)
+
     async def _call(
         self,
         method: str,
         raw: Mapping[str, Any] | None,
         token: str | None,
         files: Mapping[str, Upload] | None,
+        bot: SandboxBot | None = None,
     ) -> tuple[int, dict[str, Any]]:
         raw = _with_files(raw, files or {})
         spec = self.schema.method(method)
         name = spec.name if spec else method
-        ctx = CallContext(name)
+        caller = bot or self._caller(token)
+        ctx = CallContext(name, bot_id=caller.id if caller else None)
         unknown: list[str] = []
         params: dict[str, Any] = raw
         fault_kind: str | None = None
         try:
-            if token is not None and token != self.token:
+            if caller is None:
                 raise ApiError(401, "Unauthorized")
             if spec is None:
                 raise not_found()
@@ -134,7 +216,7 @@ class SandboxBase:
                 fault_kind = fault.kind
                 await self._apply_fault(fault)
             params, unknown = self.schema.parse_params(spec, raw)
-            result = await self._handle(spec, params, ctx)
+            result = await self._handle(spec, params, ctx, caller)
         except ApiError as error:
             self._record(ctx, params, unknown, error=error, fault=fault_kind)
             return error.code, error.payload()
@@ -147,10 +229,12 @@ class SandboxBase:
         self._record(ctx, params, unknown, result=result, fault=fault_kind)
         return 200, {"ok": True, "result": result}
 
-    async def _handle(self, spec: MethodSpec, params: dict[str, Any], ctx: CallContext) -> Any:
-        """The modelled method's result, checked against the schema."""
+    async def _handle(
+        self, spec: MethodSpec, params: dict[str, Any], ctx: CallContext, bot: SandboxBot
+    ) -> Any:
+        """The modelled method's result (as `bot` calls it), checked against the schema."""
         name = spec.name
-        handler = self._methods.handlers.get(name)
+        handler = bot.methods.handlers.get(name)
         if handler is None:
             reason = f"the sandbox does not model {name}"
             if self.strict:
@@ -204,6 +288,7 @@ class SandboxBase:
                 unknown_params=tuple(unknown),
                 retry_after=error.retry_after if error else None,
                 fault=fault,
+                bot_id=ctx.bot_id,
             )
         )
         if self._called is not None:
@@ -226,32 +311,40 @@ class SandboxBase:
     # -- webhook -------------------------------------------------------------------
 
     async def start_webhook(
-        self, url: str, secret_token: str | None, max_connections: int = 40
+        self,
+        url: str,
+        secret_token: str | None,
+        max_connections: int = 40,
+        bot: SandboxBot | None = None,
     ) -> None:
-        await self.stop_webhook()
+        bot = self.bot_named(bot)
+        await self.stop_webhook(bot)
         config = WebhookConfig(url, secret_token, max_connections)
-        self.webhook = WebhookDeliverer(
+
+        async def carry_out(method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+            # A call the answer to a webhook delivery names: made as the bot's, recorded,
+            # with no leg of its own (it came back with the answer).
+            return await self._call(method, params, None, None, bot)
+
+        bot.webhook = WebhookDeliverer(
             config,
-            self.updates,
+            bot.updates,
             self.clock,
             self.wire,
-            self._carry_out,
+            carry_out,
             retry_cap=self.limits.webhook_retry_cap,
         )
-        self.webhook.start()
+        bot.webhook.start()
 
-    async def _carry_out(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        """A call named by the answer to a webhook delivery: made as the bot's, recorded,
-        with no leg of its own (it came back with the answer)."""
-        return await self._call(method, params, None, None)
-
-    async def stop_webhook(self) -> None:
-        if self.webhook is not None:
-            await self.webhook.stop()
-            self.webhook = None
+    async def stop_webhook(self, bot: SandboxBot | None = None) -> None:
+        bot = self.bot_named(bot)
+        if bot.webhook is not None:
+            await bot.webhook.stop()
+            bot.webhook = None
 
     async def close(self) -> None:
-        await self.stop_webhook()
+        for bot in self.bots.values():
+            await self.stop_webhook(bot)
         self.check_bugs()
 
     # -- wiring a python-telegram-bot Bot ------------------------------------------
@@ -261,18 +354,23 @@ class SandboxBase:
 
         return SandboxRequest(self, read_timeout=read_timeout)
 
-    def bot(self) -> Bot:
+    def bot(self, account: SandboxBot | None = None) -> Bot:
+        """A python-telegram-bot Bot of `account` (the default bot unless given)."""
         from telegram import Bot
 
-        return Bot(self.token, request=self.request(), get_updates_request=self.request())
+        token = self.bot_named(account).token
+        return Bot(token, request=self.request(), get_updates_request=self.request())
 
-    def application_builder(self) -> ApplicationBuilder[Any, Any, Any, Any, Any, Any]:
-        """An ApplicationBuilder already wired to this sandbox in-process."""
+    def application_builder(
+        self, bot: SandboxBot | None = None
+    ) -> ApplicationBuilder[Any, Any, Any, Any, Any, Any]:
+        """An ApplicationBuilder already wired to this sandbox in-process, for `bot`
+        (the default bot unless given)."""
         from telegram.ext import ApplicationBuilder
 
         return (
             ApplicationBuilder()
-            .token(self.token)
+            .token(self.bot_named(bot).token)
             .request(self.request())
             .get_updates_request(self.request())
         )
@@ -306,6 +404,7 @@ class SandboxBase:
             date=self.clock.date(),
             from_id=from_id,
             text=text,
+            bot_id=chat.bot_id,
             **fields,
         )
         chat.messages[message.message_id] = message
@@ -314,14 +413,23 @@ class SandboxBase:
             chat.last_bot_poster = sender.id
         return message
 
-    def _push(self, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+    def _push(
+        self, kind: str, payload: dict[str, Any], bot: SandboxBot | None = None
+    ) -> dict[str, Any] | None:
+        """An update for `bot` (the default bot unless named)."""
         problems = self.schema.problems(("Update",), {"update_id": 1, kind: payload})
         if problems:
             raise SandboxBug(f"built an invalid {kind} update: {problems[:3]}")
-        return self.updates.push(kind, payload)
+        return self.bot_named(bot).updates.push(kind, payload)
 
-    def _bot_sees(self, chat: Chat, message: Message) -> bool:
-        """Whether Telegram delivers this message to the bot.
+    def bots_in(self, chat: Chat) -> list[SandboxBot]:
+        """The sandbox's bots that are members of `chat` (a private chat: its bot)."""
+        if chat.type == "private":
+            return [self.bots[chat.bot_id or self.default_bot.id]]
+        return [b for b in self.bots.values() if self.world.bot_member(chat, b.id).is_present]
+
+    def _bot_sees(self, chat: Chat, message: Message, bot: SandboxBot) -> bool:
+        """Whether Telegram delivers this message to `bot`.
 
         Privacy mode (on by default): a bot that is not an administrator gets only
         service messages, commands meant for it (`/cmd@bot`, or a bare `/cmd` when it was
@@ -330,60 +438,71 @@ class SandboxBase:
         addressed to it or replying to it do, and all of them when it is an administrator
         with privacy mode off."""
         if chat.type == "private":
-            return True
-        bot = self.world.bot_member(chat)
-        if not bot.is_present or chat.migrated_to is not None:
+            return chat.bot_id in (None, bot.id)
+        member = self.world.bot_member(chat, bot.id)
+        if not member.is_present or chat.migrated_to is not None:
             return False
         if message.is_service:
             return True
-        if self._from_another_bot(message):
-            if not self.bot_to_bot:
+        if self._from_another_bot(message, bot):
+            if not bot.bot_to_bot:
                 return False
-            if bot.is_admin and not self.privacy_mode:
+            if member.is_admin and not bot.privacy_mode:
                 return True
-            return self._addressed(chat, message, bare_commands=False)
-        if not self.privacy_mode or bot.is_admin:
+            return self._addressed(chat, message, bot, bare_commands=False)
+        if not bot.privacy_mode or member.is_admin:
             return True
-        return self._addressed(chat, message, bare_commands=True)
+        return self._addressed(chat, message, bot, bare_commands=True)
 
-    def _from_another_bot(self, message: Message) -> bool:
+    def _from_another_bot(self, message: Message, bot: SandboxBot) -> bool:
         sender = self.world.users.get(message.from_id) if message.from_id else None
         return (
             sender is not None
             and sender.is_bot
-            and sender.id != self.world.bot.id
+            and sender.id != bot.id
             and sender.id not in _FAKE_SENDERS
         )
 
-    def _addressed(self, chat: Chat, message: Message, *, bare_commands: bool) -> bool:
-        """A command meant for the bot, or a reply to one of its messages."""
+    def _addressed(
+        self, chat: Chat, message: Message, bot: SandboxBot, *, bare_commands: bool
+    ) -> bool:
+        """A command meant for `bot`, or a reply to one of its messages."""
         body = message.text if message.text is not None else message.caption
-        bare_ok = bare_commands and chat.last_bot_poster in (None, self.world.bot.id)
+        bare_ok = bare_commands and chat.last_bot_poster in (None, bot.id)
         for entity in message.entities:
             if entity["type"] == "bot_command" and body is not None:
                 command = body[entity["offset"] :][: entity["length"]]
                 _, _, target = command.partition("@")
-                if target.lower() == self.bot_username.lower() or (not target and bare_ok):
+                if target.lower() == bot.username.lower() or (not target and bare_ok):
                     return True
         replied = chat.messages.get(message.reply_to) if message.reply_to else None
-        return replied is not None and replied.from_id == self.world.bot.id
+        return replied is not None and replied.from_id == bot.id
 
-    def _deliver(self, chat: Chat, message: Message) -> None:
-        if self._bot_sees(chat, message):
-            kind = "channel_post" if chat.type == "channel" else "message"
-            self._push(kind, self.world.message_api(message))
+    def _deliver(self, chat: Chat, message: Message, *, skip: Collection[int] = ()) -> None:
+        """The message, to every bot of the sandbox that Telegram would send it to (but
+        `skip`): in a group each bot in it sees it by its own rules."""
+        kind = "channel_post" if chat.type == "channel" else "message"
+        self._deliver_as(kind, chat, message, skip)
 
     def _deliver_edit(self, chat: Chat, message: Message) -> None:
-        if self._bot_sees(chat, message):
-            kind = "edited_channel_post" if chat.type == "channel" else "edited_message"
-            self._push(kind, self.world.message_api(message))
+        kind = "edited_channel_post" if chat.type == "channel" else "edited_message"
+        self._deliver_as(kind, chat, message, ())
+
+    def _deliver_as(self, kind: str, chat: Chat, message: Message, skip: Collection[int]) -> None:
+        payload: dict[str, Any] | None = None
+        for bot in self.bots_in(chat):
+            if bot.id not in skip and self._bot_sees(chat, message, bot):
+                payload = payload or self.world.message_api(message)
+                self._push(kind, payload, bot)
 
     def new_media_group_id(self) -> str:
         return str(next(self._media_groups))
 
-    def inject_update(self, update: dict[str, Any]) -> dict[str, Any]:
+    def inject_update(
+        self, update: dict[str, Any], bot: SandboxBot | None = None
+    ) -> dict[str, Any]:
         """Queue a raw update as given, even a malformed one (for fuzzing the bot)."""
-        return self.updates.push_raw(update)
+        return self.bot_named(bot).updates.push_raw(update)
 
     def file_bytes(self, file_id: str) -> bytes:
         """The bytes of a file the bot sent or a user sent (any PhotoSize's file_id)."""

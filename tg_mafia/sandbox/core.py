@@ -14,6 +14,7 @@ from tg_mafia.sandbox.acting import Press, UserActions
 from tg_mafia.sandbox.base import DEFAULT_BOT_ID
 from tg_mafia.sandbox.membership import Membership, bot_record
 from tg_mafia.sandbox.views import Views, VisibleMessage
+from tg_mafia.sandbox.world.bots import SandboxBot
 from tg_mafia.sandbox.world.state import (
     GENERAL_TOPIC_ID,
     Chat,
@@ -23,7 +24,7 @@ from tg_mafia.sandbox.world.state import (
     full_admin_rights,
 )
 
-__all__ = ["DEFAULT_BOT_ID", "Press", "Sandbox", "SimUser", "VisibleMessage"]
+__all__ = ["DEFAULT_BOT_ID", "Press", "Sandbox", "SandboxBot", "SimUser", "VisibleMessage"]
 
 
 class Sandbox(UserActions, Membership, Views):
@@ -72,10 +73,12 @@ class Sandbox(UserActions, Membership, Views):
         bot_rights: Mapping[str, bool] | None = None,
         username: str | None = None,
         forum: bool = False,
+        bots: Iterable[SandboxBot] | None = None,
     ) -> Chat:
-        """A group (supergroup by default; a forum when `forum`) holding `members`; the bot
-        is an administrator with `bot_rights` (see `state.admin_rights`) or, when None, a
-        plain member. Built as it stands: no updates are sent for it."""
+        """A group (supergroup by default; a forum when `forum`) holding `members`; the
+        `bots` (the default bot unless given) are administrators with `bot_rights` (see
+        `state.admin_rights`) or, when None, plain members. Built as it stands: no
+        updates are sent for it."""
         if forum and not supergroup:
             raise ValueError("only a supergroup can be a forum")
         chat = self.world.add_chat("supergroup" if supergroup else "group", title, username)
@@ -88,7 +91,8 @@ class Sandbox(UserActions, Membership, Views):
         for member in members:
             chat.members.setdefault(member.id, Member(member.id))
         if bot_member:
-            chat.members[self.world.bot.id] = bot_record(self.world.bot.id, bot_rights)
+            for bot in [self.default_bot] if bots is None else bots:
+                chat.members[bot.id] = bot_record(bot.id, bot_rights)
         return chat
 
     def add_channel(
@@ -123,14 +127,21 @@ class SimUser:
 
     @property
     def private_chat(self) -> Chat:
+        """Their private chat with the sandbox's default bot."""
         return self.sandbox.world.private_chat(self.user)
 
-    def web_app_data(self, start_param: str = "") -> str:
-        """The signed initData Telegram gives a Mini App this user opens now."""
+    def private_chat_with(self, bot: SandboxBot) -> Chat:
+        """Their private chat with `bot` (one chat per bot)."""
+        return self.sandbox.world.private_chat(self.user, bot.id)
+
+    def web_app_data(self, start_param: str = "", bot: SandboxBot | None = None) -> str:
+        """The signed initData Telegram gives a Mini App of `bot` (the default one)
+        this user opens now."""
         from tg_mafia.sandbox.webapp import init_data
 
         sb = self.sandbox
-        return init_data(self.user, sb.token, int(sb.clock.now()), start_param)
+        token = sb.bot_named(bot).token
+        return init_data(self.user, token, int(sb.clock.now()), start_param)
 
     # -- writing ------------------------------------------------------------------------
 
@@ -139,12 +150,18 @@ class SimUser:
         return self.sandbox.user_send(self, chat, text, **kwargs)
 
     def command(
-        self, chat: Chat | int, command: str, args: str = "", mention: bool = False
+        self,
+        chat: Chat | int,
+        command: str,
+        args: str = "",
+        mention: bool = False,
+        bot: SandboxBot | None = None,
     ) -> Message:
-        """Send `/command` (as `/command@bot` when `mention`), with optional arguments."""
+        """Send `/command` (as `/command@<bot>` when `mention`: the default bot unless
+        `bot` is given), with optional arguments."""
         text = "/" + command.lstrip("/")
         if mention:
-            text += "@" + self.sandbox.bot_username
+            text += "@" + self.sandbox.bot_named(bot).username
         return self.send(chat, f"{text} {args}".strip())
 
     def send_photo(
@@ -205,10 +222,13 @@ class SimUser:
 
     # -- the bot, buttons, links -----------------------------------------------------
 
-    def start(self, payload: str | None = None) -> Message:
+    def start(self, payload: str | None = None, bot: SandboxBot | None = None) -> Message:
+        """Press Start in the private chat with `bot` (the default one), with a payload
+        as a deep link carries it."""
         if payload is None:
-            return self.send(self.private_chat, "/start")
-        return self.sandbox.open_deep_link(self, payload)
+            chat = self.sandbox.world.private_chat(self.user, bot.id if bot else None)
+            return self.send(chat, "/start")
+        return self.sandbox.open_deep_link(self, payload, bot)
 
     def open_deep_link(self, link: str) -> Message:
         return self.sandbox.open_deep_link(self, link)
@@ -220,11 +240,11 @@ class SimUser:
         """Any callback data on a message of the bot, as a modified client sends it."""
         return self.sandbox.forge_press(self, chat, message_id, data)
 
-    def block(self) -> None:
-        self.sandbox.block(self)
+    def block(self, bot: SandboxBot | None = None) -> None:
+        self.sandbox.block(self, bot)
 
-    def unblock(self) -> None:
-        self.sandbox.unblock(self)
+    def unblock(self, bot: SandboxBot | None = None) -> None:
+        self.sandbox.unblock(self, bot)
 
     # -- membership ---------------------------------------------------------------------
 

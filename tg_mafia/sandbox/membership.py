@@ -16,6 +16,7 @@ from typing import Any
 from tg_mafia.sandbox.base import SandboxBase
 from tg_mafia.sandbox.errors import SimulationError
 from tg_mafia.sandbox.migration import Migration
+from tg_mafia.sandbox.world.bots import SandboxBot
 from tg_mafia.sandbox.world.state import (
     Chat,
     Member,
@@ -52,23 +53,23 @@ class Membership(Migration):
         update["new_chat_member"] = self.world.member_api(chat, new, now)
         if invite_link is not None:
             update["invite_link"] = invite_link
-        is_bot = new.user_id == self.world.bot.id
-        if is_bot:
-            self._push("my_chat_member", update)
-        elif self.world.bot_member(chat).is_admin:
-            self._push("chat_member", update)
+        changed = self.bots.get(new.user_id)  # one of the sandbox's bots, itself
+        if changed is not None:
+            self._push("my_chat_member", update, changed)
+        for bot in self.bots.values():
+            if bot is not changed and self.world.bot_member(chat, bot.id).is_admin:
+                self._push("chat_member", update, bot)
         if not chat.is_group or old.is_present == new.is_present:
             return None
         user = self.world.users[new.user_id].to_api()
         service = {"new_chat_members": [user]} if new.is_present else {"left_chat_member": user}
         message = self.post(chat, by, service=service)
-        if by == self.world.bot.id:
-            return message  # the bot is not sent the messages of its own acts
-        if is_bot:
-            # the bot hears of its own arrival, and of its removal too
-            self._push("message", self.world.message_api(message))
-        else:
-            self._deliver(chat, message)
+        # a bot is not sent the messages of its own acts; one that arrives or goes
+        # hears of it (after its removal too); the other bots there see it as any message
+        if changed is not None and changed.id != by:
+            self._push("message", self.world.message_api(message), changed)
+        skip = {by} | ({changed.id} if changed is not None else set())
+        self._deliver(chat, message, skip=skip)
         return message
 
     # -- users ----------------------------------------------------------------------
@@ -185,36 +186,53 @@ class Membership(Migration):
     # -- the bot ----------------------------------------------------------------------
 
     def add_bot(
-        self, chat: Chat, *, by: Someone | None = None, rights: Mapping[str, bool] | None = None
+        self,
+        chat: Chat,
+        *,
+        by: Someone | None = None,
+        rights: Mapping[str, bool] | None = None,
+        bot: SandboxBot | None = None,
     ) -> None:
-        """The bot is added to `chat`: as an administrator with `rights`, or a member."""
-        if self.world.bot_member(chat).is_present:
-            raise SimulationError(f"the bot is already in {chat.title}")
+        """A bot (the default one unless named) is added to `chat`: as an administrator
+        with `rights`, or a member."""
+        bot = self.bot_named(bot)
+        if self.world.bot_member(chat, bot.id).is_present:
+            raise SimulationError(f"@{bot.username} is already in {chat.title}")
         self._require_active(chat)
-        self.change_member(chat, bot_record(self.world.bot.id, rights), by=self.performer(chat, by))
+        self.change_member(chat, bot_record(bot.id, rights), by=self.performer(chat, by))
 
-    def remove_bot(self, chat: Chat, *, by: Someone | None = None) -> None:
-        """An administrator removes the bot from `chat`: it is "kicked" (Telegram answers
+    def remove_bot(
+        self, chat: Chat, *, by: Someone | None = None, bot: SandboxBot | None = None
+    ) -> None:
+        """An administrator removes a bot from `chat`: it is "kicked" (Telegram answers
         its calls with 403 "bot was kicked from the ... chat"), sees nothing there, and
         comes back only through `add_bot`."""
-        if not self.world.bot_member(chat).is_present:
-            raise SimulationError(f"the bot is not in {chat.title}")
-        record = Member(self.world.bot.id, status="kicked")
+        bot = self.bot_named(bot)
+        if not self.world.bot_member(chat, bot.id).is_present:
+            raise SimulationError(f"@{bot.username} is not in {chat.title}")
+        record = Member(bot.id, status="kicked")
         self.change_member(chat, record, by=self.performer(chat, by))
 
     def set_bot_rights(
-        self, chat: Chat, rights: Mapping[str, bool] | None, *, by: Someone | None = None
+        self,
+        chat: Chat,
+        rights: Mapping[str, bool] | None,
+        *,
+        by: Someone | None = None,
+        bot: SandboxBot | None = None,
     ) -> Chat:
-        """Promote the bot to administrator with `rights`, or demote it to a plain member
-        when None: a my_chat_member update, from `by` or the owner. In a basic group,
-        rights other than `state.basic_group_admin_rights()` upgrade it to a supergroup
-        first (the updates: migrate_to_chat_id, migrate_from_chat_id, my_chat_member in
-        the new chat). Returns the chat the bot now has its rights in."""
-        if not self.world.bot_member(chat).is_present:
-            raise SimulationError(f"the bot is not in {chat.title}: add_bot first")
+        """Promote a bot (the default one unless named) to administrator with `rights`,
+        or demote it to a plain member when None: a my_chat_member update, from `by` or
+        the owner. In a basic group, rights other than `state.basic_group_admin_rights()`
+        upgrade it to a supergroup first (the updates: migrate_to_chat_id,
+        migrate_from_chat_id, my_chat_member in the new chat). Returns the chat the bot
+        now has its rights in."""
+        bot = self.bot_named(bot)
+        if not self.world.bot_member(chat, bot.id).is_present:
+            raise SimulationError(f"@{bot.username} is not in {chat.title}: add_bot first")
         chat = self.place_of_promotion(chat, rights, by)
-        record = bot_record(self.world.bot.id, rights)
-        if self.world.bot_member(chat) != record:
+        record = bot_record(bot.id, rights)
+        if self.world.bot_member(chat, bot.id) != record:
             self.change_member(chat, record, by=self.performer(chat, by))
         return chat
 

@@ -22,6 +22,7 @@ class CallRecord:
     unknown_params: tuple[str, ...] = ()
     retry_after: int | None = None
     fault: str | None = None  # set when the answer was injected
+    bot_id: int | None = None  # the bot that called (None: a token no bot has)
 
 
 def most_within(stamps: list[float], window: float) -> int:
@@ -49,7 +50,11 @@ class CallLog:
         return len(self.records)
 
     def calls(
-        self, method: str | None = None, chat_id: int | None = None, ok: bool | None = None
+        self,
+        method: str | None = None,
+        chat_id: int | None = None,
+        ok: bool | None = None,
+        bot_id: int | None = None,
     ) -> list[CallRecord]:
         return [
             r
@@ -57,10 +62,12 @@ class CallLog:
             if (method is None or r.method == method)
             and (chat_id is None or r.chat_id == chat_id)
             and (ok is None or r.ok == ok)
+            and (bot_id is None or r.bot_id == bot_id)
         ]
 
-    def count_429(self) -> int:
-        return sum(1 for r in self.records if r.error_code == 429)
+    def count_429(self, bot_id: int | None = None) -> int:
+        """The 429s answered (to one bot's calls, when named)."""
+        return sum(1 for r in self.records if r.error_code == 429 and bot_id in (None, r.bot_id))
 
     def errors(self) -> list[CallRecord]:
         return [r for r in self.records if not r.ok]
@@ -69,16 +76,21 @@ class CallLog:
         """(method, parameter) pairs the bot sent that the schema does not know."""
         return {(r.method, name) for r in self.records for name in r.unknown_params}
 
-    def peak_in_window(self, chat_id: int, window: float = 60.0) -> int:
-        """Most successful charged calls to `chat_id` within any `window` sandbox seconds."""
+    def peak_in_window(self, chat_id: int, window: float = 60.0, bot_id: int | None = None) -> int:
+        """Most successful charged calls to `chat_id` (by one bot, when named: each bot
+        has its own budget in a chat) within any `window` sandbox seconds."""
         stamps = [
             r.time
             for r in self.records
-            if r.ok and r.chat_id == chat_id and r.method in CHARGED_METHODS
+            if r.ok
+            and r.chat_id == chat_id
+            and r.method in CHARGED_METHODS
+            and bot_id in (None, r.bot_id)
         ]
         return most_within(stamps, window)
 
-    def group_peak(self, window: float = 60.0) -> dict[int, int]:
-        """Per group chat (negative id): the sliding-window peak of charged calls."""
+    def group_peak(self, window: float = 60.0, bot_id: int | None = None) -> dict[int, int]:
+        """Per group chat (negative id): the sliding-window peak of charged calls (by
+        one bot, when named)."""
         chats = {r.chat_id for r in self.records if r.chat_id is not None and r.chat_id < 0}
-        return {chat: self.peak_in_window(chat, window) for chat in chats}
+        return {chat: self.peak_in_window(chat, window, bot_id) for chat in chats}

@@ -37,6 +37,7 @@ from tg_mafia.storage.database import (
     parse_database_url,
 )
 from tg_mafia.storage.errors import (
+    ChatTakenError,
     DatabaseConfigError,
     DatabaseUnavailableError,
     GameAlreadyRunningError,
@@ -56,6 +57,7 @@ __all__ = [
     "ButtonsRecord",
     "ChatSettingsRecord",
     "ChatStats",
+    "ChatTakenError",
     "Database",
     "DatabaseConfigError",
     "DatabaseUnavailableError",

@@ -61,6 +61,12 @@ class Direct:
             f"{_GAME_SELECT} WHERE chat_id = :chat_id AND topic = :topic AND {ACTIVE_GAME_WHERE}"
         )
         self.active_game_for_update_sql = self.active_game_sql + lock
+        # One bot's (Database.for_bot): another bot's game in the chat is not its own.
+        self.own_active_game_sql = self.text(
+            f"{_GAME_SELECT} WHERE chat_id = :chat_id AND topic = :topic AND {ACTIVE_GAME_WHERE}"
+            " AND bot_id = :bot_id"
+        )
+        self.own_active_game_for_update_sql = self.own_active_game_sql + lock
 
     # ----- statements ---------------------------------------------------------------------
 

@@ -26,6 +26,14 @@ class GameAlreadyRunningError(StorageError):
     """The chat already has a game in the lobby or running."""
 
 
+class ChatTakenError(GameAlreadyRunningError):
+    """The chat's game (one a chat, whichever bot runs it) is another bot's."""
+
+    def __init__(self, bot_id: int | None) -> None:
+        super().__init__(f"the chat's game is bot {bot_id}'s")
+        self.bot_id = bot_id
+
+
 class GameStatusError(StorageError):
     """The operation does not fit the game's status (e.g. an action on an ended game)."""
 

@@ -61,7 +61,7 @@ class MessagesTx(Transaction):
         id between them (the sender settling on another replica) is missed by both."""
         ids = [message_id] if legacy is None else [message_id, legacy]
         rows = self.session.exec(
-            select(ButtonMessage)
+            self.mine(select(ButtonMessage), ButtonMessage)
             .where(col(ButtonMessage.chat_id) == chat_id)
             .where(
                 or_(
@@ -92,6 +92,7 @@ class MessagesTx(Transaction):
                 game_id=game_id,
                 choices=list(choices),
                 created_at=now,
+                bot_id=self.bot_id,
             )
         )
 
@@ -117,7 +118,7 @@ class MessagesTx(Transaction):
         row = self._button_row(chat_id, message_id)
         if row is None and entry_id is not None:
             row = self.session.exec(
-                select(ButtonMessage)
+                self.mine(select(ButtonMessage), ButtonMessage)
                 .where(col(ButtonMessage.chat_id) == chat_id)
                 .where(col(ButtonMessage.entry_id) == entry_id)
                 .where(col(ButtonMessage.message_id).is_(None))
@@ -126,7 +127,7 @@ class MessagesTx(Transaction):
         if row is None and not choices:
             return  # a message that never had buttons of ours
         if row is None:
-            row = ButtonMessage(chat_id=chat_id, created_at=now)
+            row = ButtonMessage(chat_id=chat_id, created_at=now, bot_id=self.bot_id)
         row.message_id = message_id
         row.game_id = game_id if game_id is not None else row.game_id
         row.choices = list(choices)
@@ -148,7 +149,7 @@ class MessagesTx(Transaction):
         if row is not None and row.game_id is not None:
             self._notify(f"page:{row.game_id}")
         self.session.exec(
-            delete(ButtonMessage)
+            self.mine(delete(ButtonMessage), ButtonMessage)
             .where(col(ButtonMessage.chat_id) == chat_id)
             .where(col(ButtonMessage.message_id) == message_id)
         )
@@ -168,7 +169,7 @@ class MessagesTx(Transaction):
 
     def _button_row(self, chat_id: int, message_id: int) -> ButtonMessage | None:
         return self.session.exec(
-            select(ButtonMessage)
+            self.mine(select(ButtonMessage), ButtonMessage)
             .where(col(ButtonMessage.chat_id) == chat_id)
             .where(col(ButtonMessage.message_id) == message_id)
         ).first()

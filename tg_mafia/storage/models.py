@@ -121,6 +121,9 @@ class Game(SQLModel, table=True):
     anonymised_at: datetime | None = Field(
         default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
     )
+    # Revision 0010: the bot (its Telegram id) that runs the game; NULL: stored before
+    # there were several, taken by the first token at its next start (docs/storage.md).
+    bot_id: int | None = Field(default=None, sa_column=Column(BigInteger(), nullable=True))
 
 
 class GameAction(SQLModel, table=True):
@@ -130,7 +133,8 @@ class GameAction(SQLModel, table=True):
     # The unique (game_id, seq) index also serves lookups by game_id.
     __table_args__ = (
         UniqueConstraint("game_id", "seq", name="uq_game_action_seq"),
-        Index("uq_game_action_update", "update_id", unique=True),
+        # Each bot numbers its updates on its own (revision 0010 added the bot).
+        Index("uq_game_action_update", "update_id", "bot_id", unique=True),
     )
 
     id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
@@ -145,6 +149,8 @@ class GameAction(SQLModel, table=True):
     created_at: datetime = Field(
         default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
     )
+    # The bot whose update it was (revision 0010): NULL as the game's.
+    bot_id: int | None = Field(default=None, sa_column=Column(BigInteger(), nullable=True))
 
 
 class PlayerResult(SQLModel, table=True):
@@ -241,7 +247,8 @@ class ButtonMessage(SQLModel, table=True):
 
     __tablename__ = "button_message"
     __table_args__ = (
-        UniqueConstraint("chat_id", "message_id", name="uq_button_message"),
+        # A private chat's message ids are per bot (revision 0010 added the bot).
+        UniqueConstraint("chat_id", "message_id", "bot_id", name="uq_button_message"),
         Index("ix_button_message_game", "game_id"),
     )
 
@@ -257,6 +264,8 @@ class ButtonMessage(SQLModel, table=True):
     # buttons were not written down then: any button of its game.
     choices: list[str] | None = Field(default=None, sa_column=Column(NULLABLE_JSON, nullable=True))
     created_at: float = Field(sa_column=Column(Float(), nullable=False))
+    # The bot that sent the message (revision 0010): NULL as a game's.
+    bot_id: int | None = Field(default=None, sa_column=Column(BigInteger(), nullable=True))
 
 
 class OutboxEntry(SQLModel, table=True):
@@ -276,6 +285,8 @@ class OutboxEntry(SQLModel, table=True):
     op: dict[str, Any] = Field(sa_column=Column(JSON(), nullable=False))
     created_at: float = Field(sa_column=Column(Float(), nullable=False))
     attempts: int = Field(default=0, sa_column=Column(Integer(), nullable=False))
+    # The bot that makes the call (revision 0010): NULL as a game's.
+    bot_id: int | None = Field(default=None, sa_column=Column(BigInteger(), nullable=True))
 
 
 class NextGameWatch(SQLModel, table=True):
@@ -337,3 +348,5 @@ class WaitingGroup(SQLModel, table=True):
     created_at: datetime = Field(
         default_factory=utc_now, sa_column=Column(DateTime(timezone=True), nullable=False)
     )
+    # The bot whose budget it waits for (revision 0010): NULL as a game's.
+    bot_id: int | None = Field(default=None, sa_column=Column(BigInteger(), nullable=True))

@@ -3,14 +3,15 @@ records; `transaction()` groups several (tx.py) into one."""
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
-from sqlalchemy import Connection, Engine, Float, case, cast, func
+from sqlalchemy import Connection, Engine, Float, case, cast, func, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
@@ -38,17 +39,23 @@ from tg_mafia.storage.errors import (
     DatabaseUnavailableError,
 )
 from tg_mafia.storage.models import (
+    ButtonMessage,
     ChatSettings,
     Game,
     GameAction,
+    OutboxEntry,
     PlayerResult,
     Pseudonym,
+    WaitingGroup,
     utc_now,
 )
 from tg_mafia.storage.rows import aware, game_record, settings_record
 from tg_mafia.storage.tx import Tx
 
 log = logging.getLogger(__name__)
+
+# The tables whose rows belong to a bot (revision 0010).
+ADOPTED: Final = (Game, GameAction, OutboxEntry, ButtonMessage, WaitingGroup)
 
 
 class Database:
@@ -62,6 +69,30 @@ class Database:
         self._direct = Direct(engine.dialect)
         # The connection of the group commit this thread is inside, if any (`grouped`).
         self._group = threading.local()
+        # The bot this handle works for (`for_bot`); None: every bot's rows.
+        self.bot_id: int | None = None
+
+    def for_bot(self, bot_id: int) -> Database:
+        """This database as one bot (its Telegram id) sees it: its games, calls,
+        messages with buttons and queue for a table, and what it writes stamped as its
+        own (Tx's `bot_id`). The chats' settings, the results and the seats (one table
+        a player, whichever bot runs it) are every bot's. It shares the engine and the
+        group commit with this handle; closing either closes both."""
+        scoped = copy.copy(self)
+        scoped.bot_id = bot_id
+        return scoped
+
+    def adopt(self, bot_id: int) -> int:
+        """The rows stored before there were several bots (bot_id NULL) become
+        `bot_id`'s: the first token's, at its start (docs/storage.md). How many games
+        it took."""
+        with self._transaction() as session:
+            counts = []
+            for table in ADOPTED:
+                unclaimed = update(table).where(col(table.bot_id).is_(None))
+                taken = session.execute(unclaimed.values(bot_id=bot_id))
+                counts.append(int(getattr(taken, "rowcount", 0)))
+            return counts[0]  # ADOPTED's first: the games
 
     @property
     def engine(self) -> Engine:
@@ -89,13 +120,13 @@ class Database:
         try:
             if group is None:
                 with Session(self._engine, expire_on_commit=False) as session, session.begin():
-                    yield Tx(session.connection(), self._direct, session)
+                    yield Tx(session.connection(), self._direct, session, self.bot_id)
                 return
             depth = self._group.depth = self._group.depth + 1
             name = f"tg_mafia_{depth}"
             direct = self._direct
             direct.run(group, f"SAVEPOINT {name}")
-            tx = Tx(group, direct)
+            tx = Tx(group, direct, bot_id=self.bot_id)
             try:
                 yield tx
                 tx.finish(ok=True)
@@ -233,18 +264,17 @@ class Database:
             return tx.game_of_user(user_id)
 
     def count_unfinished(self) -> int:
-        with self._transaction() as session:
-            count = session.exec(
-                select(func.count()).select_from(Game).where(col(Game.status).in_(ACTIVE_STATUSES))
-            ).one()
-            return int(count)
+        with self.transaction() as tx:
+            query = select(func.count()).select_from(Game)
+            active = query.where(col(Game.status).in_(ACTIVE_STATUSES))
+            return int(tx.session.exec(tx.mine(active, Game)).one())
 
     def unfinished_games(self) -> tuple[GameRecord, ...]:
-        """Every game in the lobby or running, oldest first: what to resume at start."""
-        with self._transaction() as session:
-            rows = session.exec(
-                select(Game).where(col(Game.status).in_(ACTIVE_STATUSES)).order_by(col(Game.id))
-            ).all()
+        """Every game (of this handle's bot) in the lobby or running, oldest first: what
+        to resume at start."""
+        with self.transaction() as tx:
+            active = select(Game).where(col(Game.status).in_(ACTIVE_STATUSES))
+            rows = tx.session.exec(tx.mine(active, Game).order_by(col(Game.id))).all()
             return tuple(game_record(row) for row in rows)
 
     def actions(self, game_id: int) -> tuple[ActionRecord, ...]:

@@ -76,4 +76,5 @@ def game_record(row: Game | Row[Any] | SimpleNamespace) -> GameRecord:
         updated_at=aware(row.updated_at),
         ended_at=aware(row.ended_at) if row.ended_at else None,
         winner=row.winner,
+        bot_id=row.bot_id,
     )

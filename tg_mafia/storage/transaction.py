@@ -6,26 +6,52 @@ themselves are tx.py's, messages.py's and outbox.py's."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from tg_mafia.storage.direct import Direct
 from tg_mafia.storage.rows import NOTIFY
 
+Q = TypeVar("Q")  # a statement with a WHERE: a select, an update or a delete
+
 
 class Transaction:
     """The connection, the session made on it when first wanted, and the statements
-    run on the driver's connection after what the session holds."""
+    run on the driver's connection after what the session holds.
+
+    `bot_id`: the bot the transaction works for (Database.for_bot): what it reads of
+    games, the outbox, the messages with buttons and the queue for a table is that
+    bot's, and what it writes there is stamped with it; None: every bot's (the tools,
+    the tests)."""
 
     def __init__(
-        self, connection: Connection, direct: Direct, session: Session | None = None
+        self,
+        connection: Connection,
+        direct: Direct,
+        session: Session | None = None,
+        bot_id: int | None = None,
     ) -> None:
         self.connection = connection
         self.direct = direct
         self._session = session
         self._owns_session = session is None
+        self.bot_id = bot_id
+
+    def mine(self, query: Q, model: Any) -> Q:
+        """`query` kept to the rows of `model` of this transaction's bot (all,
+        unscoped)."""
+        if self.bot_id is None:
+            return query
+        return cast(Q, cast(Any, query).where(col(model.bot_id) == self.bot_id))
+
+    def bot_sql(self, table: str = "") -> str:
+        """The SQL condition that keeps a statement to this bot's rows (:bot_id),
+        to be added after a WHERE; "" unscoped."""
+        if self.bot_id is None:
+            return ""
+        return f" AND {table + '.' if table else ''}bot_id = :bot_id"
 
     @property
     def session(self) -> Session:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from sqlalchemy import delete, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
 from tg_mafia.records import (
@@ -28,8 +29,10 @@ from tg_mafia.records import (
     Unset,
 )
 from tg_mafia.storage import erasure
+from tg_mafia.storage.chats import ChatsTx
 from tg_mafia.storage.direct import GAME_COLUMNS
 from tg_mafia.storage.errors import (
+    ChatTakenError,
     GameAlreadyRunningError,
     GameNotFoundError,
     GameStatusError,
@@ -38,13 +41,10 @@ from tg_mafia.storage.errors import (
 )
 from tg_mafia.storage.messages import MessagesTx
 from tg_mafia.storage.models import (
-    ChatMove,
     ChatSettings,
     Game,
     GameAction,
-    LivingMessage,
     NextGameWatch,
-    OutboxEntry,
     PlayerResult,
     Seat,
     utc_now,
@@ -57,9 +57,10 @@ LOBBY_ONLY_FIELDS: Final = frozenset({"players", "variant", "language", "options
 SEED_BITS: Final = 63  # fits a signed BIGINT
 
 
-class Tx(MessagesTx, OutboxTx):
+class Tx(MessagesTx, OutboxTx, ChatsTx):
     """Every operation of one transaction: games, their seats, their action log and
-    the next-game watches here; the messages' and the outbox's from its bases."""
+    the next-game watches here; the messages', the outbox's and a chat's moves from
+    its bases."""
 
     # -- reading games ---------------------------------------------------------------
 
@@ -72,20 +73,32 @@ class Tx(MessagesTx, OutboxTx):
         return direct.game(rows[0]) if rows else None
 
     def active_game(
-        self, chat_id: int, topic: int = 0, *, for_update: bool = False
+        self, chat_id: int, topic: int = 0, *, for_update: bool = False, any_bot: bool = False
     ) -> GameRecord | None:
+        """The chat's (topic's) lobby or running game: this transaction's bot's, or with
+        `any_bot` whichever bot runs it (one game a chat, whichever bot runs it)."""
         direct = self.direct
-        sql = direct.active_game_for_update_sql if for_update else direct.active_game_sql
-        rows = self._rows(sql, {"chat_id": chat_id, "topic": topic})
+        params: dict[str, Any] = {"chat_id": chat_id, "topic": topic}
+        if self.bot_id is None or any_bot:
+            sql = direct.active_game_for_update_sql if for_update else direct.active_game_sql
+        else:
+            sql = (
+                direct.own_active_game_for_update_sql if for_update else direct.own_active_game_sql
+            )
+            params["bot_id"] = self.bot_id
+        rows = self._rows(sql, params)
         return direct.game(rows[0]) if rows else None
 
     def active_games_in_chat(self, chat_id: int) -> list[GameRecord]:
         """The chat's lobbies and running games, every forum topic's."""
         rows = self.session.exec(
-            select(Game)
-            .where(Game.chat_id == chat_id, col(Game.status).in_(ACTIVE_STATUSES))
-            .order_by(col(Game.id))
-            .with_for_update()
+            self.mine(
+                select(Game)
+                .where(Game.chat_id == chat_id, col(Game.status).in_(ACTIVE_STATUSES))
+                .order_by(col(Game.id))
+                .with_for_update(),
+                Game,
+            )
         ).all()
         return [game_record(row) for row in rows]
 
@@ -103,13 +116,15 @@ class Tx(MessagesTx, OutboxTx):
         return game_record(row) if row else None
 
     def game_of_user(self, user_id: int) -> GameRecord | None:
-        """The lobby or running game the user sits at (one at most)."""
+        """The lobby or running game the user sits at (one at most, across every bot;
+        this transaction's bot's only)."""
         sql = self.direct.text(
             f"SELECT {', '.join('game.' + name for name in GAME_COLUMNS)} FROM game"
-            " JOIN seat ON seat.game_id = game.id WHERE seat.user_id = :user_id AND seat.active",
-            key="game_of_user",
+            " JOIN seat ON seat.game_id = game.id WHERE seat.user_id = :user_id AND seat.active"
+            + self.bot_sql("game"),
+            key=("game_of_user", self.bot_id is None),
         )
-        rows = self._rows(sql, {"user_id": user_id})
+        rows = self._rows(sql, self._with_bot({"user_id": user_id}))
         return self.direct.game(rows[0]) if rows else None
 
     # -- writing games -------------------------------------------------------------------
@@ -132,12 +147,12 @@ class Tx(MessagesTx, OutboxTx):
         stage_deadline: float | None = None,
     ) -> GameRecord:
         """Variant, language and options default to the chat's settings.
-        GameAlreadyRunningError if the chat (topic) has a lobby or running game."""
+        GameAlreadyRunningError if the chat (topic) has a lobby or running game;
+        ChatTakenError if it is another bot's."""
         if seed is None:
             seed = secrets.randbits(SEED_BITS)
         check_seed(seed)
-        if self.active_game(chat_id, topic) is not None:
-            raise GameAlreadyRunningError(f"chat {chat_id} already has a game")
+        self._check_free(chat_id, topic)
         settings = self.session.get(ChatSettings, chat_id)
         now = utc_now()
         row = Game(
@@ -160,13 +175,33 @@ class Tx(MessagesTx, OutboxTx):
             version=1,
             created_at=now,
             updated_at=now,
+            bot_id=self.bot_id,
         )
-        self.session.add(row)
-        self.session.flush()
+        self._add_lobby(row)
         assert row.id is not None
         for player in players:
             self._sit(row.id, player.user_id)
         return game_record(row)
+
+    def _check_free(self, chat_id: int, topic: int) -> None:
+        """One game a chat (a forum topic), whichever bot runs it."""
+        current = self.active_game(chat_id, topic, any_bot=True)
+        if current is None:
+            return
+        if self.bot_id is not None and current.bot_id != self.bot_id:
+            raise ChatTakenError(current.bot_id)
+        raise GameAlreadyRunningError(f"chat {chat_id} already has a game")
+
+    def _add_lobby(self, row: Game) -> None:
+        self.session.add(row)
+        try:
+            self.session.flush()
+        except IntegrityError as error:
+            # The one-game-per-chat index: another lobby opened at the same moment (by
+            # another replica or another bot); or a player sits at another table.
+            if "seat" in str(error.orig).lower():
+                raise PlayerBusyError("a player sits at another table") from error
+            raise GameAlreadyRunningError(f"chat {row.chat_id} already has a game") from error
 
     def update_game(
         self,
@@ -351,80 +386,6 @@ class Tx(MessagesTx, OutboxTx):
             values["saved_permissions"] = dict(saved)
         return self._guarded_update(record.id, record.version, ACTIVE_STATUSES, values)
 
-    def move_chat(self, old: int, new: int) -> tuple[list[GameRecord], dict[int, list[str]]]:
-        """The group became a supergroup: its games (all of them: the results
-        follow), settings and waiting calls move to the new id, and the move is
-        written down (`moved_to`). The ids of its living messages are forgotten (the
-        next edit of each says it anew); returned: the moved active games, and the keys
-        of the living messages each had in the old chat, to be said again."""
-        if self.session.get(ChatMove, old) is None:
-            self.session.add(ChatMove(old_chat_id=old, new_chat_id=new, moved_at=utc_now()))
-        living: dict[int, list[str]] = {}
-        for game_id, key in self.session.exec(
-            select(LivingMessage.game_id, LivingMessage.key).where(
-                col(LivingMessage.chat_id) == old
-            )
-        ):
-            living.setdefault(game_id, []).append(key)
-        self.session.exec(
-            update(Game)
-            .where(col(Game.chat_id) == old)
-            .values(chat_id=new)
-            .execution_options(synchronize_session=False)
-        )
-        for table in (PlayerResult, OutboxEntry):
-            self.session.exec(
-                update(table)
-                .where(col(table.chat_id) == old)
-                .values(chat_id=new)
-                .execution_options(synchronize_session=False)
-            )
-        self.session.exec(
-            delete(LivingMessage)
-            .where(col(LivingMessage.chat_id) == old)
-            .execution_options(synchronize_session=False)
-        )
-        settings = self.session.get(ChatSettings, old)
-        if settings is not None and self.session.get(ChatSettings, new) is None:
-            self.session.add(
-                ChatSettings(
-                    chat_id=new,
-                    language=settings.language,
-                    variant=settings.variant,
-                    options=dict(settings.options),
-                    title=settings.title,
-                    updated_at=utc_now(),
-                )
-            )
-            self.session.delete(settings)
-        self.session.flush()
-        return self.active_games_in_chat(new), living
-
-    def moved_to(self, chat_id: int) -> int:
-        """The chat `chat_id` became (following upgrades), or itself."""
-        for _ in range(4):  # a basic group upgrades once; a loop is never followed far
-            move = self.session.get(ChatMove, chat_id)
-            if move is None:
-                break
-            chat_id = move.new_chat_id
-        return chat_id
-
-    def drop_pending_of_game(self, game_id: int) -> None:
-        """A game's waiting calls can no longer be made (its forum topic was deleted)."""
-        self.session.exec(
-            delete(OutboxEntry)
-            .where(col(OutboxEntry.game_id) == game_id)
-            .execution_options(synchronize_session=False)
-        )
-
-    def drop_pending(self, chat_id: int) -> None:
-        """The chat's waiting calls can no longer be made (the bot was removed)."""
-        self.session.exec(
-            delete(OutboxEntry)
-            .where(col(OutboxEntry.chat_id) == chat_id)
-            .execution_options(synchronize_session=False)
-        )
-
     def move_deadline(self, game_id: int, timer_token: str, deadline: float) -> bool:
         """The stage's deadline, moved (its message reached the chat late): only while
         the game still runs that timer. No version bump: the game did not change."""
@@ -580,20 +541,28 @@ class Tx(MessagesTx, OutboxTx):
     def _append_action(self, game_id: int, action: JsonObject, update_id: int | None) -> None:
         # The version update before it holds the game's row lock, so seq cannot race.
         sql = self.direct.text(
-            "INSERT INTO game_action (game_id, seq, action, update_id, created_at)"
+            "INSERT INTO game_action (game_id, seq, action, update_id, created_at, bot_id)"
             " VALUES (:game_id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM game_action"
-            " WHERE game_id = :game_id), :action, :update_id, :created_at)",
+            " WHERE game_id = :game_id), :action, :update_id, :created_at, :bot_id)",
             key="append_action",
         )
         values = {"action": action, "created_at": utc_now()}
         params = {**self.direct.values("game_action", values), "game_id": game_id}
         params["update_id"] = update_id
+        params["bot_id"] = self.bot_id
         self._write(sql, params)
 
     def made_by_update(self, update_id: int) -> bool:
-        """Whether a move was made by this Telegram update already."""
+        """Whether a move was made by this Telegram update already (a bot's own: each
+        bot numbers its updates on its own)."""
         sql = self.direct.text(
-            "SELECT id FROM game_action WHERE update_id = :update_id LIMIT 1",
-            key="made_by_update",
+            "SELECT id FROM game_action WHERE update_id = :update_id" + self.bot_sql() + " LIMIT 1",
+            key=("made_by_update", self.bot_id is None),
         )
-        return bool(self._rows(sql, {"update_id": update_id}))
+        return bool(self._rows(sql, self._with_bot({"update_id": update_id})))
+
+    def _with_bot(self, params: dict[str, Any]) -> dict[str, Any]:
+        """`params`, with this transaction's bot when it has one (`bot_sql`)."""
+        if self.bot_id is not None:
+            params["bot_id"] = self.bot_id
+        return params

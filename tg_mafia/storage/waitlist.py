@@ -38,10 +38,11 @@ def take_turn(tx: Tx) -> None:
 
 
 def open_games(tx: Tx) -> Counter[str]:
-    """The lobbies and running games, by variant (on the one-game-per-chat partial
-    index, whose condition this is word for word)."""
+    """The lobbies and running games (of the transaction's bot: each token has its own
+    budget), by variant (on the one-game-per-chat partial index, whose condition this is
+    word for word)."""
     rows = tx.session.exec(
-        select(Game.variant, func.count())
+        tx.mine(select(Game.variant, func.count()), Game)
         .where(text(ACTIVE_GAME_WHERE))
         .group_by(col(Game.variant))
     ).all()
@@ -51,22 +52,28 @@ def open_games(tx: Tx) -> Counter[str]:
 def drop_expired(tx: Tx, now: float) -> None:
     """Tables held past their time go back to everyone (and their groups out of the queue)."""
     tx.session.execute(
-        delete(WaitingGroup).where(
+        tx.mine(delete(WaitingGroup), WaitingGroup).where(
             col(WaitingGroup.held_until).is_not(None), col(WaitingGroup.held_until) <= now
         )
     )
 
 
 def queue(tx: Tx) -> list[Waiting]:
-    """Every waiting group, first come first."""
-    rows = tx.session.exec(select(WaitingGroup).order_by(col(WaitingGroup.id))).all()
+    """Every group waiting for a table of the transaction's bot, first come first."""
+    query = tx.mine(select(WaitingGroup), WaitingGroup).order_by(col(WaitingGroup.id))
+    rows = tx.session.exec(query).all()
     return [Waiting(r.id or 0, r.chat_id, r.topic, r.variant, r.title, r.held_until) for r in rows]
 
 
 def join(tx: Tx, chat_id: int, topic: int, variant: str, title: str) -> None:
     tx.session.add(
         WaitingGroup(
-            chat_id=chat_id, topic=topic, variant=variant, title=title[:255], created_at=utc_now()
+            chat_id=chat_id,
+            topic=topic,
+            variant=variant,
+            title=title[:255],
+            created_at=utc_now(),
+            bot_id=tx.bot_id,
         )
     )
     tx.session.flush()
@@ -89,4 +96,5 @@ def language_of(tx: Tx, chat_id: int) -> str:
 
 def waiting_count(tx: Tx) -> int:
     """The groups in the queue, told of a free table or not yet."""
-    return int(tx.session.exec(select(func.count()).select_from(WaitingGroup)).one())
+    query = tx.mine(select(func.count()).select_from(WaitingGroup), WaitingGroup)
+    return int(tx.session.exec(query).one())

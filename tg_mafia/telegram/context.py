@@ -15,6 +15,7 @@ from engine import Views
 from tg_mafia.ops.budget import TokenBudget
 from tg_mafia.ops.logs import RecentErrors
 from tg_mafia.ops.metrics import BotMetrics
+from tg_mafia.runtime.db.shared import SharedDb
 from tg_mafia.runtime.service import GameService
 from tg_mafia.storage import Database
 from tg_mafia.telegram.limiter import InputLimiter
@@ -39,6 +40,9 @@ class BotOptions:
     own_pace: Callable[[Views], bool] | None = None
     # The bot token's: how many games it takes (ops/budget.py).
     budget: TokenBudget = field(default_factory=TokenBudget)
+    # The first of the process's tokens (or the only one): it takes the rows stored
+    # before there were several, and keeps the daily retention (runtime/service.py).
+    first_token: bool = True
 
 
 class NotRunningError(RuntimeError):
@@ -57,6 +61,13 @@ class BotData:
     db: Database | None = None  # the game service's, when it starts
     service: GameService | None = None  # while the bot runs
     errors: RecentErrors | None = None  # the last errors logged, for /status, while it runs
+    # Several tokens in one process (bootstrap.Fleet): what its bots share of the
+    # database, and who they are (bot id -> username, each filled in at its start).
+    shared: SharedDb | None = None
+    bots: dict[int, str] = field(default_factory=dict)
+    # Every bot of the process, this one too (several tokens): /status and /metrics
+    # show them all. Empty: the one bot.
+    fleet: list[App] = field(default_factory=list)
 
     @property
     def running(self) -> GameService:

@@ -169,6 +169,15 @@ class WebServer:
         await self._server.close_all_connections()
 
 
+def hook_rule(
+    path: str, bot: Bot, handle: Handle, secret: str, record: Record | None = None
+) -> Rule:
+    """One bot's updates at `path`, checked with its `secret`: a server may hold
+    several (one process, several tokens: each bot its own path and secret)."""
+    options = {"bot": bot, "handle": handle, "secret": secret, "record": record}
+    return (path, _UpdateHandler, options)
+
+
 class WebhookListener(WebServer):
     """Telegram's POSTs of updates at `path`, and `routes`: more of the bot's
     pages on the same server (the Mini App's)."""
@@ -183,5 +192,4 @@ class WebhookListener(WebServer):
         record: Record | None = None,
         routes: Sequence[Rule] = (),
     ) -> None:
-        options = {"bot": bot, "handle": handle, "secret": secret, "record": record}
-        super().__init__(address, [(path, _UpdateHandler, options), *routes])
+        super().__init__(address, [hook_rule(path, bot, handle, secret, record), *routes])

@@ -70,7 +70,7 @@ def admit(
     """In /newgame's transaction, before its lobby is made: None when the game may open
     (a table held for the group is its own), else the message that puts the group in the
     queue (or says its place there again)."""
-    if tx.active_game(chat_id, topic) is not None:
+    if tx.active_game(chat_id, topic, any_bot=True) is not None:
         return None  # not admission's business: the lobby's "already open" answers
     store.take_turn(tx)
     queue = current(tx, now)

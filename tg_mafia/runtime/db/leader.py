@@ -17,7 +17,11 @@ are one process's) and keeps the games' timers (so each fires once).
   its name (`application_name`), so a replica can see who else runs.
 - A bot's share of a PostgreSQL database is its schema (`search_path`): bots
   in two schemas of one database are strangers, each with its own lock, its
-  own replicas and its own notifications (`Scope`)."""
+  own replicas and its own notifications (`Scope`).
+- Several tokens on one database (docs/scaling.md): each bot leads on its own,
+  with its own lock and replicas' names (the scope of its bot id), so its
+  sending and its timers are one process's whichever other bots that process
+  leads; on SQLite the one process leads them all."""
 
 from __future__ import annotations
 
@@ -53,18 +57,21 @@ class Scope:
     channel: str  # of LISTEN/NOTIFY: storage/rows.py's CHANNEL_SQL, as the database names it
 
 
-def scope_of(schema: str, channel: str) -> Scope:
-    if schema == "public":  # the names used before schemas were told apart
+def scope_of(schema: str, channel: str, bot_id: int | None = None) -> Scope:
+    """One bot's scope in one schema (`bot_id` None: the one bot of the releases before
+    several tokens, with the names they used)."""
+    if schema == "public" and bot_id is None:  # the names used before schemas were told apart
         return Scope(LEADER_LOCK, NAME_PREFIX, channel)
-    digest = hashlib.md5(schema.encode(), usedforsecurity=False).digest()  # a name only
+    name = schema if bot_id is None else f"{schema}/{bot_id}"
+    digest = hashlib.md5(name.encode(), usedforsecurity=False).digest()  # a name only
     tag = digest.hex()[:8]
     return Scope(int.from_bytes(digest[:8], "big", signed=True), f"{NAME_PREFIX}@{tag}", channel)
 
 
-def current_scope(engine: Engine) -> Scope:
+def current_scope(engine: Engine, bot_id: int | None = None) -> Scope:
     with engine.connect() as connection:
         schema, channel = connection.execute(text(f"SELECT current_schema(), {CHANNEL_SQL}")).one()
-    return scope_of(str(schema), str(channel))
+    return scope_of(str(schema), str(channel), bot_id)
 
 
 class ReplicaConfigError(Exception):
@@ -93,8 +100,9 @@ class SoleLeader:
         self._file: Any = None
 
     def claim(self) -> None:
-        """Refuses a second process on the same database file."""
-        if self.path is None:
+        """Refuses a second process on the same database file (the bots of one process
+        share one claim: made again, it changes nothing)."""
+        if self.path is None or self._file is not None:
             return
         lock = self.path.with_name(self.path.name + ".lock")
         handle = lock.open("a+")
@@ -125,9 +133,10 @@ class PostgresLeader:
     """PostgreSQL: the advisory lock, taken and watched on a connection of its
     own, in a thread (the waits are the database's, not the event loop's)."""
 
-    def __init__(self, engine: Engine, replica: Replica) -> None:
+    def __init__(self, engine: Engine, replica: Replica, bot_id: int | None = None) -> None:
         self.engine = engine
         self.replica = replica
+        self.bot_id = bot_id  # the bot it leads for (None: the one bot before several)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.leading = False
@@ -136,16 +145,17 @@ class PostgresLeader:
     @property
     def scope(self) -> Scope:
         if self._scope is None:  # asked at start, when the database is known to answer
-            self._scope = current_scope(self.engine)
+            self._scope = current_scope(self.engine, self.bot_id)
         return self._scope
 
     def claim(self) -> None:
         """Refuses a start that would break the replicas already running."""
-        check_replicas(self.engine, self.replica)
+        check_replicas(self.engine, self.replica, self.bot_id)
 
     def peers(self) -> int:
         """How many other replicas run now."""
-        return sum(1 for r in live_replicas(self.engine) if r[2] != self.replica.id)
+        found = live_replicas(self.engine, self.bot_id)
+        return sum(1 for r in found if r[2] != self.replica.id)
 
     def start(
         self,
@@ -162,7 +172,7 @@ class PostgresLeader:
         self._thread = threading.Thread(
             target=self._run,
             args=(lambda: soon(gained), lambda: soon(lost), lambda p: soon(note, p)),
-            name="tg-mafia-leader",
+            name=f"tg-mafia-leader-{self.bot_id or ''}",
             daemon=True,
         )
         self._thread.start()
@@ -212,10 +222,10 @@ class PostgresLeader:
                 raw.invalidate()  # never back to the pool: the lock must go with it
 
 
-def live_replicas(engine: Engine) -> list[tuple[str, str, str]]:
-    """(mode, secret digest, id) of every replica of this bot (its database and
-    schema) whose lock connection is open."""
-    prefix = current_scope(engine).prefix
+def live_replicas(engine: Engine, bot_id: int | None = None) -> list[tuple[str, str, str]]:
+    """(mode, secret digest, id) of every replica of this bot (its database, schema and
+    id) whose lock connection is open."""
+    prefix = current_scope(engine, bot_id).prefix
     raw = engine.raw_connection()
     try:
         cursor = raw.cursor()
@@ -236,10 +246,10 @@ def live_replicas(engine: Engine) -> list[tuple[str, str, str]]:
     return found
 
 
-def check_replicas(engine: Engine, replica: Replica) -> None:
+def check_replicas(engine: Engine, replica: Replica, bot_id: int | None = None) -> None:
     """Several processes share the bot only in webhook mode, with one shared
     secret; polling is one process's."""
-    others = [r for r in live_replicas(engine) if r[2] != replica.id]
+    others = [r for r in live_replicas(engine, bot_id) if r[2] != replica.id]
     if not others:
         return
     ids = ", ".join(r[2] for r in others)
@@ -261,7 +271,14 @@ def check_replicas(engine: Engine, replica: Replica) -> None:
         )
 
 
-def leader_for(engine: Engine, replica: Replica) -> SoleLeader | PostgresLeader:
+def leader_for(
+    engine: Engine,
+    replica: Replica,
+    bot_id: int | None = None,
+    sole: SoleLeader | None = None,
+) -> SoleLeader | PostgresLeader:
+    """A bot's leader: on SQLite the process's one (`sole`, shared by its bots, or a
+    new one), on PostgreSQL one of the bot's own."""
     if engine.dialect.name == "sqlite":
-        return SoleLeader(engine.url.database)
-    return PostgresLeader(engine, replica)
+        return sole if sole is not None else SoleLeader(engine.url.database)
+    return PostgresLeader(engine, replica, bot_id)

@@ -21,10 +21,19 @@ class AsyncDb:
     def __init__(self, db: Database, workers: int | None = None) -> None:
         self.db = db
         self._pool: Executor
+        self._owner = True  # closes the pool; a view (`view`) does not
         if db.dialect == "sqlite":
             self._pool = GroupCommitter(db)
         else:
             self._pool = ThreadPoolExecutor(workers or 4, thread_name_prefix="tg-mafia-db")
+
+    def view(self, db: Database) -> AsyncDb:
+        """The same worker thread(s), calling with `db` (one bot's handle on the same
+        database, `Database.for_bot`): the bots of one process share SQLite's one writer
+        and its group commits. Closing a view leaves the pool to its owner."""
+        other = AsyncDb.__new__(AsyncDb)
+        other.db, other._pool, other._owner = db, self._pool, False
+        return other
 
     async def run(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """`call(db, *args, **kwargs)` in a worker thread."""
@@ -34,4 +43,5 @@ class AsyncDb:
         )
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True)
+        if self._owner:
+            self._pool.shutdown(wait=True)

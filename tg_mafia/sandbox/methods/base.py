@@ -19,6 +19,7 @@ from tg_mafia.sandbox.world.textfmt import parse_text
 
 if TYPE_CHECKING:
     from tg_mafia.sandbox.core import Sandbox
+    from tg_mafia.sandbox.world.bots import SandboxBot
 
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
@@ -48,6 +49,7 @@ Access = str
 class CallContext:
     method: str
     chat_id: int | None = None
+    bot_id: int | None = None  # the bot that called
 
 
 @dataclass
@@ -61,6 +63,7 @@ class PendingQuery:
     answered: bool = False
     answer: dict[str, Any] = field(default_factory=dict)
     answered_at: float | None = None  # sandbox seconds: when the answer arrived
+    bot_id: int | None = None  # the bot it was sent to (whose message was pressed)
 
 
 Handler = Callable[[dict[str, Any], CallContext], Awaitable[Any]]
@@ -76,15 +79,18 @@ class Placement:
 
 
 class MethodBase:
-    def __init__(self, sandbox: Sandbox) -> None:
+    """The methods as one bot (`me`) calls them."""
+
+    def __init__(self, sandbox: Sandbox, me: SandboxBot) -> None:
         self.sb = sandbox
         self.world = sandbox.world
+        self.me = me
 
     def _now(self) -> float:
         return self.sb.clock.now()
 
     def _chat(self, p: dict[str, Any], ctx: CallContext, access: Access = "write") -> Chat:
-        chat = self.world.resolve_chat(p["chat_id"])
+        chat = self.world.resolve_chat(p["chat_id"], self.me.id)
         ctx.chat_id = chat.id
         self._check_access(chat, access)
         return chat
@@ -99,7 +105,7 @@ class MethodBase:
             if access != "read":
                 raise group_migrated(chat.migrated_to)
             return
-        member = self.world.bot_member(chat)
+        member = self.world.bot_member(chat, self.me.id)
         if chat.type == "group" and access == "read":
             return
         if member.status == "kicked":
@@ -115,12 +121,12 @@ class MethodBase:
             user = self.world.users[chat.id]
             if user.is_bot:
                 raise forbidden("bot can't send messages to bots")
-            if user.blocked:
+            if user.link(self.me.id).blocked:
                 raise forbidden("bot was blocked by the user")
-            if not user.started:
+            if not user.link(self.me.id).started:
                 raise forbidden("bot can't initiate conversation with a user")
             return
-        member = self.world.bot_member(chat)
+        member = self.world.bot_member(chat, self.me.id)
         if chat.type == "channel" and not member.is_admin:
             raise bad_request("need administrator rights in the channel chat")
         if not member.is_admin:
@@ -134,7 +140,7 @@ class MethodBase:
         """A bot's post is signed by the channel in a channel, by the bot elsewhere."""
         if chat.type == "channel":
             return {"from_id": None, "sender_chat_id": chat.id}
-        return {"from_id": self.world.bot.id}
+        return {"from_id": self.me.id}
 
     def _text(self, p: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
         raw = p.get("text")
@@ -185,7 +191,7 @@ class MethodBase:
         if isinstance(reply, dict):
             target = chat
             if "chat_id" in reply:
-                target = self.world.resolve_chat(reply["chat_id"])
+                target = self.world.resolve_chat(reply["chat_id"], self.me.id)
             found = target.live_message(reply["message_id"])
             if found is not None:
                 replied = found if target is chat else None
@@ -199,12 +205,12 @@ class MethodBase:
         if thread is not None and (thread == GENERAL_TOPIC_ID or thread not in chat.topics):
             raise bad_request("message thread not found")
         thread_id, in_topic = self.sb.thread_of(chat, thread, replied)
-        if not self.sb.may_post_in_thread(chat, self.world.bot.id, thread_id):
+        if not self.sb.may_post_in_thread(chat, self.me.id, thread_id):
             raise bad_request("TOPIC_CLOSED")
         return Placement(replied.message_id if replied else None, thread_id, in_topic)
 
     def _charge(self, chat: Chat) -> None:
-        self.sb.limiter.check_and_charge(chat.id, chat.is_group, self._now())
+        self.me.limiter.check_and_charge(chat.id, chat.is_group, self._now())
 
     def _message_to_edit(self, p: dict[str, Any], ctx: CallContext) -> tuple[Chat, Message]:
         if "inline_message_id" in p:
@@ -214,12 +220,12 @@ class MethodBase:
         chat = self._chat(p, ctx, "edit")
         if chat.type == "private":
             user = self.world.users[chat.id]
-            if user.blocked:
+            if user.link(self.me.id).blocked:
                 raise forbidden("bot was blocked by the user")
         message = chat.live_message(p["message_id"])
         if message is None:
             raise bad_request("message to edit not found")
-        own = message.from_id == self.world.bot.id or (
+        own = message.from_id == self.me.id or (
             chat.type == "channel" and message.sender_chat_id == chat.id
         )
         if not own or message.is_service:
@@ -227,5 +233,5 @@ class MethodBase:
         return chat, message
 
     def _require_right(self, chat: Chat, right: str, wording: str) -> None:
-        if not self.world.bot_has_right(chat, right):
+        if not self.world.bot_has_right(chat, right, self.me.id):
             raise bad_request(wording)

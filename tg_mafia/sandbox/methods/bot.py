@@ -22,19 +22,19 @@ class BotMethods(MethodBase):
         """The bot, with every capability the schema lists for getMe: it joins groups and
         reads them all when privacy mode is off; inline mode, business, web apps, topics
         in private chats and the like are not modelled, so they are all false."""
-        out = self.world.bot.to_api()
+        out = self.me.user.to_api()
         out.update(dict.fromkeys(self.sb.schema.get_me_fields, False))
-        out.update(can_join_groups=True, can_read_all_group_messages=not self.sb.privacy_mode)
+        out.update(can_join_groups=True, can_read_all_group_messages=not self.me.privacy_mode)
         return out
 
     async def get_updates(self, p: dict[str, Any], ctx: CallContext) -> Any:
-        if self.sb.webhook is not None:
+        if self.me.webhook is not None:
             raise ApiError(
                 409,
                 "Conflict: can't use getUpdates method while webhook is active; "
                 "use deleteWebhook to delete the webhook first",
             )
-        queue = self.sb.updates
+        queue = self.me.updates
         poll = queue.begin_poll()
         if "offset" in p:
             queue.confirm(p["offset"])
@@ -53,7 +53,7 @@ class BotMethods(MethodBase):
     async def set_webhook(self, p: dict[str, Any], ctx: CallContext) -> Any:
         url = p["url"]
         if not url:
-            await self.sb.stop_webhook()
+            await self.sb.stop_webhook(self.me)
             return True
         loopback = re.match(r"^http://(127\.0\.0\.1|localhost)(:\d+)?/", url + "/")
         if not url.startswith("https://") and not loopback:
@@ -62,24 +62,24 @@ class BotMethods(MethodBase):
         if secret is not None and not _SECRET.match(secret):
             raise bad_request("secret token contains unallowed characters")
         if p.get("drop_pending_updates"):
-            self.sb.updates.drop_all()
+            self.me.updates.drop_all()
         if "allowed_updates" in p:
-            self.sb.updates.set_allowed(p["allowed_updates"])
-        await self.sb.start_webhook(url, secret, int(p.get("max_connections") or 40))
+            self.me.updates.set_allowed(p["allowed_updates"])
+        await self.sb.start_webhook(url, secret, int(p.get("max_connections") or 40), self.me)
         return True
 
     async def delete_webhook(self, p: dict[str, Any], ctx: CallContext) -> Any:
-        await self.sb.stop_webhook()
+        await self.sb.stop_webhook(self.me)
         if p.get("drop_pending_updates"):
-            self.sb.updates.drop_all()
+            self.me.updates.drop_all()
         return True
 
     async def get_webhook_info(self, p: dict[str, Any], ctx: CallContext) -> Any:
-        hook = self.sb.webhook
+        hook = self.me.webhook
         info: dict[str, Any] = {
             "url": hook.config.url if hook else "",
             "has_custom_certificate": False,
-            "pending_update_count": len(self.sb.updates.pending),
+            "pending_update_count": len(self.me.updates.pending),
         }
         if hook and hook.last_error_date is not None:
             info["last_error_date"] = hook.last_error_date
@@ -96,16 +96,16 @@ class BotMethods(MethodBase):
             if not 1 <= len(command["description"]) <= 256:
                 raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
         key = self._commands_key(p)
-        self.sb.commands[key] = [
+        self.me.commands[key] = [
             {"command": c["command"], "description": c["description"]} for c in commands
         ]
         return True
 
     async def get_my_commands(self, p: dict[str, Any], ctx: CallContext) -> Any:
-        return self.sb.commands.get(self._commands_key(p), [])
+        return self.me.commands.get(self._commands_key(p), [])
 
     async def delete_my_commands(self, p: dict[str, Any], ctx: CallContext) -> Any:
-        self.sb.commands.pop(self._commands_key(p), None)
+        self.me.commands.pop(self._commands_key(p), None)
         return True
 
     @staticmethod

@@ -38,19 +38,19 @@ class ForumMethods(MethodBase):
         return topic
 
     def _may_edit(self, chat: Chat, topic: Topic) -> bool:
-        bot_id = self.world.bot.id
+        bot_id = self.me.id
         return topic.creator_id == bot_id or self.sb.can_manage_topics(chat, bot_id)
 
     async def create_forum_topic(self, p: dict[str, Any], ctx: CallContext) -> Any:
         chat = self._forum(p, ctx)
-        if not self.sb.can_create_topics(chat, self.world.bot.id):
+        if not self.sb.can_create_topics(chat, self.me.id):
             raise bad_request("not enough rights to create a topic")
         name = str(p["name"]).strip()
         if not name:
             raise bad_request("name must be non-empty")
         topic, _ = self.sb.open_topic(
             chat,
-            self.world.bot.id,
+            self.me.id,
             name,
             int(p.get("icon_color") or DEFAULT_ICON_COLOR),
             p.get("icon_custom_emoji_id") or None,
@@ -73,7 +73,7 @@ class ForumMethods(MethodBase):
             edited["icon_custom_emoji_id"] = emoji or ""
         if not edited:
             raise bad_request("TOPIC_NOT_MODIFIED")
-        self.sb.rename_topic(chat, topic.thread_id, self.world.bot.id, edited)
+        self.sb.rename_topic(chat, topic.thread_id, self.me.id, edited)
         return True
 
     async def close_forum_topic(self, p: dict[str, Any], ctx: CallContext) -> Any:
@@ -89,7 +89,7 @@ class ForumMethods(MethodBase):
             raise bad_request(TOGGLE_RIGHTS)
         if topic.closed == closed:
             raise bad_request("TOPIC_NOT_MODIFIED")
-        self.sb.set_topic_closed(chat, topic.thread_id, closed, self.world.bot.id)
+        self.sb.set_topic_closed(chat, topic.thread_id, closed, self.me.id)
         return True
 
     async def delete_forum_topic(self, p: dict[str, Any], ctx: CallContext) -> Any:
@@ -109,9 +109,9 @@ class ForumMethods(MethodBase):
 
     def _toggle_general(self, p: dict[str, Any], ctx: CallContext, *, closed: bool) -> bool:
         chat = self._forum(p, ctx)
-        if not self.sb.can_manage_topics(chat, self.world.bot.id):
+        if not self.sb.can_manage_topics(chat, self.me.id):
             raise bad_request(TOGGLE_RIGHTS)
         if chat.general_closed == closed:
             raise bad_request("TOPIC_NOT_MODIFIED")
-        self.sb.set_topic_closed(chat, GENERAL_TOPIC_ID, closed, self.world.bot.id)
+        self.sb.set_topic_closed(chat, GENERAL_TOPIC_ID, closed, self.me.id)
         return True

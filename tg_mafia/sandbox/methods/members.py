@@ -45,7 +45,7 @@ class MemberMethods(MethodBase):
             raise bad_request("method is available only for supergroups")
         self._require_right(chat, "can_restrict_members", RESTRICT_RIGHTS)
         user_id = p["user_id"]
-        if user_id == self.world.bot.id:
+        if user_id == self.me.id:
             raise bad_request("can't restrict self")
         self._target(chat, user_id, present=True)
         independent = bool(p.get("use_independent_chat_permissions", False))
@@ -56,7 +56,7 @@ class MemberMethods(MethodBase):
             new = Member(
                 user_id, status="restricted", restrictions=perms, until_date=self._until(p)
             )
-        self.sb.change_member(chat, new, by=self.world.bot.id)
+        self.sb.change_member(chat, new, by=self.me.id)
         return True
 
     async def ban_chat_member(self, p: dict[str, Any], ctx: CallContext) -> Any:
@@ -67,7 +67,7 @@ class MemberMethods(MethodBase):
             raise bad_request("can't ban members in private chats")
         self._require_right(chat, "can_restrict_members", RESTRICT_RIGHTS)
         user_id = p["user_id"]
-        if user_id == self.world.bot.id:
+        if user_id == self.me.id:
             raise bad_request("can't restrict self")
         self._target(chat, user_id, present=False)
         if chat.type == "group" or p.get("revoke_messages"):
@@ -78,7 +78,7 @@ class MemberMethods(MethodBase):
             new = Member(user_id, status="left")
         else:
             new = Member(user_id, status="kicked", until_date=self._until(p))
-        self.sb.change_member(chat, new, by=self.world.bot.id)
+        self.sb.change_member(chat, new, by=self.me.id)
         return True
 
     async def unban_chat_member(self, p: dict[str, Any], ctx: CallContext) -> Any:
@@ -94,7 +94,7 @@ class MemberMethods(MethodBase):
         if p.get("only_if_banned") and member.status != "kicked":
             return True
         self._target(chat, user_id, present=False)
-        self.sb.change_member(chat, Member(user_id, status="left"), by=self.world.bot.id)
+        self.sb.change_member(chat, Member(user_id, status="left"), by=self.me.id)
         return True
 
     async def set_chat_permissions(self, p: dict[str, Any], ctx: CallContext) -> Any:
@@ -115,8 +115,8 @@ class MemberMethods(MethodBase):
         chat = self._chat(p, ctx, "read")
         if chat.type == "private":
             raise bad_request("can't leave private chats")
-        if self.world.bot_member(chat).is_present:
-            bot_id = self.world.bot.id
+        if self.world.bot_member(chat, self.me.id).is_present:
+            bot_id = self.me.id
             self.sb.change_member(chat, Member(bot_id, status="left"), by=bot_id)
         return True
 
@@ -126,11 +126,11 @@ class MemberMethods(MethodBase):
 
     async def get_chat_member(self, p: dict[str, Any], ctx: CallContext) -> Any:
         user_id = p["user_id"]
-        chat = self._chat(p, ctx, "read" if user_id == self.world.bot.id else "members")
+        chat = self._chat(p, ctx, "read" if user_id == self.me.id else "members")
         if user_id not in self.world.users:
             raise bad_request("user not found")
         if chat.type == "private":
-            if user_id not in (chat.id, self.world.bot.id):
+            if user_id not in (chat.id, self.me.id):
                 raise bad_request("user not found")
             return self.world.member_api(chat, Member(user_id), self.sb.clock.date())
         member = self.world.member(chat, user_id)
@@ -145,7 +145,7 @@ class MemberMethods(MethodBase):
             if not member.is_admin:
                 continue
             user = self.world.users[member.user_id]
-            if user.is_bot and user.id != self.world.bot.id and not p.get("return_bots"):
+            if user.is_bot and user.id != self.me.id and not p.get("return_bots"):
                 continue
             out.append(self.world.member_api(chat, member, self.sb.clock.date()))
         return out

@@ -83,6 +83,8 @@ class MessageMethods(MethodBase):
 
     async def answer_callback_query(self, p: dict[str, Any], ctx: CallContext) -> Any:
         query = self.sb.callback_queries.get(p["callback_query_id"])
+        if query is not None and query.bot_id not in (None, self.me.id):
+            query = None  # another bot's: unknown to this one
         if query is not None:
             ctx.chat_id = query.chat_id
         too_late = self.sb.limits.callback_answer_timeout
@@ -100,10 +102,10 @@ class MessageMethods(MethodBase):
             raise bad_request("message can't be deleted")
         if chat.type == "private":
             return
-        own = message.from_id == self.world.bot.id and message.sender_chat_id is None
+        own = message.from_id == self.me.id and message.sender_chat_id is None
         if own:
             return
-        if not self.world.bot_has_right(chat, "can_delete_messages"):
+        if not self.world.bot_has_right(chat, "can_delete_messages", self.me.id):
             raise bad_request("message can't be deleted")
 
     async def delete_message(self, p: dict[str, Any], ctx: CallContext) -> Any:
@@ -134,7 +136,7 @@ class MessageMethods(MethodBase):
         chat = self._chat(p, ctx)
         if chat.is_group:
             self._require_right(chat, "can_pin_messages", PIN_RIGHTS)
-        elif chat.type == "private" and self.world.users[chat.id].blocked:
+        elif chat.type == "private" and self.world.users[chat.id].link(self.me.id).blocked:
             raise forbidden("bot was blocked by the user")
         message = chat.live_message(p["message_id"])
         if message is None:
@@ -148,7 +150,7 @@ class MessageMethods(MethodBase):
             # in a forum, in the topic of the message pinned
             self.sb.post(
                 chat,
-                self.world.bot.id,
+                self.me.id,
                 pinned_message_id=message.message_id,
                 thread_id=message.thread_id if chat.is_forum else None,
                 is_topic_message=bool(chat.is_forum and message.thread_id),

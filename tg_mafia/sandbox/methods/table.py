@@ -15,13 +15,14 @@ from tg_mafia.sandbox.methods.messages import MessageMethods
 
 if TYPE_CHECKING:
     from tg_mafia.sandbox.core import Sandbox
+    from tg_mafia.sandbox.world.bots import SandboxBot
 
 __all__ = ["CallContext", "Handler", "Methods", "PendingQuery"]
 
 
 class Methods(BotMethods, MessageMethods, MediaMethods, MemberMethods, ForumMethods):
-    def __init__(self, sandbox: Sandbox) -> None:
-        super().__init__(sandbox)
+    def __init__(self, sandbox: Sandbox, me: SandboxBot) -> None:
+        super().__init__(sandbox, me)
         self.handlers: dict[str, Handler] = {
             "getMe": self.get_me,
             "getUpdates": self.get_updates,

@@ -22,9 +22,12 @@ from tg_mafia.sandbox.world.state import (
 
 @dataclass
 class World:
-    bot: User
+    bot: User  # the sandbox's first bot, its default
     users: dict[int, User] = field(default_factory=dict)
-    chats: dict[int, Chat] = field(default_factory=dict)
+    chats: dict[int, Chat] = field(default_factory=dict)  # groups and channels
+    # Private chats, by (bot, user): a user's chat with each bot is a chat of its own,
+    # with its own messages, though every bot knows it by the user's id.
+    privates: dict[tuple[int, int], Chat] = field(default_factory=dict)
     next_user_id: int = 100_000_001
     next_group_id: int = 4_000_000_001
     next_supergroup_id: int = 1_001_000_000_001  # supergroups and channels: -100...
@@ -40,8 +43,10 @@ class World:
 
     # -- creation ----------------------------------------------------------------
 
-    def add_user(self, first_name: str, **kwargs: Any) -> User:
-        user = User(self.next_user_id, first_name, **kwargs)
+    def add_user(self, first_name: str, *, started: bool = False, **kwargs: Any) -> User:
+        """A user; `started`: they pressed Start in the default bot's chat."""
+        user = User(self.next_user_id, first_name, main_bot=self.bot.id, **kwargs)
+        user.started = started
         self.next_user_id += 1
         self.users[user.id] = user
         return user
@@ -60,17 +65,21 @@ class World:
         self.chats[chat_id] = chat
         return chat
 
-    def private_chat(self, user: User) -> Chat:
-        chat = self.chats.get(user.id)
+    def private_chat(self, user: User, bot_id: int | None = None) -> Chat:
+        """The user's private chat with a bot (the default one unless named)."""
+        bot_id = self.bot.id if bot_id is None else bot_id
+        chat = self.privates.get((bot_id, user.id))
         if chat is None:
-            chat = Chat(user.id, "private", chat_instance=_instance(user.id))
-            self.chats[user.id] = chat
+            instance = _instance(user.id if bot_id == self.bot.id else f"{bot_id}:{user.id}")
+            chat = Chat(user.id, "private", chat_instance=instance, bot_id=bot_id)
+            self.privates[bot_id, user.id] = chat
         return chat
 
     # -- lookups -----------------------------------------------------------------
 
-    def resolve_chat(self, chat_id: int | str) -> Chat:
-        """The chat a bot's `chat_id` names, or 400 "chat not found"."""
+    def resolve_chat(self, chat_id: int | str, bot_id: int | None = None) -> Chat:
+        """The chat a bot's `chat_id` names (a user's id: their private chat with that
+        bot, the default one unless named), or 400 "chat not found"."""
         if isinstance(chat_id, str):
             wanted = chat_id.removeprefix("@").lower()
             for chat in self.chats.values():
@@ -80,9 +89,16 @@ class World:
         found = self.chats.get(chat_id)
         if found is not None:
             return found
-        if chat_id in self.users and chat_id != self.bot.id:
-            return self.private_chat(self.users[chat_id])
+        caller = self.bot.id if bot_id is None else bot_id
+        if chat_id in self.users and chat_id != caller:
+            return self.private_chat(self.users[chat_id], caller)
         raise bad_request("chat not found")
+
+    def chat_of(self, message: Message) -> Chat:
+        """The chat a message is in (a private one is found by its bot too)."""
+        if message.bot_id is not None:
+            return self.privates[message.bot_id, message.chat_id]
+        return self.chats[message.chat_id]
 
     def member(self, chat: Chat, user_id: int) -> Member:
         member = chat.members.get(user_id)
@@ -90,11 +106,12 @@ class World:
             return Member(user_id, status="left")
         return member
 
-    def bot_member(self, chat: Chat) -> Member:
-        return self.member(chat, self.bot.id)
+    def bot_member(self, chat: Chat, bot_id: int | None = None) -> Member:
+        """A bot's membership of `chat` (the default bot unless named)."""
+        return self.member(chat, self.bot.id if bot_id is None else bot_id)
 
-    def bot_has_right(self, chat: Chat, right: str) -> bool:
-        member = self.bot_member(chat)
+    def bot_has_right(self, chat: Chat, right: str, bot_id: int | None = None) -> bool:
+        member = self.bot_member(chat, bot_id)
         if member.status == "creator":
             return True
         return member.status == "administrator" and member.rights.get(right, False)
@@ -142,7 +159,7 @@ class World:
         return out
 
     def message_api(self, message: Message, with_reply: bool = True) -> dict[str, Any]:
-        chat = self.chats[message.chat_id]
+        chat = self.chat_of(message)
         out = self._message_head(message, chat)
         if with_reply:
             replied = self._replied(chat, message)
@@ -250,6 +267,6 @@ def effective_status(member: Member, now: int) -> str:
     return member.status
 
 
-def _instance(chat_id: int) -> str:
+def _instance(seed: object) -> str:
     # stable and opaque, like Telegram's chat_instance
-    return str(int(hashlib.sha256(str(chat_id).encode()).hexdigest()[:15], 16))
+    return str(int(hashlib.sha256(str(seed).encode()).hexdigest()[:15], 16))

@@ -111,6 +111,15 @@ _STORY_RIGHTS = ("can_post_stories", "can_edit_stories", "can_delete_stories")
 
 
 @dataclass
+class PrivateLink:
+    """A user and one bot: whether they pressed Start (the bot may write to them:
+    Telegram's "a bot can't initiate conversation with a user"), whether they blocked it."""
+
+    started: bool = False
+    blocked: bool = False
+
+
+@dataclass
 class User:
     id: int
     first_name: str
@@ -118,9 +127,32 @@ class User:
     username: str | None = None
     language_code: str | None = None
     is_bot: bool = False
-    # the private chat with our bot
-    started: bool = False
-    blocked: bool = False
+    # Their private chats with the sandbox's bots, by bot id: each bot is started (and
+    # blocked) on its own, as in Telegram.
+    links: dict[int, PrivateLink] = field(default_factory=dict)
+    # The bot `started` and `blocked` speak of: the sandbox's first (its default).
+    main_bot: int = 0
+
+    def link(self, bot_id: int) -> PrivateLink:
+        return self.links.setdefault(bot_id, PrivateLink())
+
+    @property
+    def started(self) -> bool:
+        """Whether they started the sandbox's default bot."""
+        return self.link(self.main_bot).started
+
+    @started.setter
+    def started(self, value: bool) -> None:
+        self.link(self.main_bot).started = value
+
+    @property
+    def blocked(self) -> bool:
+        """Whether they blocked the sandbox's default bot."""
+        return self.link(self.main_bot).blocked
+
+    @blocked.setter
+    def blocked(self, value: bool) -> None:
+        self.link(self.main_bot).blocked = value
 
     def to_api(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
@@ -184,6 +216,9 @@ class Message:
     # left_chat_member, migrate_to_chat_id, forum_topic_created, ...)
     service: dict[str, Any] = field(default_factory=dict)
     pinned_message_id: int | None = None  # a pin's service message, rendered live
+    # In a private chat: the bot at its other end (a user's chats with two bots share
+    # the chat id, the user's own, as each bot sees it).
+    bot_id: int | None = None
 
     @property
     def media_kind(self) -> str | None:
@@ -239,6 +274,7 @@ class Chat:
     migrated_to: int | None = None  # a basic group upgraded to this supergroup
     linked_chat_id: int | None = None  # a channel's discussion group, and back
     last_bot_poster: int | None = None  # the bot that posted last (privacy mode's rule)
+    bot_id: int | None = None  # a private chat: the bot at its other end
 
     @property
     def is_group(self) -> bool:

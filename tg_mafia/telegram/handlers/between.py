@@ -12,6 +12,7 @@ from tg_mafia.telegram.context import Context
 from tg_mafia.telegram.handlers.common import (
     group_translator,
     is_admin,
+    left_to_another_bot,
     reply,
     service_of,
     topic_of,
@@ -47,6 +48,8 @@ async def on_nextgame(update: Update, context: Context) -> None:
 async def on_extend(update: Update, context: Context) -> None:
     chat, user, message = update.effective_chat, update.effective_user, update.effective_message
     if chat is None or user is None or message is None:
+        return
+    if await left_to_another_bot(context, update):
         return
     t = await group_translator(context, chat.id)
     low, high = EXTEND_RANGE

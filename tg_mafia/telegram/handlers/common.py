@@ -79,6 +79,44 @@ Handler = Callable[[Update, "Context"], Coroutine[Any, Any, None]]
 PressHandler = Callable[[CheckedPress, "Context"], Coroutine[Any, Any, None]]
 
 
+def addressed_to_me(message: Message | None, username: str | None) -> bool:
+    """Whether the message's command names this bot (`/cmd@thisbot`)."""
+    if message is None or not message.text or not username:
+        return False
+    command = message.text.split(maxsplit=1)[0]
+    return command.lower().endswith("@" + username.lower())
+
+
+async def left_to_another_bot(context: Context, update: Update) -> bool:
+    """Whether the chat's game is another bot's of ours (several tokens, one game a
+    chat): this bot leaves it alone and says nothing of it, unless the command named
+    it (`/cmd@thisbot`): then it says once which bot runs the game."""
+    chat = update.effective_chat
+    if chat is None or chat.type == ChatType.PRIVATE:
+        return False
+    service = service_of(context)
+    other = await service.queries.other_bots_game(chat.id, topic_of(update.effective_message))
+    if other is None:
+        return False
+    await tell_other_bot(context, update, other)
+    return True
+
+
+async def tell_other_bot(context: Context, update: Update, bot_id: int | None) -> None:
+    """Asked by name in a chat whose game another bot runs: which bot (said once, only
+    to a command that named this one)."""
+    chat = update.effective_chat
+    if chat is None or not addressed_to_me(update.effective_message, context.bot.username):
+        return
+    t = await group_translator(context, chat.id)
+    username = context.bot_data.bots.get(bot_id) if bot_id is not None else None
+    if username:
+        text = t.gettext("A game is already open in this chat, with @{bot}.").format(bot=username)
+    else:
+        text = t.gettext("A game is already open in this chat.")
+    await reply(context, update, text)
+
+
 def limiter_of(context: Context) -> InputLimiter:
     return context.bot_data.input_limiter
 
@@ -97,6 +135,8 @@ def gated(handler: Handler) -> Handler:
 
     @functools.wraps(handler)
     async def answer_within_limit(update: Update, context: Context) -> None:
+        if await answered_by_another_bot(context, update):
+            return
         user = update.effective_user
         if user is not None and not _joining(context):
             limited = await limiter_of(context).take(user.id)
@@ -109,6 +149,33 @@ def gated(handler: Handler) -> Handler:
         await handler(update, context)
 
     return answer_within_limit
+
+
+async def answered_by_another_bot(context: Context, update: Update) -> bool:
+    """A group with several bots of this process (several tokens): a command that names
+    no bot reaches each of them, and one answers: the bot that runs the chat's game, or,
+    with none, the first of them (the lowest id) administering the group. A command that
+    names a bot is that bot's."""
+    chat, message = update.effective_chat, update.effective_message
+    ours = context.bot_data.bots
+    if chat is None or chat.type == ChatType.PRIVATE or len(ours) < 2:
+        return False
+    if message is None or not message.text or "@" in message.text.split(maxsplit=1)[0]:
+        return False
+    service = service_of(context)
+    if await service.queries.other_bots_game(chat.id, topic_of(message)) is not None:
+        return True
+    if await service.queries.active_game(chat.id, topic_of(message)) is not None:
+        return False  # this bot runs the chat's game
+    me = context.bot.id
+    for other in sorted(ours):
+        if other == me:
+            return False
+        # An administrator reads every message: it got this one too (a plain member
+        # with privacy mode on may not have, so this bot answers rather than nobody).
+        if await is_member_admin(context, chat.id, other):
+            return True
+    return False
 
 
 def _joining(context: Context) -> bool:

@@ -7,13 +7,16 @@ from telegram import Update
 
 from tg_mafia.i18n import Translator, resolve_language
 from tg_mafia.render.lobby import parse_join
+from tg_mafia.runtime.lobby import OtherBot
 from tg_mafia.telegram.context import Context
 from tg_mafia.telegram.handlers.common import (
     display_name,
     group_translator,
     is_admin,
+    left_to_another_bot,
     reply,
     service_of,
+    tell_other_bot,
     topic_of,
     user_translator,
 )
@@ -29,6 +32,8 @@ async def on_newgame(update: Update, context: Context) -> None:
         await reply(context, update, text)
         return
     service = service_of(context)
+    if await left_to_another_bot(context, update):
+        return
     if service.draining.active:
         await reply(context, update, restarting(await group_translator(context, chat.id)))
         return
@@ -40,13 +45,17 @@ async def on_newgame(update: Update, context: Context) -> None:
         display_name(user),
         forum=bool(chat.is_forum),
     )
-    if error:
+    if isinstance(error, OtherBot):  # another bot opened it a moment before
+        await tell_other_bot(context, update, error.bot_id)
+    elif error:
         await reply(context, update, error)
 
 
 async def on_host(update: Update, context: Context) -> None:
     chat, user, message = update.effective_chat, update.effective_user, update.effective_message
     if chat is None or user is None or message is None or message.sender_chat is not None:
+        return
+    if await left_to_another_bot(context, update):
         return
     service = service_of(context)
     topic = topic_of(message)
@@ -68,7 +77,7 @@ async def on_host(update: Update, context: Context) -> None:
 
 async def on_cancel(update: Update, context: Context) -> None:
     chat = update.effective_chat
-    if chat is None:
+    if chat is None or await left_to_another_bot(context, update):
         return
     if not await is_admin(context, chat, update):
         t = await group_translator(context, chat.id)

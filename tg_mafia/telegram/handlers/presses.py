@@ -18,6 +18,7 @@ from tg_mafia.render.texts import Answer
 from tg_mafia.render.texts.rules import rules, safe_options
 from tg_mafia.runtime import archive
 from tg_mafia.runtime.gate import CheckedPress
+from tg_mafia.runtime.lobby import OtherBot
 from tg_mafia.telegram.context import Context
 from tg_mafia.telegram.handlers.common import (
     PressHandler,
@@ -125,6 +126,8 @@ async def on_new_game(press: CheckedPress, context: Context) -> None:
         display_name(query.from_user),
         forum=bool(chat and chat.is_forum),
     )
+    if isinstance(error, OtherBot):  # another bot of ours opened the chat's game first
+        error = t.gettext("A game is already open in this chat.")
     if error and utf16_len(error) > POPUP_LIMIT:  # the queue's for a table: too long
         await service.answer(record.chat_id, error, record.topic)
         error = texts.popup(t, Answer.SEE_GROUP)

@@ -176,11 +176,8 @@ async def send(context: Context, update: Update, op: Op) -> None:
     place = await answer_place(context, update)
     if place is None:
         return
-    chat_id, topic = place
-    data = op.to_json()
-    if topic:
-        data["topic"] = topic
-    await service_of(context).show_plain(chat_id, Op.from_json(data))
+    chat_id, _ = place  # the topic is not passed on, as before
+    await service_of(context).show_plain(chat_id, op)
 
 
 async def answer_query(query: Any, text: str | None, *, at_once: bool = False) -> None:

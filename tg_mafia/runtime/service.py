@@ -261,9 +261,10 @@ class GameService:
         await self.adb.run(_enqueue, chat_id, data, self.clock.now())
         self.sender.wake()
 
-    async def show_plain(self, chat_id: int, op: Op) -> None:
-        """A call tied to no game (the settings menu), behind the games' own."""
-        await self.adb.run(_enqueue, chat_id, to_json(op), self.clock.now())
+    async def show_plain(self, chat_id: int, op: Op, topic: int = 0) -> None:
+        """A call tied to no game (the settings menu, a picture of /stats), behind the
+        games' own, into the forum topic `topic` (0: none)."""
+        await self.adb.run(_enqueue, chat_id, to_json(op, topic), self.clock.now())
         self.sender.wake()
 
     async def show(self, record: GameRecord, chat_id: int, op: Op) -> None:

@@ -176,8 +176,8 @@ async def send(context: Context, update: Update, op: Op) -> None:
     place = await answer_place(context, update)
     if place is None:
         return
-    chat_id, _ = place  # the topic is not passed on, as before
-    await service_of(context).show_plain(chat_id, op)
+    chat_id, topic = place
+    await service_of(context).show_plain(chat_id, op, topic)
 
 
 async def answer_query(query: Any, text: str | None, *, at_once: bool = False) -> None:

@@ -15,6 +15,7 @@ from urllib.parse import quote
 import pytest
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 
+from engine.state import FloorMode, Stage
 from tests.miniapp.conftest import Table, served_table
 from tests.miniapp.test_page import PHONE, events_of, open_page
 from tests.play.test_browser import launched
@@ -157,5 +158,5 @@ async def test_a_stream_resumes_from_its_last_event_id(table: Table) -> None:
     numbers = [e["n"] for e in now]
     assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
     assert now[: len(had)] == had and len(now) == len(had) + 1
-    head = texts.floor_head(T, "intro", "normal", 1)
+    head = texts.floor_head(T, Stage.INTRO, FloorMode.NORMAL, 1)
     assert now[-1]["text"].startswith(f"{head} — {speaking[0]} · ")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import resolve_options
-from tests.bot.between import image_size, photos
+from tests.bot.between import image_size, messages, photos
 from tests.bot.harness import Harness, running_bot
 from tests.database_ops import create_lobby, finish_game, start_game
 from tg_mafia.i18n import translator
@@ -155,6 +155,19 @@ async def test_stats_in_the_group_and_in_private(tmp_path: Path) -> None:
         expected = draw(player_picture(anna, "Anna <3", "Friday club", 1, 3, "en"))
         assert card == expected.png
         assert image_size(card) == (expected.width, expected.height)
+
+
+async def test_stats_in_a_forum_topic_answer_there_picture_and_all(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, 2, forum=True) as h:
+        a, b = h.users
+        finish(h, [(a.id, "Anna", "sheriff", "town"), (b.id, "Boris", "mafia", "mafia")], "town")
+        lounge = h.sb.create_topic(h.group, "Lounge", by=h.admin)
+        h.admin.send(h.group, f"/stats@{h.sb.bot_username}", topic=lounge)
+        await h.settle()
+        said = [m for m in messages(h, h.group.id) if m.from_id == h.sb.world.bot.id]
+        ((photo, _),) = photos(h, h.group.id)
+        assert said and all(m.thread_id == lounge for m in said)  # not in General
+        assert photo.thread_id == lounge
 
 
 async def test_a_player_of_several_groups_sees_each(tmp_path: Path) -> None:

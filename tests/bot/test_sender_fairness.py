@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.bot.harness import BOT_RIGHTS, running_bot
-from tg_mafia.render.calls import Method, Op, Priority
+from tg_mafia.render.calls import Clear, Edit, Op, Priority, Send
+from tg_mafia.render.calls_json import to_json
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
 from tg_mafia.runtime.outbox.methods import Delivery
@@ -44,7 +45,7 @@ class Bench:
             if chat not in self.games:
                 self.games[chat] = tx.create_lobby(chat, opened_by=1).id
             now = self.sender.clock.now() - age
-            tx.enqueue(chat, op.to_json(), now=now, game_id=self.games[chat], priority=priority)
+            tx.enqueue(chat, to_json(op), now=now, game_id=self.games[chat], priority=priority)
         self.sender.wake()
 
     def sent(self, chat: int) -> list[CallRecord]:
@@ -95,10 +96,10 @@ async def test_a_chat_never_waits_behind_other_chats_backlogs(tmp_path: Path) ->
         busy, (quiet,) = groups(b.sb, 40), groups(b.sb, 1)
         for chat in busy:
             for n in range(20):  # with buttons: none merges with the next
-                b.enqueue(chat, Op(Method.SEND, text=f"backlog {n}", keyboard=BUTTONS))
+                b.enqueue(chat, Send(f"backlog {n}", keyboard=BUTTONS))
         await b.until(lambda: len(b.charged()) >= 600)  # every busy group has spent its minute
         asked = b.sb.clock.now()
-        b.enqueue(quiet, Op(Method.SEND, text="your turn"))
+        b.enqueue(quiet, Send("your turn"))
         await b.until(lambda: b.sent(quiet))
         assert b.sent(quiet)[0].time - asked < 2.0
         assert all(len(b.sent(chat)) < 20 for chat in busy)  # their backlogs still wait
@@ -113,10 +114,10 @@ async def test_a_call_decided_now_goes_before_an_inherited_backlog(tmp_path: Pat
         readers = b.sb.add_users(150, started=True)
         (group,) = groups(b.sb, 1)
         for reader in readers:
-            b.enqueue(reader.id, Op(Method.SEND, text="your role, late"), age=60.0)
+            b.enqueue(reader.id, Send("your role, late"), age=60.0)
         await b.until(lambda: len(b.charged()) >= 40)
         asked = b.sb.clock.now()
-        b.enqueue(group, Op(Method.SEND, text="Day 2: vote", keyboard=BUTTONS))
+        b.enqueue(group, Send("Day 2: vote", keyboard=BUTTONS))
         await b.until(lambda: b.sent(group))
         assert b.sent(group)[0].time - asked < 1.0
         await b.until(lambda: len(b.charged()) == 151)
@@ -133,8 +134,8 @@ async def test_prompts_go_before_cosmetic_edits_when_the_budget_is_full(
     async with bench(tmp_path) as b:
         chats = groups(b.sb, 91)
         for chat in chats[:90]:  # an edit of a message never sent is said anew: a send
-            b.enqueue(chat, Op(Method.EDIT, key="lobby", text="3 players"))
-        b.enqueue(chats[90], Op(Method.SEND, text="Night 1: whom do you check?", keyboard=BUTTONS))
+            b.enqueue(chat, Edit("3 players", key="lobby"))
+        b.enqueue(chats[90], Send("Night 1: whom do you check?", keyboard=BUTTONS))
         await b.until(lambda: len(b.charged()) == 91)
         # The first slot after the first second's 30 (its buttons' record written first).
         assert b.sent(chats[90])[0].time == b.charged()[30].time
@@ -144,10 +145,10 @@ async def test_prompts_go_before_cosmetic_edits_when_the_budget_is_full(
 async def test_an_edit_a_newer_edit_replaces_is_never_sent(tmp_path: Path) -> None:
     async with bench(tmp_path) as b:
         (chat,) = groups(b.sb, 1)
-        b.enqueue(chat, Op(Method.SEND, key="board", text="Votes: none", keyboard=BUTTONS))
+        b.enqueue(chat, Send("Votes: none", key="board", keyboard=BUTTONS))
         await b.sender.drain()
         for votes in ("Votes: 1", "Votes: 2", "Votes: 3"):
-            b.enqueue(chat, Op(Method.EDIT, key="board", text=votes, keyboard=BUTTONS))
+            b.enqueue(chat, Edit(votes, key="board", keyboard=BUTTONS))
         await b.sender.drain()
         edits = [r for r in b.sent(chat) if r.method == "editMessageText"]
         assert [r.params["text"] for r in edits] == ["Votes: 3"]
@@ -158,11 +159,11 @@ async def test_announcements_that_fall_due_together_go_as_one_message(tmp_path: 
     message with its timer and the group closed: one message, then the other calls."""
     async with bench(tmp_path) as b:
         (chat,) = groups(b.sb, 1)
-        b.enqueue(chat, Op(Method.SEND, key="floor", text="Anna speaks", keyboard=BUTTONS))
+        b.enqueue(chat, Send("Anna speaks", key="floor", keyboard=BUTTONS))
         await b.sender.drain()
-        b.enqueue(chat, Op(Method.SEND, text="Anna is eliminated."))
-        b.enqueue(chat, Op(Method.CLEAR, key="floor"))
-        b.enqueue(chat, Op(Method.SEND, text="Night 1. The city sleeps."))
+        b.enqueue(chat, Send("Anna is eliminated."))
+        b.enqueue(chat, Clear("floor"))
+        b.enqueue(chat, Send("Night 1. The city sleeps."))
         await b.sender.drain()
         calls = [r.method for r in b.sent(chat)]
         assert calls == ["sendMessage", "sendMessage", "editMessageReplyMarkup"]
@@ -211,8 +212,8 @@ async def test_a_merged_call_made_again_after_a_crash_is_settled_whole(tmp_path:
     async with bench(tmp_path) as b:
         await b.sender.stop()
         (chat,) = groups(b.sb, 1)
-        b.enqueue(chat, Op(Method.SEND, text="The count: 4 for Anna."))
-        b.enqueue(chat, Op(Method.SEND, text="Anna's last word?", keyboard=BUTTONS))
+        b.enqueue(chat, Send("The count: 4 for Anna."))
+        b.enqueue(chat, Send("Anna's last word?", keyboard=BUTTONS))
         dying = DiesAfterItsFirstCall(b.sender.bot, b.sender.db, b.sender.clock)
         dying.start()
         await b.until(lambda: dying.died)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tg_mafia.render.calls import Method, Op
+from tg_mafia.render.calls import Send
+from tg_mafia.render.calls_json import to_json
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
 from tg_mafia.runtime.outbox.sender import Sender
@@ -25,7 +26,7 @@ async def test_the_bot_wide_budget_holds_with_calls_in_flight(tmp_path: Path) ->
     await bot.initialize()
     with db.transaction() as tx:  # 120 private chats: many workers at once
         for reader in readers:
-            tx.enqueue(reader.id, Op(Method.SEND, text=f"hello {reader.id}").to_json(), now=0.0)
+            tx.enqueue(reader.id, to_json(Send(f"hello {reader.id}")), now=0.0)
     sender = Sender(bot, adb, BotClock(1.0, current_time_source()))
     sender.start()
     try:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tg_mafia.render.calls import Method, Op
+from tg_mafia.render.calls import Clear, Delete, Op, Send
+from tg_mafia.render.calls_json import to_json
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
 from tg_mafia.runtime.outbox.sender import Sender
@@ -31,7 +32,7 @@ async def test_a_clear_made_twice_ends_the_living_message_all_the_same(tmp_path:
     async def calls(*ops: Op) -> None:
         with db.transaction() as tx:
             for op in ops:
-                tx.enqueue(reader.id, op.to_json(), now=0.0, game_id=game)
+                tx.enqueue(reader.id, to_json(op), now=0.0, game_id=game)
         await sender.drain()
 
     def living() -> int | None:
@@ -40,18 +41,18 @@ async def test_a_clear_made_twice_ends_the_living_message_all_the_same(tmp_path:
 
     try:
         button = [[{"text": "Pass", "data": "pa:1:3"}]]
-        await calls(Op(Method.SEND, text="Anna speaks", key=KEY, keyboard=button))
+        await calls(Send("Anna speaks", key=KEY, keyboard=button))
         message_id = living()
         assert message_id is not None
-        await calls(Op(Method.CLEAR, key=KEY))
+        await calls(Clear(KEY))
         assert living() is None
         # The crash: the clear went out, its write did not; the restart makes it again.
         with db.transaction() as tx:
             tx.set_living(game, reader.id, KEY, message_id)
-        await calls(Op(Method.CLEAR, key=KEY))  # "message is not modified"
+        await calls(Clear(KEY))  # "message is not modified"
         assert living() is None
         # The next floor takes down the last living one: there is none.
-        await calls(Op(Method.DELETE, key=KEY), Op(Method.SEND, text="Boris speaks", key=KEY))
+        await calls(Delete(key=KEY), Send("Boris speaks", key=KEY))
     finally:
         await sender.stop()
         await bot.shutdown()

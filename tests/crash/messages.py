@@ -33,7 +33,16 @@ from typing import Any
 from engine import GameState, Views, apply, new_game
 from engine.actions import Action
 from tg_mafia.render import presenter
-from tg_mafia.render.calls import DEADLINE, RELATIVE_DEADLINE, Method, Op
+from tg_mafia.render.calls import (
+    DEADLINE,
+    RELATIVE_DEADLINE,
+    Clear,
+    Delete,
+    Edit,
+    Op,
+    Send,
+    keyboard_of,
+)
 from tg_mafia.render.scene import Outgoing
 from tg_mafia.runtime.gameview import game_view
 from tg_mafia.sandbox import Sandbox
@@ -62,7 +71,7 @@ def reader_text_of_message(text: str, entities: Iterable[dict[str, Any]]) -> str
 
 def buttons_of_op(op: Op) -> list[tuple[str, str]]:
     return [
-        (b["text"], b.get("data") or b.get("url", "")) for row in op.keyboard or [] for b in row
+        (b["text"], b.get("data") or b.get("url", "")) for row in keyboard_of(op) or [] for b in row
     ]
 
 
@@ -108,24 +117,24 @@ def expected_messages(calls: list[Outgoing]) -> Expected:
     current: dict[tuple[int, str], Life] = {}
     for call in calls:
         op, chat = call.op, call.chat_id
-        if op.method in (Method.SEND, Method.EDIT) and op.text is not None:
+        if isinstance(op, Send | Edit):
             text = reader_text_of_html(op.text)
             life = current.get((chat, op.key)) if op.key else None
-            if op.method is Method.SEND or life is None:  # an edit of nothing is sent anew
+            if isinstance(op, Send) or life is None:  # an edit of nothing is sent anew
                 expected.sends.setdefault(chat, []).append(text)
             if op.key is None:
                 continue
-            if op.method is Method.SEND or life is None:
+            if isinstance(op, Send) or life is None:
                 life = Life(text, buttons_of_op(op))
                 current[chat, op.key] = life
                 expected.lives.setdefault(chat, []).append(life)
             else:
                 life.text, life.buttons = text, buttons_of_op(op)
-        elif op.method in (Method.CLEAR, Method.DELETE) and op.key is not None:
+        elif isinstance(op, Clear | Delete) and op.key is not None:
             life = current.pop((chat, op.key), None)
             if life is not None:
-                life.cleared = op.method is Method.CLEAR
-                life.deleted = op.method is Method.DELETE
+                life.cleared = isinstance(op, Clear)
+                life.deleted = isinstance(op, Delete)
     return expected
 
 

@@ -7,7 +7,7 @@ from telegram import Bot
 from telegram.constants import ParseMode
 
 from tests.crash.messages import compare, expected_messages
-from tg_mafia.render.calls import DEADLINE, Method, Op
+from tg_mafia.render.calls import DEADLINE, Clear, Edit, Send
 from tg_mafia.render.scene import Outgoing
 from tg_mafia.render.texts.timefmt import deadline_html
 from tg_mafia.runtime.outbox.methods import markup
@@ -28,12 +28,12 @@ async def _chat() -> tuple[Sandbox, Bot, int]:
 
 def _reference(chat: int) -> list[Outgoing]:
     ops = [
-        Op(Method.SEND, text="<b>Day 1</b> ends at " + DEADLINE, mergeable=True),
-        Op(Method.SEND, text="Anna passes.", mergeable=True),
-        Op(Method.SEND, key="floor", text="Anna speaks", keyboard=BUTTONS),
-        Op(Method.EDIT, key="floor", text="Boris speaks", keyboard=BUTTONS),
-        Op(Method.SEND, key="board", text="Votes: none", keyboard=BUTTONS),
-        Op(Method.CLEAR, key="board"),
+        Send("<b>Day 1</b> ends at " + DEADLINE),
+        Send("Anna passes."),
+        Send("Anna speaks", key="floor", keyboard=BUTTONS),
+        Edit("Boris speaks", key="floor", keyboard=BUTTONS),
+        Send("Votes: none", key="board", keyboard=BUTTONS),
+        Clear("board"),
     ]
     return [Outgoing(chat, op) for op in ops]
 
@@ -62,7 +62,7 @@ async def test_a_lost_send_and_a_repeated_one_are_found() -> None:
     await _deliver(bot, chat)
     await bot.send_message(chat, "Votes: none")  # a call repeated after a crash
     reference = _reference(chat)
-    reference.insert(2, Outgoing(chat, Op(Method.SEND, text="Nobody heard this")))
+    reference.insert(2, Outgoing(chat, Send("Nobody heard this")))
     verdict = compare(sb, expected_messages(reference))
     assert verdict.missing == [f"chat {chat}: 'Nobody heard this'"]
     assert verdict.duplicates == 1 and verdict.other == []

@@ -21,7 +21,7 @@ from engine.options import OptionSpec, option_specs
 from engine.simulation import random_action
 from tg_mafia.i18n import LANGUAGES, translator
 from tg_mafia.render import presenter, screens
-from tg_mafia.render.calls import Keyboard
+from tg_mafia.render.calls import Keyboard, keyboard_of
 from tg_mafia.render.keyboards import ALONE_COLUMNS, SHARED_ROW_COLUMNS, packed, width
 from tg_mafia.render.scene import GameView, Scene
 from tg_mafia.render.settings_menu import Settings, menu_markup
@@ -97,7 +97,7 @@ def game_keyboards(language: str, variant: str, seed: int) -> Iterator[Keyboard 
         seen = Views(before) if before is not None else None
         scene = Scene(game, Views(state), seen)
         for out in presenter.render(game, Views(state), events, seen):
-            yield out.op.keyboard
+            yield keyboard_of(out.op)
         yield screens.host_panel(scene).keyboard
         if state.day.speaker is not None:
             yield screens.nominate_menu(scene, state.day.speaker).keyboard

@@ -4,11 +4,12 @@ the bot's next slot: live before inherited, then by need, then the longest waiti
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
 from engine.actions import Pass, Timeout
-from tg_mafia.render.calls import Priority
+from tg_mafia.render.calls import Clear, Edit, Permissions, Pin, Priority, Send, Timer
 from tg_mafia.runtime.outbox.order import Need, Turn, Turns, need, turn_of
 from tg_mafia.runtime.runner import due
 from tg_mafia.storage import OutboxRecord
@@ -18,26 +19,25 @@ LINK = [[{"text": "Open", "url": "https://t.me/x"}]]
 
 
 def test_what_players_wait_on() -> None:
-    assert need({"m": "send", "text": "Vote", "keyboard": BUTTONS}) is Need.PROMPT
-    assert need({"m": "send", "text": "Night", "timer": {"token": "1"}}) is Need.PROMPT
-    floor = {"m": "edit", "key": "floor", "keyboard": BUTTONS, "timer": {"token": "2"}}
+    timer = Timer(game=1, token="1", seconds=30)
+    assert need(Send("Vote", keyboard=BUTTONS)) is Need.PROMPT
+    assert need(Send("Night", timer=timer)) is Need.PROMPT
+    floor = Edit("Boris speaks", key="floor", keyboard=BUTTONS, timer=replace(timer, token="2"))
     assert need(floor) is Need.PROMPT  # the next speaker's floor
-    assert need({"m": "edit", "key": "board", "keyboard": BUTTONS}, chat=-100) is Need.COSMETIC
-    live_vote = {"m": "edit", "key": "board", "keyboard": BUTTONS, "extra": {"every": 4.0}}
+    assert need(Edit("Votes", key="board", keyboard=BUTTONS), chat=-100) is Need.COSMETIC
+    live_vote = Edit("Votes", key="board", keyboard=BUTTONS, every=4.0)
     assert need(live_vote, chat=-100) is Need.PROMPT  # the live vote, the table watches it
-    night = {"m": "edit", "key": "night", "keyboard": BUTTONS}
+    night = Edit("Whom?", key="night", keyboard=BUTTONS)
     assert need(night, chat=42) is Need.ANNOUNCEMENT  # a player's prompt, their choice shown
-    assert need({"m": "send", "text": "Anna is eliminated."}) is Need.ANNOUNCEMENT
-    assert need({"m": "send", "text": "Open the table", "keyboard": LINK}) is Need.ANNOUNCEMENT
-    assert need({"m": "permissions"}) is Need.ANNOUNCEMENT
-    lobby = {"m": "edit", "key": "lobby", "text": "3 players", "keyboard": BUTTONS}
+    assert need(Send("Anna is eliminated.")) is Need.ANNOUNCEMENT
+    assert need(Send("Open the table", keyboard=LINK)) is Need.ANNOUNCEMENT
+    assert need(Permissions()) is Need.ANNOUNCEMENT
+    lobby = Edit("3 players", key="lobby", keyboard=BUTTONS)
     assert need(lobby) is Need.COSMETIC  # a name more, the same buttons
-    assert need({"m": "clear", "key": "floor"}) is Need.COSMETIC
-    assert need({"m": "pin", "key": "lobby"}) is Need.COSMETIC
-    assert need({"m": "send", "text": "Help"}, Priority.ANSWER) is Need.ANNOUNCEMENT
-    assert need({"m": "send", "text": "again", "keyboard": BUTTONS}, Priority.REMINDER) is (
-        Need.COSMETIC
-    )
+    assert need(Clear("floor")) is Need.COSMETIC
+    assert need(Pin("lobby")) is Need.COSMETIC
+    assert need(Send("Help"), Priority.ANSWER) is Need.ANNOUNCEMENT
+    assert need(Send("again", keyboard=BUTTONS), Priority.REMINDER) is Need.COSMETIC
 
 
 def record(n: int, op: dict[str, Any], created: float) -> OutboxRecord:

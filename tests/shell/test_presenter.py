@@ -16,7 +16,7 @@ from engine.simulation import random_action
 from tg_mafia.i18n import translator
 from tg_mafia.render import presenter, screens, texts
 from tg_mafia.render.callbacks import Kind, decode
-from tg_mafia.render.calls import RELATIVE_DEADLINE, Method
+from tg_mafia.render.calls import RELATIVE_DEADLINE, Method, Timer, key_of, keyboard_of, text_of
 from tg_mafia.render.scene import GameView, Scene
 from tg_mafia.render.texts.table import Table
 
@@ -63,7 +63,7 @@ def test_private_events_never_reach_the_group(variant: str) -> None:
 
 def floor_buttons(state: GameState) -> set[Kind]:
     op = screens.floor(Scene(view(state), Views(state)))
-    return {decode(b["data"]).kind for row in op.keyboard or [] for b in row if "data" in b}  # type: ignore[union-attr]
+    return {decode(b["data"]).kind for row in keyboard_of(op) or [] for b in row if "data" in b}
 
 
 def test_the_floor_offers_what_the_engine_takes() -> None:
@@ -82,21 +82,21 @@ def test_a_stage_that_starts_carries_its_timer_and_a_deadline_to_fill() -> None:
     state = GameSetup("moscow", SEATS[:9], {"maniac": False}, seed=2).start()
     scene = Scene(view(state), Views(state))
     op = screens.floor(scene)
-    assert op.timer == {"game": 1, "token": str(state.clock.timer_id), "seconds": 15, "speed": 1.0}
-    assert RELATIVE_DEADLINE in (op.text or "")  # the time left, counted down by the app
+    assert op.timer == Timer(game=1, token=str(state.clock.timer_id), seconds=15, speed=1.0)
+    assert RELATIVE_DEADLINE in text_of(op)  # the time left, counted down by the app
     # The same stage drawn again (no new step): the stored deadline, no timer restart.
     again = Scene(view(state), Views(state), before=Views(state))
-    assert RELATIVE_DEADLINE not in (screens.floor(again, Method.EDIT).text or "")
+    assert RELATIVE_DEADLINE not in screens.floor(again, Method.EDIT).text
 
 
 def test_the_countdown_redraws_the_floor_with_the_seconds_left_and_starts_nothing() -> None:
     state = GameSetup("moscow", SEATS[:9], {"maniac": False}, seed=2).start()
     scene = Scene(view(state), Views(state), before=Views(state))
     op = screens.countdown(scene, 10)
-    assert op is not None and op.method is Method.EDIT and op.key == screens.FLOOR
-    assert op.timer is None and RELATIVE_DEADLINE not in (op.text or "")
-    assert (op.text or "").endswith("⏱ 10 seconds left!")
-    assert (op.text or "").startswith(screens.floor(scene, Method.EDIT).text or "")
+    assert op is not None and op.method is Method.EDIT and key_of(op) == screens.FLOOR
+    assert op.timer is None and RELATIVE_DEADLINE not in text_of(op)
+    assert text_of(op).endswith("⏱ 10 seconds left!")
+    assert text_of(op).startswith(screens.floor(scene, Method.EDIT).text)
     night = state
     while night.stage is not Stage.NIGHT:
         night, _ = apply(night, Timeout("clock"))
@@ -117,11 +117,11 @@ def test_the_count_shows_leave_the_table_only_when_the_engine_takes_it() -> None
     while state.stage.value != "vote":
         state, _ = apply(state, clock)
     first = screens.count(Scene(view(state), Views(state)), Method.SEND)
-    kinds = {decode(b["data"]).kind for row in first.keyboard or [] for b in row}  # type: ignore[union-attr]
+    kinds = {decode(b["data"]).kind for row in keyboard_of(first) or [] for b in row}
     assert Kind.LEAVE in kinds and Kind.HAND in kinds
     state, _ = apply(state, clock)  # the second count: no more leaving
     second = screens.count(Scene(view(state), Views(state)), Method.EDIT)
-    kinds = {decode(b["data"]).kind for row in second.keyboard or [] for b in row}  # type: ignore[union-attr]
+    kinds = {decode(b["data"]).kind for row in keyboard_of(second) or [] for b in row}
     assert Kind.LEAVE not in kinds
 
 
@@ -131,7 +131,7 @@ def test_a_closed_board_shows_the_stored_deadline_not_a_marker() -> None:
     op = screens.closed_live_board(
         Scene(game, Views(state), before=Views(GameSetup("classic", SEATS[:8], seed=2).start()))
     )
-    assert "\u2063deadline\u2063" not in (op.text or "")
+    assert "\u2063deadline\u2063" not in text_of(op)
 
 
 def test_the_choice_that_ends_the_night_stays_on_its_prompt() -> None:
@@ -161,10 +161,10 @@ def test_the_choice_that_ends_the_night_stays_on_its_prompt() -> None:
             break
     assert state.stage.value != "night", "the night did not end when every move was made"
     out = presenter.render(view(state), Views(state), pending, Views(before))
-    prompt = [o.op.text or "" for o in out if o.chat_id == int(last.actor)]
+    prompt = [text_of(o.op) for o in out if o.chat_id == int(last.actor)]
     question = screens.night_key(last.move)
-    closed = [o.op for o in out if o.chat_id == int(last.actor) and o.op.key == question]
+    closed = [o.op for o in out if o.chat_id == int(last.actor) and key_of(o.op) == question]
     assert closed and prompt
     final = texts.night_final(translator("en"), view(state).table, last.target)
-    assert final in (closed[-1].text or "")
-    assert texts.night_missed(translator("en")) not in (closed[-1].text or "")
+    assert final in text_of(closed[-1])
+    assert texts.night_missed(translator("en")) not in text_of(closed[-1])

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tg_mafia.render.calls import text_of
+from tg_mafia.render.calls_json import to_json
 from tg_mafia.runtime.outbox.plan import MAX_TEXT, plan
 from tg_mafia.storage import OutboxRecord
 
@@ -30,7 +32,7 @@ def test_an_edit_before_a_send_of_its_message_is_made() -> None:
             {"m": "edit", "key": "count", "text": "2"},
         )
     )
-    assert not unit.skip and unit.op.text == "1"
+    assert not unit.skip and text_of(unit.op) == "1"
 
 
 def test_edits_of_other_messages_do_not_supersede() -> None:
@@ -52,8 +54,8 @@ def test_plain_announcements_merge_up_to_the_first_with_buttons() -> None:
             {"m": "send", "text": "d", "mergeable": True},
         )
     )
-    assert unit.op.text == "a\n\nb\n\nc" and unit.entries == [1, 2, 3]
-    assert unit.op.keyboard == button  # the last one's buttons end the message
+    assert text_of(unit.op) == "a\n\nb\n\nc" and unit.entries == [1, 2, 3]
+    assert to_json(unit.op)["keyboard"] == button  # the last one's buttons end the message
 
 
 def test_a_living_message_never_merges() -> None:
@@ -65,25 +67,25 @@ def test_a_living_message_never_merges() -> None:
             {"m": "send", "text": "c"},
         )
     )
-    assert unit.op.text == "a" and unit.entries == [1]
+    assert text_of(unit.op) == "a" and unit.entries == [1]
     unit = plan(entries({"m": "send", "text": "floor", "key": "floor"}, {"m": "send", "text": "b"}))
-    assert unit.op.text == "floor" and unit.entries == [1]
+    assert text_of(unit.op) == "floor" and unit.entries == [1]
 
 
 def test_a_merge_reaches_past_calls_that_make_no_message() -> None:
     """A keyboard taken off and the night's permissions go after the merged message."""
-    timer = {"token": "3", "seconds": 60}
+    timer = {"game": 1, "token": "3", "seconds": 60}
     unit = plan(
         entries(
             {"m": "send", "text": "Anna is eliminated."},
             {"m": "clear", "key": "floor"},
             {"m": "send", "text": "Night 1 falls", "timer": timer},
             {"m": "permissions"},
-            {"m": "send", "text": "late", "timer": {"token": "4", "seconds": 60}},
+            {"m": "send", "text": "late", "timer": {"game": 1, "token": "4", "seconds": 60}},
         )
     )
-    assert unit.op.text == "Anna is eliminated.\n\nNight 1 falls" and unit.entries == [1, 3]
-    assert unit.op.timer == timer  # one stage's timer a message
+    assert text_of(unit.op) == "Anna is eliminated.\n\nNight 1 falls" and unit.entries == [1, 3]
+    assert to_json(unit.op)["timer"] == timer  # one stage's timer a message
 
 
 def test_calls_of_another_game_or_topic_never_merge() -> None:
@@ -100,7 +102,7 @@ def test_a_protected_card_never_merges_with_plain_text() -> None:
             {"m": "send", "text": "plain", "mergeable": True},
         )
     )
-    assert unit.op.text == "role" and unit.entries == [1]
+    assert text_of(unit.op) == "role" and unit.entries == [1]
 
 
 def test_merging_stops_short_of_telegrams_limit() -> None:
@@ -111,7 +113,7 @@ def test_merging_stops_short_of_telegrams_limit() -> None:
             {"m": "send", "text": "y" * 200, "mergeable": True},
         )
     )
-    assert unit.entries == [1] and len(unit.op.text or "") <= MAX_TEXT
+    assert unit.entries == [1] and len(text_of(unit.op)) <= MAX_TEXT
 
 
 def test_answers_to_commands_stay_one_message_each() -> None:

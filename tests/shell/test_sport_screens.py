@@ -12,7 +12,7 @@ from engine.variants import NightMove
 from tg_mafia.i18n import translator
 from tg_mafia.render import presenter, screens, texts
 from tg_mafia.render.callbacks import Button, Kind, decode
-from tg_mafia.render.calls import Method, Op
+from tg_mafia.render.calls import Method, Op, key_of, keyboard_of, text_of
 from tg_mafia.render.presses import picked, selection_arg, to_action
 from tg_mafia.render.scene import GameView, Outgoing, Scene
 from tg_mafia.render.standings import standings
@@ -75,12 +75,12 @@ def group(out: list[Outgoing]) -> list[Op]:
 
 
 def floor_sent(ops: list[Op]) -> Op:
-    (floor,) = [op for op in ops if op.key == screens.FLOOR and op.method is Method.SEND]
+    (floor,) = [op for op in ops if key_of(op) == screens.FLOOR and op.method is Method.SEND]
     return floor
 
 
 def kinds(op: Op) -> set[Kind]:
-    return {decode(b["data"]).kind for row in op.keyboard or [] for b in row if "data" in b}  # type: ignore[union-attr]
+    return {decode(b["data"]).kind for row in keyboard_of(op) or [] for b in row if "data" in b}
 
 
 def night_two_kill(state: GameState, victim: str) -> GameState:
@@ -106,16 +106,16 @@ def test_the_farewell_floor_is_announced_with_its_best_move_and_asks_in_private(
     state, events, before = play(state, *shots, *checks)
     out = render(state, events, before)
     floor = floor_sent(group(out))
-    assert "farewell minute" in (floor.text or "")
-    assert "3 · P3" in (floor.text or "") and "best move" in (floor.text or "")
+    assert "farewell minute" in text_of(floor)
+    assert "3 · P3" in text_of(floor) and "best move" in text_of(floor)
     assert kinds(floor) == {Kind.PASS, Kind.TIME}  # no nomination in a farewell
-    (menu,) = [o.op for o in out if o.chat_id == int(seat(3)) and o.op.key == screens.BEST]
-    buttons = [b for row in menu.keyboard or [] for b in row]
+    (menu,) = [o.op for o in out if o.chat_id == int(seat(3)) and key_of(o.op) == screens.BEST]
+    buttons = [b for row in keyboard_of(menu) or [] for b in row]
     assert [b["text"] for b in buttons] == [
         TABLE.button(p) for p in state.table.alive
     ]  # no Done yet
     # The group learns nothing of the menu, only of the move once made.
-    assert not any("Tap names" in (op.text or "") for op in group(out))
+    assert not any("Tap names" in text_of(op) for op in group(out))
 
 
 def test_the_best_move_menu_toggles_names_and_offers_done() -> None:
@@ -124,15 +124,15 @@ def test_the_best_move_menu_toggles_names_and_offers_done() -> None:
     holder = seat(3)
     op, code = screens.best_move_menu(scene, holder, (seat(2), seat(5)))
     assert code == "ok" and op is not None and op.method is Method.EDIT
-    labels = [b["text"] for row in op.keyboard or [] for b in row]
+    labels = [b["text"] for row in keyboard_of(op) or [] for b in row]
     assert "✅ 2 · P2" in labels and "✅ 5 · P5" in labels and "1 · P1" in labels
-    assert "Chosen: 2 · P2 and 5 · P5" in (op.text or "")
-    done = [b for row in op.keyboard or [] for b in row if b["text"] == "✅ Done"]
+    assert "Chosen: 2 · P2 and 5 · P5" in text_of(op)
+    done = [b for row in keyboard_of(op) or [] for b in row if b["text"] == "✅ Done"]
     button = decode(done[0]["data"])
     assert button is not None and button.args == ("d", "2_5")
     assert to_action(button, int(holder), Views(state), TABLE) == Best(holder, (seat(2), seat(5)))
     # Each name's button carries the selection after its press.
-    untoggle = next(b for row in op.keyboard or [] for b in row if b["text"] == "✅ 2 · P2")
+    untoggle = next(b for row in keyboard_of(op) or [] for b in row if b["text"] == "✅ 2 · P2")
     toggle = decode(untoggle["data"])
     assert toggle is not None and toggle.args == ("t", "5")
     assert to_action(toggle, int(holder), Views(state), TABLE) is None  # a toggle is no move
@@ -158,17 +158,18 @@ def test_the_best_move_is_shown_in_the_group_and_recorded_in_private() -> None:
     state = night_two_kill(start(), seat(3))
     state, events, before = play(state, Best(seat(3), (seat(2), seat(5), seat(8))))
     out = render(state, events, before)
-    said = [op.text or "" for op in group(out)]
+    said = [text_of(op) for op in group(out)]
     assert said == ["🎯 Best move of 3 · P3: 2 · P2, 5 · P5, and 8 · P8"]
     (private,) = [o.op for o in out if o.chat_id == int(seat(3))]
-    assert private.key == screens.BEST and private.method is Method.EDIT and not private.keyboard
+    assert key_of(private) == screens.BEST and private.method is Method.EDIT
+    assert not keyboard_of(private)
 
 
 def test_a_silent_speech_and_a_re_speech_are_announced_as_such() -> None:
     state = start()
     state, _, _ = play(state, CLOCK, Say(seat(7), "a"), Say(seat(7), "b"))
     state, events, before = play(state, Say(seat(7), "c"))
-    (line,) = [op.text for op in group(render(state, events, before)) if op.text]
+    (line,) = [text_of(op) for op in group(render(state, events, before)) if text_of(op)]
     assert line == (
         "⚠️ 7 · P7: foul 3/4 — posted out of turn. Their next speech is silent: they may "
         "only nominate or pass."
@@ -176,8 +177,8 @@ def test_a_silent_speech_and_a_re_speech_are_announced_as_such() -> None:
     state, _, _ = play(state, Nominate(seat(1), seat(5)), Pass(seat(1)))
     state, events, before = play(state, *(Pass(seat(n)) for n in range(2, 7)))
     floor = floor_sent(group(render(state, events, before)))
-    assert floor.text is not None and "silent speech (third foul)" in floor.text
-    assert "a post is deleted and earns a foul" in floor.text and "30 seconds" in floor.text
+    assert "silent speech (third foul)" in text_of(floor)
+    assert "a post is deleted and earns a foul" in text_of(floor) and "30 seconds" in text_of(floor)
     assert kinds(floor) == {Kind.PASS, Kind.NOMINATE_MENU, Kind.TIME}
     # A tie: the re-speeches.
     state, _, _ = play(state, Nominate(seat(7), seat(3)), Pass(seat(7)), CLOCK, CLOCK, CLOCK)
@@ -185,7 +186,7 @@ def test_a_silent_speech_and_a_re_speech_are_announced_as_such() -> None:
     state, _, _ = play(state, *(Hand(p) for p in voters), CLOCK)
     state, events, before = play(state, CLOCK)
     floor = floor_sent(group(render(state, events, before)))
-    assert floor.text is not None and "re-speech of the tied" in floor.text
+    assert "re-speech of the tied" in text_of(floor)
 
 
 def tied_twice(state: GameState) -> GameState:
@@ -203,11 +204,11 @@ def test_the_lift_is_one_message_with_its_question_edited_at_the_end() -> None:
     state, events, before = play(state, CLOCK)
     assert state.stage.value == "lift"
     ops = group(render(state, events, before))
-    (lift,) = [op for op in ops if op.key == screens.LIFT]
+    (lift,) = [op for op in ops if key_of(op) == screens.LIFT]
     assert lift.method is Method.SEND and lift.timer is not None
-    assert "Lift · " in (lift.text or "") and "tied twice" in (lift.text or "")
-    assert "Who is for both of them leaving the table?" in (lift.text or "")
-    assert "They leave with 6 votes of 10." in (lift.text or "")
+    assert "Lift · " in text_of(lift) and "tied twice" in text_of(lift)
+    assert "Who is for both of them leaving the table?" in text_of(lift)
+    assert "They leave with 6 votes of 10." in text_of(lift)
     assert kinds(lift) == {Kind.HAND, Kind.LOWER, Kind.TIME}
     hands = [seat(n) for n in (1, 4, 6, 7, 9, 10)]
     state, _, _ = play(state, *(Hand(p) for p in hands))
@@ -216,10 +217,10 @@ def test_the_lift_is_one_message_with_its_question_edited_at_the_end() -> None:
     assert not group(render(play(state, Hand(seat(2)))[0], events, before))
     state, events, before = play(state, CLOCK)
     ops = group(render(state, events, before))
-    (result,) = [op for op in ops if op.key == screens.LIFT]
-    assert result.method is Method.EDIT and not result.keyboard
-    assert "6 of 10 votes: both leave." in (result.text or "")
-    assert "Votes: 1 · P1, 4 · P4, 6 · P6, 7 · P7, 9 · P9, and 10 · P10" in (result.text or "")
+    (result,) = [op for op in ops if key_of(op) == screens.LIFT]
+    assert result.method is Method.EDIT and not keyboard_of(result)
+    assert "6 of 10 votes: both leave." in text_of(result)
+    assert "Votes: 1 · P1, 4 · P4, 6 · P6, 7 · P7, 9 · P9, and 10 · P10" in text_of(result)
 
 
 def test_a_removal_says_it_and_cancels_the_running_vote_on_screen() -> None:
@@ -227,11 +228,11 @@ def test_a_removal_says_it_and_cancels_the_running_vote_on_screen() -> None:
     state, _, _ = play(state, CLOCK, Say(seat(10), "a"), Say(seat(10), "b"), Say(seat(10), "c"))
     state, events, before = play(state, Say(seat(10), "d"))
     ops = group(render(state, events, before))
-    text = "\n".join(op.text or "" for op in ops)
+    text = "\n".join(text_of(op) for op in ops)
     assert "foul 4/4 — posted during the vote. That is the limit" in text
     assert "10 · P10 is removed on fouls and leaves with no farewell." in text
     assert "The vote is cancelled: nobody leaves today, and night falls." in text
-    cleared = {op.key for op in ops if op.method is Method.CLEAR}
+    cleared = {key_of(op) for op in ops if op.method is Method.CLEAR}
     assert screens.LIFT in cleared
     assert state.phase.value == "night"
 
@@ -245,13 +246,13 @@ def test_a_draw_on_the_end_screen_and_in_each_private_result() -> None:
         state, events = apply(state, calm(state))
     assert state.outcome.winner is Side.DRAW
     out = render(state, events, before)
-    text = "\n".join(op.text or "" for op in group(out))
+    text = "\n".join(text_of(op) for op in group(out))
     assert "3 nights in a row, and the days between, with nobody leaving the table" in text
     assert "🤝 <b>A draw: nobody wins.</b>" in text
     assert "wins!" not in text
     privates = [o for o in out if o.chat_id != CHAT and o.op.method is Method.SEND]
     assert len(privates) == 10
-    assert all("The game is a draw: nobody won" in (o.op.text or "") for o in privates)
+    assert all("The game is a draw: nobody won" in text_of(o.op) for o in privates)
 
 
 def test_the_draw_in_the_words_of_every_language() -> None:
@@ -280,9 +281,9 @@ def test_the_stats_count_draws() -> None:
 def test_the_sheriff_learns_on_the_zero_night_that_the_judge_saw_them() -> None:
     state, events = new_game("sport", SEATS, roles=ROLES)
     out = presenter.render(view(), Views(state), events)
-    to_sheriff = [o.op.text or "" for o in out if o.chat_id == int(seat(4))]
+    to_sheriff = [text_of(o.op) for o in out if o.chat_id == int(seat(4))]
     assert any("Zero night: the judge has seen you, Sheriff" in text for text in to_sheriff)
-    assert not any("judge" in (op.text or "") for op in group(out))
+    assert not any("judge" in text_of(op) for op in group(out))
 
 
 def test_the_end_screen_repeats_the_best_move_before_its_goodbye() -> None:
@@ -294,7 +295,7 @@ def test_the_end_screen_repeats_the_best_move_before_its_goodbye() -> None:
         before = state
         state, events = apply(state, calm(state))
     ops = group(render(state, events, before))
-    (end,) = [op.text or "" for op in ops if "Well played" in (op.text or "")]
+    (end,) = [text_of(op) for op in ops if "Well played" in text_of(op)]
     lines = end.splitlines()
     best = lines.index("🎯 Best move of 3 · P3: 2 · P2 and 8 · P8")
     assert lines[best + 1] == "Well played."

@@ -1,5 +1,5 @@
-"""What a PHOTO call draws, as plain JSON the outbox keeps: the picture's
-kind, its language and its data. The sender draws it when it sends it (in
+"""What a Photo call draws, as plain JSON the outbox keeps (pictures/data.py): the
+picture's kind, its language and its data. The sender draws it when it sends it (in
 a worker thread: drawing takes a few tenths of a second), so a restart
 between the decision and the call still draws the same picture."""
 
@@ -13,6 +13,12 @@ from engine import Role, Side
 from tg_mafia.i18n import translator
 from tg_mafia.ratings import Leaderboard, PlayerRating, Record, Skill
 from tg_mafia.render.pictures.canvas import Picture
+from tg_mafia.render.pictures.data import (
+    TABLE,
+    LeaderboardPicture,
+    PlayerPicture,
+    TablePicture,
+)
 from tg_mafia.render.pictures.standings import render_leaderboard, render_player_card
 from tg_mafia.render.pictures.table import TableSnapshot, render_table
 from tg_mafia.render.protocol.snapshot import snapshot_from_json, snapshot_json
@@ -24,22 +30,20 @@ class DrawingError(ValueError):
 
 # ----- what the ops carry ------------------------------------------------------------------
 
-TABLE = "table"  # the end's picture: asked for by the presenter, filled in by the runner
 
-
-def table_request(language: str) -> dict[str, Any]:
+def table_request(language: str) -> TablePicture:
     """The end screen's picture, still to be filled in from the stored game (its log
     replayed: runtime/endgame.py) once the action that ended it is written."""
     return {"kind": TABLE, "language": language}
 
 
-def table_picture(snapshot: TableSnapshot, language: str) -> dict[str, Any]:
-    return {**table_request(language), "table": snapshot_json(snapshot)}
+def table_picture(snapshot: TableSnapshot, language: str) -> TablePicture:
+    return {"kind": TABLE, "language": language, "table": snapshot_json(snapshot)}
 
 
 def leaderboard_picture(
     players: Sequence[PlayerRating], names: Mapping[int, str], title: str, language: str
-) -> dict[str, Any]:
+) -> LeaderboardPicture:
     return {
         "kind": "leaderboard",
         "language": language,
@@ -51,7 +55,7 @@ def leaderboard_picture(
 
 def player_picture(
     player: PlayerRating, name: str, title: str, rank: int | None, ranked: int, language: str
-) -> dict[str, Any]:
+) -> PlayerPicture:
     return {
         "kind": "player",
         "language": language,

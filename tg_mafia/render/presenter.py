@@ -16,7 +16,16 @@ from engine.vocab import EndReason
 from tg_mafia.render import keyboards, screens, texts
 from tg_mafia.render import sport as sport_render
 from tg_mafia.render.callbacks import Kind
-from tg_mafia.render.calls import Method, Op, callback
+from tg_mafia.render.calls import (
+    Clear,
+    Delete,
+    Edit,
+    Method,
+    Permissions,
+    Photo,
+    Send,
+    callback,
+)
 from tg_mafia.render.drawings import table_request
 from tg_mafia.render.scene import GameView, Outgoing, Scene
 from tg_mafia.render.texts import sport as sport_texts
@@ -50,7 +59,7 @@ def game_started(scene: Scene, event: ev.GameStarted) -> None:
 
 def role_dealt(scene: Scene, event: ev.RoleDealt) -> None:
     text = texts.your_role(scene.t, event.role, scene.views.public.variant, scene.game.title)
-    scene.private(event.player, Op(Method.SEND, text=text, protect=True))
+    scene.private(event.player, Send(text, protect=True))
 
 
 def all_roles(scene: Scene, event: ev.AllRoles) -> None:
@@ -62,18 +71,15 @@ def all_roles(scene: Scene, event: ev.AllRoles) -> None:
 
 def night_started(scene: Scene, event: ev.NightStarted) -> None:
     # The day's last buttons are dead now: take them off.
-    scene.group(Op(Method.CLEAR, key=screens.FLOOR))
-    scene.group(Op(Method.CLEAR, key=screens.BOARD))
+    scene.group(Clear(screens.FLOOR))
+    scene.group(Clear(screens.BOARD))
     scene.group(
-        Op(
-            Method.SEND,
-            text=texts.night_started(
-                scene.t, scene.views.public.variant, event.night, scene.game.mask
-            ),
+        Send(
+            texts.night_started(scene.t, scene.views.public.variant, event.night, scene.game.mask),
             timer=scene.timer(),
         )
     )
-    scene.group(Op(Method.PERMISSIONS))  # closed until morning
+    scene.group(Permissions())  # closed until morning
 
 
 def family_met(scene: Scene, event: ev.FamilyMet) -> None:
@@ -81,7 +87,7 @@ def family_met(scene: Scene, event: ev.FamilyMet) -> None:
     if event.talk:
         text += "\n" + texts.acquaintance(scene.t)
     for user in scene.recipients(event):
-        scene.private(user, Op(Method.SEND, text=text, protect=True))
+        scene.private(user, Send(text, protect=True))
         if event.plan:
             scene.private(user, screens.plan(scene, str(user), Method.SEND))
 
@@ -101,7 +107,7 @@ def choice_made(scene: Scene, event: ev.ChoiceMade) -> None:
         note = texts.mafia_pick(scene.t, scene.table, event.player, event.target)
         for user in scene.recipients(event):
             if user != int(event.player):
-                scene.private(user, Op(Method.SEND, text=note, mergeable=True))
+                scene.private(user, Send(note))
     scene.to_host(
         texts.host_night_move(
             scene.t, scene.table, event.player, event.role, event.move, event.target
@@ -119,7 +125,7 @@ def mafia_chatted(scene: Scene, event: ev.MafiaChatted) -> None:
     note = texts.mafia_message(scene.t, scene.table, scene.game.title, event.player, event.text)
     for user in scene.recipients(event):
         if user != int(event.player):
-            scene.private(user, Op(Method.SEND, text=note, mergeable=True))
+            scene.private(user, Send(note))
     scene.to_host(note)
 
 
@@ -137,7 +143,7 @@ def day_started(scene: Scene, event: ev.DayStarted) -> None:
             scene.t, scene.table, event.day, event.victims, shown, event.missed, quiet=quiet
         )
     )
-    scene.group(Op(Method.PERMISSIONS, permissions={}))  # the group's own, restored
+    scene.group(Permissions({}))  # the group's own, restored
 
 
 def _close_night_prompts(scene: Scene) -> None:
@@ -152,12 +158,12 @@ def _close_night_prompts(scene: Scene) -> None:
         for option in own.night_options:
             scene.private(player, screens.closed_night_prompt(scene, own, option))
         if planned and own.role.is_mafia:
-            scene.private(player, Op(Method.CLEAR, key=screens.PLAN))
+            scene.private(player, Clear(screens.PLAN))
 
 
 def check_result(scene: Scene, event: ev.CheckResult) -> None:
     note = texts.check_result(scene.t, scene.table, event.target, event.answer)
-    scene.private(event.player, Op(Method.SEND, text=note, mergeable=True))
+    scene.private(event.player, Send(note))
     scene.to_host(texts.host_note(scene.t, scene.table, event.player, note))
 
 
@@ -176,10 +182,10 @@ def floor_given(scene: Scene, event: ev.FloorGiven) -> None:
     before = scene.before
     if before is not None and before.public.speaker is not None:
         # The last speaker's nomination list is closed.
-        scene.private(before.public.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
+        scene.private(before.public.speaker, Clear(screens.NOMINATE))
     # One floor message at a time: the last one goes (deleting costs nothing
     # against the group's budget), the new one mentions its speaker.
-    scene.group(Op(Method.DELETE, key=screens.FLOOR))
+    scene.group(Delete(key=screens.FLOOR))
     scene.group(screens.floor(scene))
 
 
@@ -192,7 +198,7 @@ def deletion(game: GameView, message_id: int) -> list[Outgoing]:
     """A player's post taken down (when the bot may delete)."""
     if not game.can_delete:
         return []
-    return [Outgoing(game.chat_id, Op(Method.DELETE, message_id=message_id), topic=game.topic)]
+    return [Outgoing(game.chat_id, Delete(message_id=message_id), topic=game.topic)]
 
 
 def warned(scene: Scene, event: ev.Warned) -> None:
@@ -201,7 +207,7 @@ def warned(scene: Scene, event: ev.Warned) -> None:
 
 
 def nominated(scene: Scene, event: ev.Nominated) -> None:
-    scene.private(event.player, Op(Method.CLEAR, key=screens.NOMINATE))
+    scene.private(event.player, Clear(screens.NOMINATE))
     _during_speech(scene, texts.nominated(scene.t, scene.table, event.player, event.target))
 
 
@@ -226,8 +232,8 @@ def no_vote(scene: Scene, event: ev.NoVote) -> None:
 def vote_started(scene: Scene, event: ev.VoteStarted) -> None:
     before = scene.before
     if before is not None and before.public.speaker is not None:
-        scene.private(before.public.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
-    scene.group(Op(Method.DELETE, key=screens.FLOOR))
+        scene.private(before.public.speaker, Clear(screens.NOMINATE))
+    scene.group(Delete(key=screens.FLOOR))
     # The round's candidates head its count message (count_started), mentioned there.
 
 
@@ -245,7 +251,7 @@ def count_ended(scene: Scene, event: ev.CountEnded) -> None:
         candidates = tuple(c for c, _ in event.counts)
         head = texts.vote_started(scene.t, scene.table, candidates, before.vote_round)
         text = head + "\n\n" + texts.vote_board(scene.t, scene.table, event.counts)
-        scene.group(Op(Method.EDIT, text=text, key=screens.COUNT))
+        scene.group(Edit(text, key=screens.COUNT))
 
 
 def vote_result(scene: Scene, event: ev.VoteResult) -> None:
@@ -266,7 +272,7 @@ def vote_result(scene: Scene, event: ev.VoteResult) -> None:
 
 def decider_named(scene: Scene, event: ev.DeciderNamed) -> None:
     text = texts.decide_public(scene.t, scene.table, event.decider, event.seconds)
-    scene.group(Op(Method.SEND, text=text, timer=scene.timer()))
+    scene.group(Send(text, timer=scene.timer()))
 
 
 def decide_asked(scene: Scene, event: ev.DecideAsked) -> None:
@@ -278,7 +284,7 @@ def decide_asked(scene: Scene, event: ev.DecideAsked) -> None:
 def eliminated(scene: Scene, event: ev.Eliminated) -> None:
     before = scene.before
     if before is not None and before.public.decider == event.player:
-        scene.private(event.player, Op(Method.CLEAR, key=screens.DECIDE))
+        scene.private(event.player, Clear(screens.DECIDE))
     scene.say(texts.eliminated(scene.t, scene.table, event.player, event.cause, event.role))
 
 
@@ -295,7 +301,7 @@ def discussion_started(scene: Scene, event: ev.DiscussionStarted) -> None:
         scene.group(screens.vote_board(scene, Method.SEND))
     else:
         text = texts.discussion(scene.t, event.day, scene.until())
-        scene.group(Op(Method.SEND, text=text, timer=scene.timer()))
+        scene.group(Send(text, timer=scene.timer()))
 
 
 def live_vote_changed(scene: Scene, event: ev.LiveVoteChanged) -> None:
@@ -326,11 +332,11 @@ def timer_changed(scene: Scene, event: ev.TimerChanged) -> None:
 def suspended(scene: Scene, event: ev.Suspended) -> None:
     # Said in General: the runner moves a suspended game's messages there (in_general).
     text = texts.topic_closed_pause(scene.t, scene.game.title, event.limit)
-    scene.group(Op(Method.SEND, text=text))
+    scene.group(Send(text))
 
 
 def unsuspended(scene: Scene, event: ev.Unsuspended) -> None:
-    scene.group(Op(Method.SEND, text=texts.topic_reopened(scene.t)))
+    scene.group(Send(texts.topic_reopened(scene.t)))
 
 
 def confirm_requested(scene: Scene, event: ev.ConfirmRequested) -> None:
@@ -339,9 +345,8 @@ def confirm_requested(scene: Scene, event: ev.ConfirmRequested) -> None:
     button = callback(texts.button(scene.t, "confirm"), scene.any_step(Kind.HOST, "confirm"))
     scene.private(
         scene.game.host_id,
-        Op(
-            Method.SEND,
-            text=texts.confirm_request(scene.t, event.winner),
+        Send(
+            texts.confirm_request(scene.t, event.winner),
             key=screens.CONFIRM,
             keyboard=keyboards.row(button),
         ),
@@ -351,7 +356,7 @@ def confirm_requested(scene: Scene, event: ev.ConfirmRequested) -> None:
 def game_ended(scene: Scene, event: ev.GameEnded) -> None:
     view = scene.views.public
     for key in (screens.FLOOR, screens.COUNT, screens.BOARD, screens.LIFT):
-        scene.group(Op(Method.CLEAR, key=key))
+        scene.group(Clear(key))
     again = callback(texts.button(scene.t, "new_game"), scene.any_step(Kind.NEW_GAME))
     notes: tuple[str, ...] = ()
     if view.best_mover is not None and view.best_move:
@@ -362,31 +367,31 @@ def game_ended(scene: Scene, event: ev.GameEnded) -> None:
     )
     if event.winner is None and event.reason is not EndReason.SUSPENDED:
         # abandoned: stored as not played, with no picture or protocol
-        scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again)))
+        scene.group(Send(text, keyboard=keyboards.row(again)))
     elif event.winner is None:
         # At a suspension's limit: unscored, with no winner to draw, but played: its protocol.
-        scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again, protocol)))
+        scene.group(Send(text, keyboard=keyboards.row(again, protocol)))
     else:
         # The table as a picture, drawn from the stored game once the end is written.
-        scene.group(Op(Method.PHOTO, picture=table_request(view.language)))
-        scene.group(Op(Method.SEND, text=text, keyboard=keyboards.row(again, protocol)))
-    scene.group(Op(Method.PERMISSIONS, permissions={}, final=True))
+        scene.group(Photo(table_request(view.language)))
+        scene.group(Send(text, keyboard=keyboards.row(again, protocol)))
+    scene.group(Permissions({}, final=True))
     if scene.game.host_id is not None:
-        scene.private(scene.game.host_id, Op(Method.CLEAR, key=screens.PANEL))
-        scene.private(scene.game.host_id, Op(Method.CLEAR, key=screens.CONFIRM))
+        scene.private(scene.game.host_id, Clear(screens.PANEL))
+        scene.private(scene.game.host_id, Clear(screens.CONFIRM))
     before = scene.before.public if scene.before is not None else None
     if before is not None and before.stage is Stage.FAREWELL and before.speaker is not None:
-        scene.private(before.speaker, Op(Method.CLEAR, key=screens.BEST))  # a menu still open
+        scene.private(before.speaker, Clear(screens.BEST))  # a menu still open
 
 
 def idle_reminded(scene: Scene, event: ev.IdleReminded) -> None:
     text = texts.idle_reminder(scene.t, scene.game.title, event.left)
-    scene.private(event.player, Op(Method.SEND, text=text))
+    scene.private(event.player, Send(text))
 
 
 def player_result(scene: Scene, event: ev.PlayerResult) -> None:
     text = texts.own_result(scene.t, event.won, event.winner, event.role)
-    scene.private(event.player, Op(Method.SEND, text=text))
+    scene.private(event.player, Send(text))
 
 
 RENDERERS: Mapping[type[Event], Renderer] = MappingProxyType(

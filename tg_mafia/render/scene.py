@@ -16,7 +16,7 @@ from engine import Views
 from engine.events import Event
 from tg_mafia.i18n import Translator
 from tg_mafia.render.callbacks import Button, Kind
-from tg_mafia.render.calls import DEADLINE, RELATIVE_DEADLINE, Method, Op, Priority
+from tg_mafia.render.calls import DEADLINE, RELATIVE_DEADLINE, Op, Priority, Send, Timer
 from tg_mafia.render.texts.table import Table
 from tg_mafia.render.texts.timefmt import ABSOLUTE, RELATIVE, deadline_html
 
@@ -73,14 +73,14 @@ class Scene:
 
     def say(self, text: str) -> None:
         """A plain announcement in the group (it may merge with its neighbours)."""
-        self.group(Op(Method.SEND, text=text, mergeable=True))
+        self.group(Send(text))
 
     def private(self, player: str | int, op: Op) -> None:
         self.out.append(Outgoing(int(player), op))
 
     def to_host(self, text: str) -> None:
         if self.game.host_id is not None:
-            self.private(self.game.host_id, Op(Method.SEND, text=text, mergeable=True))
+            self.private(self.game.host_id, Send(text))
 
     def recipients(self, event: Event) -> list[int]:
         """The players a private event is for: named ones, and the living mafia."""
@@ -107,17 +107,12 @@ class Scene:
 
         return data
 
-    def timer(self) -> dict[str, object] | None:
+    def timer(self) -> Timer | None:
         """The running stage's timer, started by the message that carries it."""
         view = self.views.public
         if view.timer_seconds is None or view.paused:  # paused: by the host, or suspended
             return None
-        return {
-            "game": self.game.game_id,
-            "token": str(view.timer_id),
-            "seconds": view.timer_seconds,
-            "speed": self.game.speed,
-        }
+        return Timer(self.game.game_id, str(view.timer_id), view.timer_seconds, self.game.speed)
 
     def until(self, style: str = ABSOLUTE) -> str:
         """The running stage's deadline as the reader's own time (RELATIVE:

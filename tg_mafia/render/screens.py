@@ -30,7 +30,18 @@ from engine.variants import NightMove
 from engine.views import NightOption
 from tg_mafia.render import keyboards, texts
 from tg_mafia.render.callbacks import Kind
-from tg_mafia.render.calls import Keyboard, Method, Op, callback, web_app
+from tg_mafia.render.calls import (
+    Drawn,
+    Edit,
+    Keyboard,
+    Message,
+    Method,
+    Send,
+    Timer,
+    callback,
+    message,
+    web_app,
+)
 from tg_mafia.render.presses import selection_arg
 from tg_mafia.render.scene import Scene
 from tg_mafia.render.texts import Answer, Popup
@@ -67,7 +78,7 @@ def _ends_with_thanks(scene: Scene) -> bool:
 # ----- the group ------------------------------------------------------------------------
 
 
-def floor(scene: Scene, method: Method = Method.SEND, note: str = "") -> Op:
+def floor(scene: Scene, method: Drawn = Method.SEND, note: str = "") -> Message:
     """The floor: who speaks, until when, who is next, who is nominated;
     Pass and Nominate… while the engine takes them; and `note`, what just
     happened during this speech (a nomination, a warning), folded in here
@@ -100,16 +111,16 @@ def floor(scene: Scene, method: Method = Method.SEND, note: str = "") -> Op:
     if _legal(scene, Nominate):
         buttons.append(callback(texts.button(t, "nominate"), scene.data(Kind.NOMINATE_MENU)))
     buttons.append(callback(texts.button(t, "time"), scene.any_step(Kind.TIME)))
-    return Op(method, text=text, key=FLOOR, keyboard=keyboards.row(*buttons), timer=_timer(scene))
+    return message(method, text, key=FLOOR, keyboard=keyboards.row(*buttons), timer=_timer(scene))
 
 
-def _timer(scene: Scene) -> dict[str, object] | None:
+def _timer(scene: Scene) -> Timer | None:
     """A drawing of the running stage carries its timer only when it opens
     the stage: a redraw must not start the time again."""
     return scene.timer() if scene.opens_stage() else None
 
 
-def count(scene: Scene, method: Method) -> Op:
+def count(scene: Scene, method: Drawn) -> Message:
     """One message for the whole round of a hand-raise vote: the round's
     candidates (mentioned: the first drawing rings their phones), the counts
     finished so far, and the candidate being counted."""
@@ -141,10 +152,10 @@ def count(scene: Scene, method: Method) -> Op:
     if _legal(scene, Leave):
         second.append(callback(texts.button(t, "leave_table"), scene.data(Kind.LEAVE)))
     keyboard = keyboards.rows(first, second)
-    return Op(method, text=text, key=COUNT, keyboard=keyboard, timer=_timer(scene))
+    return message(method, text, key=COUNT, keyboard=keyboard, timer=_timer(scene))
 
 
-def lift(scene: Scene, method: Method) -> Op:
+def lift(scene: Scene, method: Drawn) -> Message:
     """sport's lift vote: one message, its question and Raise / Lower."""
     t, view = scene.t, scene.views.public
     text = sport_texts.lift_question(
@@ -157,10 +168,10 @@ def lift(scene: Scene, method: Method) -> Op:
             callback(texts.button(t, "lower"), scene.data(Kind.LOWER)),
         ]
     buttons.append(callback(texts.button(t, "time"), scene.any_step(Kind.TIME)))
-    return Op(method, text=text, key=LIFT, keyboard=keyboards.row(*buttons), timer=_timer(scene))
+    return message(method, text, key=LIFT, keyboard=keyboards.row(*buttons), timer=_timer(scene))
 
 
-def countdown(scene: Scene, seconds: int) -> Op | None:
+def countdown(scene: Scene, seconds: int) -> Edit | None:
     """The floor, the count or the lift when `seconds` are left: the same
     message, redrawn with one line more (None: the stage has none of them).
     The scene must not open the stage: its deadline is the stored one, and
@@ -174,11 +185,11 @@ def countdown(scene: Scene, seconds: int) -> Op | None:
         op = floor(scene, Method.EDIT)
     else:
         return None
-    op.text = (op.text or "") + "\n" + texts.seconds_left(scene.t, seconds)
-    return op
+    text = op.text + "\n" + texts.seconds_left(scene.t, seconds)
+    return Edit(text, keyboard=op.keyboard, key=op.key)
 
 
-def vote_board(scene: Scene, method: Method) -> Op:
+def vote_board(scene: Scene, method: Drawn) -> Message:
     """The open vote's one message (classic's live vote, party's ballot),
     with a button per player one may vote against."""
     t, view = scene.t, scene.views.public
@@ -209,18 +220,12 @@ def vote_board(scene: Scene, method: Method) -> Op:
         scene.seat_data(Kind.VOTE),
         extra,
     )
-    every = BOARD_EDIT_SECONDS if method is Method.EDIT else 0.0
-    return Op(
-        method,
-        text=text,
-        key=BOARD,
-        keyboard=keyboard,
-        timer=scene.timer() if method is Method.SEND else None,
-        extra={"every": every} if every else {},
-    )
+    if method is Method.EDIT:
+        return Edit(text, keyboard=keyboard, key=BOARD, every=BOARD_EDIT_SECONDS)
+    return Send(text, keyboard=keyboard, key=BOARD, timer=scene.timer())
 
 
-def closed_live_board(scene: Scene) -> Op:
+def closed_live_board(scene: Scene) -> Edit:
     view = scene.views.public
     text = texts.live_board(
         scene.t,
@@ -231,13 +236,13 @@ def closed_live_board(scene: Scene) -> Op:
         len(view.alive),
         closed=True,
     )
-    return Op(Method.EDIT, text=text, key=BOARD)
+    return Edit(text, key=BOARD)
 
 
 # ----- private chats ------------------------------------------------------------------
 
 
-def night_prompt(scene: Scene, player: str, move: str, method: Method) -> Op | None:
+def night_prompt(scene: Scene, player: str, move: str, method: Drawn) -> Message | None:
     """A night actor's choice, from the player's own view and legal moves: a
     button per target the engine takes, and Skip; the choice so far, which
     may change until dawn."""
@@ -263,10 +268,10 @@ def night_prompt(scene: Scene, player: str, move: str, method: Method) -> Op | N
     ]
     skip = callback(texts.button(t, "skip"), scene.data(Kind.NIGHT, move, 0))
     keyboard = keyboards.players(scene.table, choices, scene.seat_data(Kind.NIGHT, move), [skip])
-    return Op(method, text=text, key=night_key(move), keyboard=_with_table(scene, keyboard))
+    return message(method, text, key=night_key(move), keyboard=_with_table(scene, keyboard))
 
 
-def closed_night_prompt(scene: Scene, own: PlayerView, option: NightOption) -> Op:
+def closed_night_prompt(scene: Scene, own: PlayerView, option: NightOption) -> Edit:
     """At dawn the prompt keeps only what was chosen (`own`: the player's view
     of the night's last state): no button is left to press."""
     move, night = option.move, own.public
@@ -279,10 +284,10 @@ def closed_night_prompt(scene: Scene, own: PlayerView, option: NightOption) -> O
         text += "\n" + texts.night_final(scene.t, scene.table, option.chosen)
     else:
         text += "\n" + texts.night_missed(scene.t)
-    return Op(Method.EDIT, text=text, key=night_key(move))
+    return Edit(text, key=night_key(move))
 
 
-def plan(scene: Scene, player: str, method: Method) -> Op:
+def plan(scene: Scene, player: str, method: Drawn) -> Message:
     """The Don's kill list on the acquaintance night: the Don taps players
     in order (the engine lists each next name); the family sees it grow."""
     t = scene.t
@@ -296,21 +301,21 @@ def plan(scene: Scene, player: str, method: Method) -> Op:
         clear = callback(texts.button(t, "clear"), scene.data(Kind.PLAN, 0))
         keyboard = keyboards.players(scene.table, extensions, scene.seat_data(Kind.PLAN), [clear])
         keyboard = _with_table(scene, keyboard)
-    return Op(method, text=text, key=PLAN, keyboard=keyboard)
+    return message(method, text, key=PLAN, keyboard=keyboard)
 
 
-def nominate_menu(scene: Scene, player: str) -> Op:
+def nominate_menu(scene: Scene, player: str) -> Send:
     choices = [a.target for a in _legal(scene, Nominate, player) if isinstance(a, Nominate)]
     keyboard = keyboards.players(scene.table, choices, scene.seat_data(Kind.NOMINATE))
     text = texts.nominate_prompt(scene.t, scene.views.public.day)
-    return Op(Method.SEND, text=text, key=NOMINATE, keyboard=_with_table(scene, keyboard))
+    return Send(text, key=NOMINATE, keyboard=_with_table(scene, keyboard))
 
 
-def decide_prompt(scene: Scene, player: str) -> Op:
+def decide_prompt(scene: Scene, player: str) -> Send:
     choices = [a.target for a in _legal(scene, Decide, player) if isinstance(a, Decide)]
     keyboard = keyboards.players(scene.table, choices, scene.seat_data(Kind.DECIDE))
     text = texts.decide_private(scene.t, scene.table, tuple(choices))
-    return Op(Method.SEND, text=text, key=DECIDE, keyboard=_with_table(scene, keyboard))
+    return Send(text, key=DECIDE, keyboard=_with_table(scene, keyboard))
 
 
 def _with_table(scene: Scene, keyboard: Keyboard) -> Keyboard:
@@ -322,8 +327,8 @@ def _with_table(scene: Scene, keyboard: Keyboard) -> Keyboard:
 
 
 def best_move_menu(
-    scene: Scene, player: str, picked: tuple[str, ...] | None, method: Method = Method.EDIT
-) -> tuple[Op | None, Popup]:
+    scene: Scene, player: str, picked: tuple[str, ...] | None, method: Drawn = Method.EDIT
+) -> tuple[Message | None, Popup]:
     """The farewell holder's best move, in private: a button per player the
     engine lets them name, each toggling that name, and Done once a
     selection the engine takes is made. With it, the popup's code: `ok`, or
@@ -350,10 +355,10 @@ def best_move_menu(
         done = scene.data(Kind.BEST, "d", selection_arg(scene.table, picked))
         extra.append(callback(texts.button(t, "done"), done))
     keyboard = keyboards.players(scene.table, names, toggle, extra, marked=picked)
-    return Op(method, text=text, key=BEST, keyboard=keyboard), Answer.OK
+    return message(method, text, key=BEST, keyboard=keyboard), Answer.OK
 
 
-def host_panel(scene: Scene) -> Op:
+def host_panel(scene: Scene) -> Send:
     t = scene.t
     line1 = [
         callback(texts.button(t, "pause"), scene.any_step(Kind.HOST, "pause")),
@@ -364,12 +369,12 @@ def host_panel(scene: Scene) -> Op:
     if any(isinstance(a, HostWarn) for a in scene.views.legal(HOST)):
         line2.append(callback(texts.button(t, "warn"), scene.any_step(Kind.HOST_WARN_MENU)))
     text = t.gettext("🎛 Host panel. It works at any moment of the game.")
-    return Op(Method.SEND, text=text, key=PANEL, keyboard=keyboards.rows(line1, line2))
+    return Send(text, key=PANEL, keyboard=keyboards.rows(line1, line2))
 
 
-def warn_menu(scene: Scene) -> Op:
+def warn_menu(scene: Scene) -> Send:
     def data(player: str) -> str:
         return scene.any_step(Kind.HOST_WARN, scene.table.seat(player))
 
     keyboard = keyboards.players(scene.table, list(scene.views.public.alive), data)
-    return Op(Method.SEND, text=scene.t.gettext("Warn whom?"), keyboard=keyboard)
+    return Send(scene.t.gettext("Warn whom?"), keyboard=keyboard)

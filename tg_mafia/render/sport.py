@@ -13,13 +13,13 @@ from engine import events as ev
 from engine.events import Event
 from engine.vocab import CancelledVote
 from tg_mafia.render import screens
-from tg_mafia.render.calls import Method, Op
+from tg_mafia.render.calls import Clear, Delete, Edit, Method, Send
 from tg_mafia.render.scene import Scene
 from tg_mafia.render.texts import sport as sport_texts
 
 
 def sheriff_seen(scene: Scene, event: ev.SheriffSeen) -> None:
-    scene.private(event.player, Op(Method.SEND, text=sport_texts.sheriff_seen(scene.t)))
+    scene.private(event.player, Send(sport_texts.sheriff_seen(scene.t)))
 
 
 def fouled(scene: Scene, event: ev.Fouled) -> None:
@@ -40,15 +40,15 @@ def vote_cancelled(scene: Scene, event: ev.VoteCancelled) -> None:
     if event.when is CancelledVote.NOW:
         # The running count, re-speech or lift is over: its buttons go.
         for key in (screens.COUNT, screens.LIFT, screens.FLOOR):
-            scene.group(Op(Method.CLEAR, key=key))
+            scene.group(Clear(key))
     scene.say(sport_texts.vote_cancelled(scene.t, event.when))
 
 
 def farewell_given(scene: Scene, event: ev.FarewellGiven) -> None:
     before = scene.before
     if before is not None and before.public.speaker is not None:
-        scene.private(before.public.speaker, Op(Method.CLEAR, key=screens.NOMINATE))
-    scene.group(Op(Method.DELETE, key=screens.FLOOR))
+        scene.private(before.public.speaker, Clear(screens.NOMINATE))
+    scene.group(Delete(key=screens.FLOOR))
     scene.group(screens.floor(scene))
 
 
@@ -61,17 +61,17 @@ def best_move_asked(scene: Scene, event: ev.BestMoveAsked) -> None:
 def best_move_made(scene: Scene, event: ev.BestMoveMade) -> None:
     t, table = scene.t, scene.table
     recorded = sport_texts.best_move_recorded(t, table, event.targets)
-    scene.private(event.player, Op(Method.EDIT, text=recorded, key=screens.BEST))
+    scene.private(event.player, Edit(recorded, key=screens.BEST))
     scene.say(sport_texts.best_move_made(t, table, event.player, event.targets))
 
 
 def best_move_lapsed(scene: Scene, event: ev.BestMoveLapsed) -> None:
     text = sport_texts.best_move_lapsed(scene.t)
-    scene.private(event.player, Op(Method.EDIT, text=text, key=screens.BEST))
+    scene.private(event.player, Edit(text, key=screens.BEST))
 
 
 def lift_started(scene: Scene, event: ev.LiftStarted) -> None:
-    scene.group(Op(Method.DELETE, key=screens.FLOOR))
+    scene.group(Delete(key=screens.FLOOR))
     scene.group(screens.lift(scene, Method.SEND))
 
 
@@ -83,7 +83,7 @@ def lift_ended(scene: Scene, event: ev.LiftEnded) -> None:
     text = sport_texts.lift_result(
         scene.t, scene.table, event.candidates, event.voters, event.living, event.leave
     )
-    scene.group(Op(Method.EDIT, text=text, key=screens.LIFT))
+    scene.group(Edit(text, key=screens.LIFT))
 
 
 def drawn(scene: Scene, event: ev.Drawn) -> None:

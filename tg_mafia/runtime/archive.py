@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from engine import Phase
 from tg_mafia.i18n import Translator, translator
-from tg_mafia.render.calls import Method, Op, Priority
+from tg_mafia.render.calls import Document, DocumentFile, Op, Priority, Send
+from tg_mafia.render.calls_json import to_json
 from tg_mafia.render.protocol import (
     SCHEMA,
     SCHEMA_VERSION,
@@ -78,19 +79,16 @@ def enqueue_protocol(tx: Tx, record: GameRecord, to: Delivery, now: float) -> st
     if not actions:
         return t.gettext("This game is too old: its record is no longer kept, only its result.")
     protocol = build_protocol(record, actions)
-    ops = [Op(Method.SEND, text=text) for text in protocol_text(protocol, t)]
+    ops: list[Op] = [Send(text) for text in protocol_text(protocol, t)]
     document = protocol_file(protocol_json(protocol))
     caption = t.gettext("The same protocol as data: JSON, schema {schema} version {version}.")
     ops.append(
-        Op(
-            Method.DOCUMENT,
-            text=caption.format(schema=SCHEMA, version=SCHEMA_VERSION),
-            file={"name": f"protocol-{record.id}.json", "content": document},
+        Document(
+            caption.format(schema=SCHEMA, version=SCHEMA_VERSION),
+            DocumentFile(f"protocol-{record.id}.json", document),
         )
     )
     for op in ops:
-        data = op.to_json()
-        if to.topic:
-            data["topic"] = to.topic
+        data = to_json(op, to.topic)
         tx.enqueue(to.chat_id, data, now=now, game_id=record.id, priority=Priority.ANSWER)
     return None

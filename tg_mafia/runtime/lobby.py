@@ -18,7 +18,21 @@ from engine.errors import Reason
 from tg_mafia.i18n import translator
 from tg_mafia.ops.budget import TokenBudget
 from tg_mafia.render import keyboards, texts
-from tg_mafia.render.calls import Keyboard, Method, Op, Priority, link
+from tg_mafia.render.calls import (
+    Drawn,
+    Edit,
+    Keyboard,
+    Message,
+    Method,
+    Op,
+    Pin,
+    Priority,
+    Send,
+    Unpin,
+    link,
+    message,
+)
+from tg_mafia.render.calls_json import to_json
 from tg_mafia.render.lobby import (
     already_at_a_table,
     blind_warning,
@@ -99,11 +113,11 @@ class Lobbies:
     def keyboard(self, record: GameRecord) -> Keyboard:
         return lobby_keyboard(record, self.config.bot_username)
 
-    def message(self, record: GameRecord, method: Method = Method.EDIT) -> Op:
+    def message(self, record: GameRecord, method: Drawn = Method.EDIT) -> Message:
         """The lobby's message, with its buttons."""
-        return Op(method, text=self.text(record), keyboard=self.keyboard(record), key=LOBBY_KEY)
+        return message(method, self.text(record), keyboard=self.keyboard(record), key=LOBBY_KEY)
 
-    def _put(self, tx: Tx, record: GameRecord, method: Method, now: float) -> None:
+    def _put(self, tx: Tx, record: GameRecord, method: Drawn, now: float) -> None:
         _enqueue(tx, record, self.message(record, method), now)
 
     def _close(self, tx: Tx, record: GameRecord, reason: str, now: float) -> None:
@@ -115,17 +129,15 @@ class Lobbies:
             # (web_app buttons are refused in groups); unpinned at the end (runner.py).
             url = f"https://t.me/{self.config.bot_username}/{name}?startapp=g{record.id}"
             keyboard = keyboards.row(link(texts.button(t, "table"), url))
-            op = Op(
-                Method.EDIT, text=texts.lobby_closed(t, reason), keyboard=keyboard, key=LOBBY_KEY
-            )
+            op = Edit(texts.lobby_closed(t, reason), keyboard=keyboard, key=LOBBY_KEY)
             _enqueue(tx, record, op, now)
             if pinned:
                 tx.set_living(record.id, 0, TABLE_PINNED, 1)
             return
-        op = Op(Method.EDIT, text=texts.lobby_closed(t, reason), key=LOBBY_KEY)
+        op = Edit(texts.lobby_closed(t, reason), key=LOBBY_KEY)
         _enqueue(tx, record, op, now)
         if pinned:
-            _enqueue(tx, record, Op(Method.UNPIN, key=LOBBY_KEY), now)
+            _enqueue(tx, record, Unpin(LOBBY_KEY), now)
 
     # ----- opening --------------------------------------------------------------------------
 
@@ -191,13 +203,13 @@ class Lobbies:
                 )
                 self._put(tx, record, Method.SEND, now)
                 if rights.get("can_pin_messages"):
-                    _enqueue(tx, record, Op(Method.PIN, key=LOBBY_KEY), now)
+                    _enqueue(tx, record, Pin(LOBBY_KEY), now)
                 missing = [r for r in needed_rights(rights) if not rights.get(r)]
                 if blind:
-                    _enqueue(tx, record, Op(Method.SEND, text=blind_warning(t)), now)
+                    _enqueue(tx, record, Send(blind_warning(t)), now)
                 elif missing:
                     text = missing_rights_warning(t, missing, forum=bool(rights.get("forum")))
-                    _enqueue(tx, record, Op(Method.SEND, text=text), now)
+                    _enqueue(tx, record, Send(text), now)
                 self._tell_watchers(tx, record, now)
                 return record
         except GameAlreadyRunningError:
@@ -234,10 +246,10 @@ class Lobbies:
         ).format(title=escape(record.title))
         url = f"https://t.me/{self.config.bot_username}?start="
         url += join_payload(record.chat_id, record.topic)
-        op = Op(Method.SEND, text=text, keyboard=keyboards.row(link(texts.button(t, "join"), url)))
+        op = Send(text, keyboard=keyboards.row(link(texts.button(t, "join"), url)))
         for user_id in tx.next_game_watchers(record.chat_id, record.topic):
             if user_id != record.opened_by:
-                tx.enqueue(user_id, op.to_json(), now=now, priority=Priority.ANSWER)
+                tx.enqueue(user_id, to_json(op), now=now, priority=Priority.ANSWER)
 
     def _deadline(self, now: float) -> float | None:
         """When a new lobby starts by itself; None: only on Start (the play page)."""
@@ -530,9 +542,7 @@ class Lobbies:
 
 
 def _enqueue(tx: Tx, record: GameRecord, op: Op, now: float) -> None:
-    data = op.to_json()
-    if record.topic:
-        data["topic"] = record.topic
+    data = to_json(op, record.topic)
     tx.enqueue(record.chat_id, data, now=now, game_id=record.id, priority=Priority.GAME)
 
 

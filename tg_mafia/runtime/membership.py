@@ -32,7 +32,8 @@ from engine import Phase
 from engine.actions import CHAT, Depart, Suspend, Unsuspend
 from engine.errors import Reason
 from tg_mafia.i18n import translator
-from tg_mafia.render.calls import Method, Op, Priority
+from tg_mafia.render.calls import Op, Permissions, Priority, Send, Topic
+from tg_mafia.render.calls_json import to_json
 from tg_mafia.render.texts import Answer, Popup
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
@@ -218,8 +219,7 @@ class Membership:
 
 
 def _reopen_topic(db: Database, record: GameRecord, now: float) -> None:
-    op = Op(Method.TOPIC, extra={"open": True}).to_json()
-    op["topic"] = record.topic
+    op = to_json(Topic(True), record.topic)
     with db.transaction() as tx:
         tx.enqueue(record.chat_id, op, now=now, game_id=record.id, priority=Priority.GAME)
 
@@ -236,7 +236,7 @@ def _topic_closed(db: Database, record: GameRecord, now: float) -> None:
             "nobody can play there until an administrator reopens it (or gives me the "
             "right to manage topics)."
         ).format(title=escape(record.title))
-        op = Op(Method.SEND, text=text).to_json()  # in General: the topic is closed
+        op = to_json(Send(text))  # in General: the topic is closed
         tx.enqueue(record.chat_id, op, now=now, game_id=record.id, priority=Priority.GAME)
 
 
@@ -254,7 +254,7 @@ def _end_game_of_deleted_topic(
             "🛑 The topic of the game in «{title}» was deleted: the game has stopped, "
             "unscored. Send /newgame to start another."
         ).format(title=escape(record.title))
-        op = Op(Method.SEND, text=text).to_json()  # in General
+        op = to_json(Send(text))  # in General
         tx.enqueue(chat_id, op, now=now, game_id=record.id, priority=Priority.GAME)
         return ended
 
@@ -265,9 +265,7 @@ def _games_in_chat(db: Database, chat_id: int) -> list[GameRecord]:
 
 
 def _tell_group(db: Database, record: GameRecord, text: str, now: float) -> None:
-    op = Op(Method.SEND, text=text, mergeable=True).to_json()
-    if record.topic:
-        op["topic"] = record.topic
+    op = to_json(Send(text), record.topic)
     with db.transaction() as tx:
         tx.enqueue(record.chat_id, op, now=now, game_id=record.id, priority=Priority.GAME)
 
@@ -286,7 +284,7 @@ def _end_games_of_removed_bot(db: Database, chat_id: int, now: float) -> list[Ga
                     "🛑 The game in «{title}» has stopped: I was removed from the group."
                 ).format(title=escape(record.title))
                 for player in record.players:
-                    tx.enqueue(player.user_id, Op(Method.SEND, text=text).to_json(), now=now)
+                    tx.enqueue(player.user_id, to_json(Send(text)), now=now)
     return ended
 
 
@@ -309,31 +307,21 @@ def _follow_rights(
         t = translator(record.language)
 
         def group(op: Op) -> None:
-            data = op.to_json()
-            if record.topic:
-                data["topic"] = record.topic
-            tx.enqueue(record.chat_id, data, now=now, game_id=record.id)
+            tx.enqueue(record.chat_id, to_json(op, record.topic), now=now, game_id=record.id)
 
         if not kept.get(RESTRICT):
             group(
-                Op(
-                    Method.SEND,
-                    mergeable=True,
-                    text=t.gettext(
+                Send(
+                    t.gettext(
                         "⚠️ I may no longer restrict members: the game goes on, but I cannot "
                         "close the chat at night; I only warn."
-                    ),
+                    )
                 )
             )
         elif record.saved_permissions is not None:
             # The right is back: the night is masked again, or the day's chat opened.
             night = views_of(record).public.phase is Phase.NIGHT
-            group(
-                Op(
-                    Method.PERMISSIONS,
-                    permissions=None if night else dict(record.saved_permissions),
-                )
-            )
+            group(Permissions(None if night else dict(record.saved_permissions)))
         return record
 
 
@@ -349,8 +337,6 @@ def _migrate(
         moved, living = tx.move_chat(old, new)
         for record in moved:
             for op in said_again(record, living.get(record.id, []), lobby, speed):
-                data = op.to_json()
-                if record.topic:
-                    data["topic"] = record.topic
+                data = to_json(op, record.topic)
                 tx.enqueue(new, data, now=now, game_id=record.id, priority=Priority.GAME)
         return moved

@@ -12,14 +12,14 @@ from collections.abc import Callable, Sequence
 
 from engine import FLOOR_STAGES, PublicView, Stage
 from tg_mafia.render import screens
-from tg_mafia.render.calls import Method, Op
+from tg_mafia.render.calls import Edit, Message, Method, Op
 from tg_mafia.render.scene import Scene
 from tg_mafia.runtime.gameview import game_view, views_of
 from tg_mafia.runtime.runner import LOBBY_KEY
 from tg_mafia.storage import GameRecord, GameStatus
 
 # What a living group message shows, drawn again from the game as it stands.
-Drawing = Callable[[Scene], Op]
+Drawing = Callable[[Scene], Message]
 DRAWINGS: dict[str, tuple[Callable[[PublicView], bool], Drawing]] = {
     screens.FLOOR: (
         lambda s: s.stage in FLOOR_STAGES and s.speaker is not None,
@@ -52,11 +52,10 @@ def said_again(
         return []
     views = views_of(record)
     scene = Scene(game_view(record, speed), views, before=views)  # opens no stage
-    ops = []
+    ops: list[Op] = []
     for key in keys:
         drawing = DRAWINGS.get(key)
         if drawing is not None and drawing[0](views.public):
-            op = drawing[1](scene)
-            op.timer, op.extra = None, {}
-            ops.append(op)
+            drawn = drawing[1](scene)
+            ops.append(Edit(drawn.text, keyboard=drawn.keyboard, key=drawn.key))
     return ops

@@ -17,11 +17,26 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Sequence
+from typing import assert_never
 
 from engine import Game
 from engine.actions import action_from_dict
 from tg_mafia.render import presenter
-from tg_mafia.render.calls import Method, Priority
+from tg_mafia.render.calls import (
+    Clear,
+    Delete,
+    Document,
+    Edit,
+    Message,
+    Permissions,
+    Photo,
+    Pin,
+    Priority,
+    Restrict,
+    Send,
+    Topic,
+    Unpin,
+)
 from tg_mafia.render.scene import Outgoing
 from tg_mafia.runtime.gameview import game_view
 from tg_mafia.runtime.runner import enqueue
@@ -54,30 +69,34 @@ def redrawn(record: GameRecord, actions: Sequence[ActionRecord]) -> list[Outgoin
         _follow(presenter.render(view, game.views, events, before), live, permissions)
     if game != Game.stored(record.state or {}):
         return []
-    again = [_anew(call) for call in live.values()]
-    return again + permissions[-1:]
+    return [*live.values(), *permissions[-1:]]
 
 
 def _follow(calls: list[Outgoing], live: dict[Key, Outgoing], permissions: list[Outgoing]) -> None:
-    """Each living message's last drawing with buttons (a clear, a delete or a drawing
-    without buttons ends it); the changes of the chat's permissions."""
+    """Each living message's last drawing with buttons, as a new message (a clear, a
+    delete or a drawing without buttons ends it); the changes of the chat's permissions."""
     for call in calls:
-        op = call.op
-        if op.method is Method.PERMISSIONS or op.method is Method.TOPIC:
-            permissions.append(call)
-        if op.key is None:
-            continue
-        key = (call.chat_id, op.key)
-        if op.method in (Method.SEND, Method.EDIT) and op.keyboard:
-            live[key] = call
-        elif op.method in (Method.SEND, Method.EDIT, Method.CLEAR, Method.DELETE):
-            live.pop(key, None)
+        match call.op:
+            case (Send(key=str(key)) | Edit(key=str(key))) as drawing:
+                if drawing.keyboard:
+                    live[call.chat_id, key] = _anew(call, drawing)
+                else:
+                    live.pop((call.chat_id, key), None)
+            case Clear(key=key) | Delete(key=str(key)):
+                live.pop((call.chat_id, key), None)
+            case Permissions() | Topic():
+                permissions.append(call)
+            case Send() | Edit() | Delete() | Pin() | Unpin() | Restrict() | Photo() | Document():
+                pass
+            case _:
+                assert_never(call.op)
 
 
-def _anew(call: Outgoing) -> Outgoing:
+def _anew(call: Outgoing, drawing: Message) -> Outgoing:
     """A drawing sent as a new message under its key, without the stage's timer."""
-    op = dataclasses.replace(call.op, method=Method.SEND, timer=None, mergeable=False)
-    return dataclasses.replace(call, op=op, priority=Priority.REMINDER)
+    protect = drawing.protect if isinstance(drawing, Send) else False
+    again = Send(drawing.text, keyboard=drawing.keyboard, key=drawing.key, protect=protect)
+    return dataclasses.replace(call, op=again, priority=Priority.REMINDER)
 
 
 def redraw_running_games(db: Database, now: float | None = None) -> int:

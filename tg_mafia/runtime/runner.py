@@ -22,7 +22,18 @@ from engine.actions import HostExtend, HostPause, MafiaChat, Say, Suspend, Timeo
 from engine.errors import Reason
 from engine.replay import stand_in
 from tg_mafia.render import presenter, screens
-from tg_mafia.render.calls import SPARE, Method, Op
+from tg_mafia.render.calls import (
+    Clear,
+    Op,
+    Permissions,
+    Restrict,
+    Spare,
+    Topic,
+    Unpin,
+    makes_a_message,
+    timer_of,
+)
+from tg_mafia.render.calls_json import to_json
 from tg_mafia.render.scene import Outgoing, Scene
 from tg_mafia.render.texts import Answer, Popup
 from tg_mafia.runtime import endgame
@@ -30,7 +41,6 @@ from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
 from tg_mafia.runtime.gameview import game_view, state_of, views_of
 from tg_mafia.runtime.locks import KeyedLocks
-from tg_mafia.runtime.outbox.sender import SENDS
 from tg_mafia.storage import Database, GameRecord, GameStatus, PlayerOutcome, Tx
 
 # A stage whose message has not reached the chat yet waits for it: its
@@ -119,7 +129,7 @@ def _unpin_table(tx: Tx, record: GameRecord) -> list[Outgoing]:
     if not tx.living_id(record.id, 0, TABLE_PINNED):
         return []
     tx.drop_living(record.id, 0, TABLE_PINNED)
-    return [Outgoing(record.chat_id, Op(Method.UNPIN, key=LOBBY_KEY), topic=record.topic)]
+    return [Outgoing(record.chat_id, Unpin(LOBBY_KEY), topic=record.topic)]
 
 
 def _locked(tx: Tx, game: GameRef) -> GameRecord | None:
@@ -365,8 +375,7 @@ class Runner:
             tx.set_living(game_id, 0, COUNTDOWN_KEY, int(timer_id))
             # Late once fewer than `seconds` - SPARE_SLACK are left.
             late = deadline - clock.real(seconds - SPARE_SLACK)
-            op.extra[SPARE] = {"token": record.timer_token, "by": late}
-            scene.group(op)
+            scene.group(replace(op, spare=Spare(str(timer_id), late)))
             return Outcome(None, record, enqueue(tx, record, scene.out, now))
 
     # ----- the start --------------------------------------------------------------------
@@ -438,13 +447,13 @@ class Runner:
                 return Outcome(Answer.NO_GAME, record)
             aborted = tx.abort_game(record.id, expected_version=record.version)
             outgoing = [
-                Outgoing(record.chat_id, Op(Method.CLEAR, key=key), topic=record.topic)
+                Outgoing(record.chat_id, Clear(key), topic=record.topic)
                 for key in (screens.FLOOR, screens.COUNT, screens.BOARD)
             ]
             outgoing.append(
                 Outgoing(
                     record.chat_id,
-                    Op(Method.PERMISSIONS, permissions={}, final=True),
+                    Permissions({}, final=True),
                     topic=record.topic,
                 )
             )
@@ -469,7 +478,7 @@ def stage_deadline(
     clock = _pace(clock, state)
     deadline = now + clock.real(state.clock.timer_seconds)
     token = str(state.clock.timer_id)
-    if any(o.op.timer is not None and o.op.timer.get("token") == token for o in outgoing):
+    if any((timer := timer_of(o.op)) is not None and timer.token == token for o in outgoing):
         deadline += clock.real(DELIVERY_GRACE)
     return deadline
 
@@ -493,7 +502,7 @@ def in_general(record: GameRecord, outgoing: Sequence[Outgoing]) -> list[Outgoin
     the forum's General topic instead (edits of its messages in the topic still work)."""
     return [
         replace(item, topic=0)
-        if record.topic and item.topic == record.topic and item.op.method in SENDS
+        if record.topic and item.topic == record.topic and makes_a_message(item.op)
         else item
         for item in outgoing
     ]
@@ -504,19 +513,18 @@ def enqueue(tx: Tx, record: GameRecord, outgoing: Sequence[Outgoing], now: float
     and the end's picture drawn from the stored game."""
     count = 0
     for item in outgoing:
-        ops = masked(record, item.op) if item.op.method is Method.PERMISSIONS else [item.op]
+        ops = masked(record, item.op) if isinstance(item.op, Permissions) else [item.op]
         for op in ops:
-            if not endgame.fill(tx, record, op):
+            filled = endgame.filled(tx, record, op)
+            if filled is None:
                 continue
-            data = op.to_json()
-            if item.topic:
-                data["topic"] = item.topic
+            data = to_json(filled, item.topic)
             tx.enqueue(item.chat_id, data, now=now, game_id=record.id, priority=item.priority)
             count += 1
     return count
 
 
-def masked(record: GameRecord, op: Op) -> list[Op]:
+def masked(record: GameRecord, op: Permissions) -> list[Op]:
     """The masked night in this game's chat. In a forum, the game's own topic
     is closed and reopened (the bot must manage topics), and the players may
     post in no other topic until morning (the bot must restrict members: the
@@ -526,17 +534,17 @@ def masked(record: GameRecord, op: Op) -> list[Op]:
     rights = record.bot_rights
     closing = op.permissions is None
     if rights.get("forum"):
-        ops = []
+        ops: list[Op] = []
         if rights.get("can_manage_topics"):
-            ops.append(Op(Method.TOPIC, extra={"open": not closing}))
+            ops.append(Topic(not closing))
         if rights.get("can_restrict_members"):
-            players = [p.user_id for p in record.players]
-            ops.append(Op(Method.RESTRICT, extra={"open": not closing, "players": players}))
+            players = tuple(p.user_id for p in record.players)
+            ops.append(Restrict(not closing, players))
         return ops
     if record.saved_permissions is None or not rights.get("can_restrict_members"):
         return []
     if not closing:
-        op.permissions = dict(record.saved_permissions)
+        op = replace(op, permissions=dict(record.saved_permissions))
     return [op]
 
 

@@ -26,7 +26,8 @@ from tg_mafia.ops.budget import TokenBudget
 from tg_mafia.ops.draining import Draining
 from tg_mafia.render import screens, texts
 from tg_mafia.render.callbacks import STEPPED, Button, Kind
-from tg_mafia.render.calls import Method, Op, Priority
+from tg_mafia.render.calls import Delete, Op, Priority, Send
+from tg_mafia.render.calls_json import to_json
 from tg_mafia.render.presses import SUCCESS, is_toggle, picked, stale, to_action
 from tg_mafia.render.scene import Scene
 from tg_mafia.render.texts import RELAY_LIMIT, Answer, Popup
@@ -272,20 +273,19 @@ class GameService:
 
     async def answer(self, chat_id: int, text: str, topic: int = 0) -> None:
         """A reply to a command: through the chat's outbox, behind the game's own calls."""
-        data = Op(Method.SEND, text=text).to_json()
-        if topic:
-            data["topic"] = topic
+        data = to_json(Send(text), topic)
         await self.adb.run(_enqueue, chat_id, data, self.clock.now())
         self.sender.wake()
 
-    async def show_plain(self, chat_id: int, op: Op) -> None:
-        """A call tied to no game (the settings menu), behind the games' own."""
-        await self.adb.run(_enqueue, chat_id, op.to_json(), self.clock.now())
+    async def show_plain(self, chat_id: int, op: Op, topic: int = 0) -> None:
+        """A call tied to no game (the settings menu, a picture of /stats), behind the
+        games' own, into the forum topic `topic` (0: none)."""
+        await self.adb.run(_enqueue, chat_id, to_json(op, topic), self.clock.now())
         self.sender.wake()
 
     async def show(self, record: GameRecord, chat_id: int, op: Op) -> None:
         """A screen drawn now from the game's state (a menu someone opened)."""
-        data = op.to_json()
+        data = to_json(op)
         await self.adb.run(_enqueue, chat_id, data, self.clock.now(), record.id, Priority.GAME)
         self.sender.wake()
 
@@ -461,7 +461,7 @@ class GameService:
             record.bot_rights.get("can_delete_messages")
             and not views_of(record).public.posting_free
         ):
-            await self.show(record, chat_id, Op(Method.DELETE, message_id=message_id))
+            await self.show(record, chat_id, Delete(message_id=message_id))
 
     async def private_text(self, user_id: int, text: str) -> str | None:
         """A mafioso's message at night goes to the family of their game."""

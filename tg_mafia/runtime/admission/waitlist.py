@@ -25,7 +25,8 @@ from typing import Final
 from tg_mafia.i18n import Translator, translator
 from tg_mafia.ops import budget as admission
 from tg_mafia.ops.budget import TokenBudget
-from tg_mafia.render.calls import Method, Op, Priority
+from tg_mafia.render.calls import Priority, Send
+from tg_mafia.render.calls_json import to_json
 from tg_mafia.render.texts.timefmt import duration
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
@@ -124,12 +125,10 @@ def _tell(tx: Tx, row: store.Waiting, now: float) -> None:
         "🎲 A table is free for this group: send /newgame to open your game. "
         "I keep it for you for {length}."
     ).format(length=duration(t, HOLD_SECONDS))
-    data = Op(Method.SEND, text=text).to_json()
-    if row.topic:
-        data["topic"] = row.topic
+    data = to_json(Send(text), row.topic)
     tx.enqueue(row.chat_id, data, now=now, priority=Priority.ANSWER)
     ping = t.gettext("🎲 A table is free in «{title}»: send /newgame there to open a game.")
-    op = Op(Method.SEND, text=ping.format(title=escape(row.title))).to_json()
+    op = to_json(Send(ping.format(title=escape(row.title))))
     for user_id in tx.next_game_watchers(row.chat_id, row.topic):
         tx.enqueue(user_id, op, now=now, priority=Priority.ANSWER)
 

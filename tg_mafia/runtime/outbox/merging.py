@@ -19,27 +19,32 @@ the same first call, whose id its buttons' record carries (runtime/gate.py)."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from dataclasses import replace
+from typing import Final, TypeGuard, assert_never
 
 from tg_mafia.records import OutboxRecord
-from tg_mafia.render.calls import DEADLINE, RELATIVE_DEADLINE, Method, Op, Priority
+from tg_mafia.render.calls import (
+    DEADLINE,
+    RELATIVE_DEADLINE,
+    Clear,
+    Delete,
+    Document,
+    Edit,
+    Op,
+    Permissions,
+    Photo,
+    Pin,
+    Priority,
+    Restrict,
+    Send,
+    Topic,
+    Unpin,
+)
+from tg_mafia.render.calls_json import readable, topic_of
 
 MAX_TEXT: Final = 4096
 # A deadline's marker grows when it is filled in (<tg-time ...>, its fallback text).
 MARKER_GROWTH: Final = 60
-# Calls that make no message: a merge may reach past them.
-PASSABLE: Final = frozenset(
-    m.value
-    for m in (
-        Method.CLEAR,
-        Method.DELETE,
-        Method.PIN,
-        Method.UNPIN,
-        Method.PERMISSIONS,
-        Method.TOPIC,
-        Method.RESTRICT,
-    )
-)
 
 
 def size(text: str) -> int:
@@ -48,58 +53,61 @@ def size(text: str) -> int:
     return len(text) + markers * MARKER_GROWTH
 
 
-def starts_a_merge(op: Op, first: OutboxRecord) -> bool:
+def passable(op: Op) -> bool:
+    """A call that makes no message: a merge may reach past it."""
+    match op:
+        case Clear() | Delete() | Pin() | Unpin() | Permissions() | Topic() | Restrict():
+            return True
+        case Send() | Edit() | Photo() | Document():
+            return False
+        case _:
+            assert_never(op)
+
+
+def starts_a_merge(op: Op, first: OutboxRecord) -> TypeGuard[Send]:
     return (
         first.priority == Priority.GAME
-        and op.method is Method.SEND
+        and isinstance(op, Send)
         and bool(op.text)
         and not op.keyboard
         and op.key is None
-        and op.message_id is None
-        and not op.extra
     )
 
 
-def _joins(first: OutboxRecord, entry: OutboxRecord, protect: bool) -> bool:
-    op: dict[str, Any] = entry.op
+def _joins(first: OutboxRecord, entry: OutboxRecord, op: Send, protect: bool) -> bool:
     return (
-        op.get("m") == Method.SEND.value
-        and bool(op.get("text"))
-        and op.get("key") is None
-        and op.get("message_id") is None
-        and not op.get("extra")
-        and bool(op.get("protect")) == protect
+        bool(op.text)
+        and op.key is None
+        and op.protect == protect
         and entry.game_id == first.game_id
         and entry.priority == Priority.GAME
-        and int(op.get("topic", 0)) == int(first.op.get("topic", 0))
+        and topic_of(entry.op) == topic_of(first.op)
     )
 
 
 # benchmarks/calls_per_game.py: 1-15% fewer calls a game than merging only the sends marked
 # `mergeable` (party 184 vs 217)
-def merge(op: Op, first: OutboxRecord, later: list[OutboxRecord]) -> list[int]:
-    """Merges into `op` (the first entry's, which `starts_a_merge`) the entries of
-    `later` that join it; the ids of the entries merged, the first's included."""
-    merged, texts = [first.id], [op.text or ""]
-    total = size(texts[0])
+def merge(op: Send, first: OutboxRecord, later: list[OutboxRecord]) -> tuple[Send, list[int]]:
+    """`op` (the first entry's, which `starts_a_merge`) with the entries of `later`
+    that join it merged in; the ids of the entries merged, the first's included."""
+    merged, texts = [first.id], [op.text]
+    total, timer, keyboard = size(op.text), op.timer, op.keyboard
     for entry in later:
-        data = entry.op
-        if data.get("m") in PASSABLE:
+        joining = readable(entry.op)
+        if joining is not None and passable(joining):
             continue
-        if not _joins(first, entry, op.protect):
+        if not isinstance(joining, Send) or not _joins(first, entry, joining, op.protect):
             break
-        if data.get("timer") and op.timer is not None:
+        if joining.timer is not None and timer is not None:
             break  # one stage's timer a message
-        grown = total + 2 + size(data["text"])
+        grown = total + 2 + size(joining.text)
         if grown > MAX_TEXT:
             break
-        texts.append(data["text"])
+        texts.append(joining.text)
         total = grown
         merged.append(entry.id)
-        if data.get("timer"):
-            op.timer = data["timer"]
-        if data.get("keyboard"):
-            op.keyboard = data["keyboard"]
+        timer = joining.timer or timer
+        if joining.keyboard:
+            keyboard = joining.keyboard
             break  # the buttons end the message
-    op.text = "\n\n".join(texts)
-    return merged
+    return replace(op, text="\n\n".join(texts), timer=timer, keyboard=keyboard), merged

@@ -1,13 +1,11 @@
 """What each kind of outbox call does with the Bot API: one small function
-per method, picked from a table by the sender."""
+per kind (calls.py), picked by `make`."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Any
+from typing import Any, assert_never
 
 from telegram import (
     Bot,
@@ -22,7 +20,24 @@ from telegram import (
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest
 
-from tg_mafia.render.calls import Keyboard, Method, Op
+from tg_mafia.render.calls import (
+    Clear,
+    Delete,
+    Document,
+    Edit,
+    Keyboard,
+    Op,
+    Permissions,
+    Photo,
+    Pin,
+    Restrict,
+    Send,
+    Topic,
+    Unpin,
+    key_of,
+    keyboard_of,
+    message_id_of,
+)
 from tg_mafia.render.drawings import draw
 
 
@@ -92,18 +107,21 @@ class Call:
 
     @property
     def target(self) -> int | None:
-        return self.op.message_id or self.living_id
+        return message_id_of(self.op) or self.living_id
 
     def living(self, message_id: int | None) -> None:
-        if self.op.key is not None and self.game is not None:
-            self.delivery.living = (self.game, self.chat, self.op.key, message_id)
+        key = key_of(self.op)
+        if key is not None and self.game is not None:
+            self.delivery.living = (self.game, self.chat, key, message_id)
 
     def made(self, message_id: int) -> None:
         """A message sent: living if it has a key; its buttons, if any, recorded."""
+        self.sent = message_id
         self.living(message_id)
-        if self.op.keyboard:
+        keyboard = keyboard_of(self.op)
+        if keyboard:
             entry = self.delivery.entries[0] if self.delivery.entries else None
-            self.showing(message_id, choices(self.op.keyboard), entry)
+            self.showing(message_id, choices(keyboard), entry)
 
     def showing(
         self, message_id: int, shown: tuple[str, ...] | None, entry: int | None = None
@@ -111,66 +129,87 @@ class Call:
         self.delivery.buttons = ShownButtons(self.chat, message_id, self.game, shown, entry)
 
 
-async def send(call: Call) -> None:
+async def make(call: Call) -> None:
+    """Makes the call with the Bot API (none for an op with nothing to act on)."""
+    match call.op:
+        case Send() as op:
+            await post(call, op.keyboard, protect=op.protect)
+        case Edit() as op:
+            await edit(call, op)
+        case Clear():
+            await clear(call)
+        case Delete():
+            await delete(call)
+        case Pin():
+            await pin(call)
+        case Unpin():
+            await unpin(call)
+        case Permissions() as op:
+            await permissions(call, op)
+        case Topic() as op:
+            await topic(call, op)
+        case Restrict() as op:
+            await restrict(call, op)
+        case Photo() as op:
+            await photo(call, op)
+        case Document() as op:
+            await document(call, op)
+        case _:
+            assert_never(call.op)
+
+
+async def post(call: Call, keyboard: Keyboard | None, *, protect: bool = False) -> None:
+    """A new message of the call's text."""
     message: Message = await call.bot.send_message(
         call.chat,
         call.text,
         parse_mode=ParseMode.HTML,
-        reply_markup=markup(call.op.keyboard),
-        protect_content=call.op.protect or None,
+        reply_markup=markup(keyboard),
+        protect_content=protect or None,
         disable_web_page_preview=True,
         message_thread_id=call.topic,
     )
-    call.sent = message.message_id
     call.made(message.message_id)
 
 
-async def photo(call: Call) -> None:
-    """A picture drawn now, in a worker thread, from the data the op carries;
-    its text is the caption."""
-    picture = await asyncio.to_thread(draw, call.op.picture or {})
-    kind = str((call.op.picture or {}).get("kind", "picture"))
+async def photo(call: Call, op: Photo) -> None:
+    """A picture drawn now, in a worker thread, from the data the op carries."""
+    picture = await asyncio.to_thread(draw, op.picture)
     message: Message = await call.bot.send_photo(
         call.chat,
-        InputFile(picture.png, filename=f"{kind}.png"),
-        caption=call.text or None,
+        InputFile(picture.png, filename=f"{op.picture['kind']}.png"),
         parse_mode=ParseMode.HTML,
-        reply_markup=markup(call.op.keyboard),
         message_thread_id=call.topic,
     )
-    call.sent = message.message_id
     call.made(message.message_id)
 
 
-async def document(call: Call) -> None:
-    """A file made of the op's text content (the protocol's JSON)."""
-    made = call.op.file or {}
+async def document(call: Call, op: Document) -> None:
+    """A file made of the op's text content (the protocol's JSON); its text the caption."""
     message: Message = await call.bot.send_document(
         call.chat,
-        InputFile(made.get("content", "").encode(), filename=made.get("name", "file.txt")),
+        InputFile(op.file.content.encode(), filename=op.file.name),
         caption=call.text or None,
         parse_mode=ParseMode.HTML,
-        reply_markup=markup(call.op.keyboard),
         message_thread_id=call.topic,
     )
-    call.sent = message.message_id
     call.made(message.message_id)
 
 
-async def edit(call: Call) -> None:
+async def edit(call: Call, op: Edit) -> None:
     target = call.target
     if target is None:
-        await send(call)  # never sent, or lost: said anew
+        await post(call, op.keyboard)  # never sent, or lost: said anew
         return
     # Shown either way: "not modified" means the message shows this already (an edit
     # made again after a crash, Telegram having taken it before the process died).
-    call.showing(target, choices(call.op.keyboard))
+    call.showing(target, choices(op.keyboard))
     await call.bot.edit_message_text(
         call.text,
         chat_id=call.chat,
         message_id=target,
         parse_mode=ParseMode.HTML,
-        reply_markup=markup(call.op.keyboard),
+        reply_markup=markup(op.keyboard),
         disable_web_page_preview=True,
     )
 
@@ -202,16 +241,15 @@ async def unpin(call: Call) -> None:
         await call.bot.unpin_chat_message(call.chat, call.target)
 
 
-def wanted_permissions(op: Op) -> dict[str, Any]:
-    """The permissions a PERMISSIONS op sets, as sent."""
+def wanted_permissions(op: Permissions) -> dict[str, Any]:
+    """The permissions a Permissions op sets, as sent."""
     if op.permissions is None:
         return ChatPermissions.no_permissions().to_dict()
     return (ChatPermissions.de_json(op.permissions) or ChatPermissions()).to_dict()
 
 
-async def permissions(call: Call) -> None:
+async def permissions(call: Call, op: Permissions) -> None:
     """The masked night: no permission at all, or the group's own again."""
-    op = call.op
     wanted = ChatPermissions.de_json(wanted_permissions(op), call.bot) or ChatPermissions()
     try:
         await call.bot.set_chat_permissions(
@@ -224,10 +262,10 @@ async def permissions(call: Call) -> None:
         call.delivery.forget_permissions = call.game
 
 
-async def topic(call: Call) -> None:
+async def topic(call: Call, op: Topic) -> None:
     """The masked night in a forum: the game's topic closed, then reopened
     (topic 0: the General topic)."""
-    bot, chat, opening = call.bot, call.chat, bool(call.op.extra.get("open"))
+    bot, chat, opening = call.bot, call.chat, op.open
     try:
         if call.topic:
             if opening:
@@ -248,25 +286,25 @@ async def topic(call: Call) -> None:
 RESTRICTED_FOR = 900.0
 
 
-async def restrict(call: Call) -> None:
+async def restrict(call: Call, op: Restrict) -> None:
     """A forum's masked night: the game's players may post in no topic (the
     group's other members still may). At night each player who is a plain member
     is restricted until morning; in the morning each restriction of ours (no
     sending, running out within RESTRICTED_FOR) is lifted. Others' restrictions,
     administrators and those who left are left alone. Made again after a crash,
     it does the same."""
-    bot, chat, opening = call.bot, call.chat, bool(call.op.extra.get("open"))
-    for user_id in call.op.extra.get("players", ()):
+    bot, chat, opening = call.bot, call.chat, op.open
+    for user_id in op.players:
         try:
-            member = await bot.get_chat_member(chat, int(user_id))
+            member = await bot.get_chat_member(chat, user_id)
             if opening and _ours(member, call.now):
                 await bot.restrict_chat_member(
-                    chat, int(user_id), ChatPermissions.all_permissions(),
+                    chat, user_id, ChatPermissions.all_permissions(),
                     use_independent_chat_permissions=True,
                 )  # fmt: skip
             elif not opening and member.status == ChatMemberStatus.MEMBER:
                 await bot.restrict_chat_member(
-                    chat, int(user_id), ChatPermissions.no_permissions(),
+                    chat, user_id, ChatPermissions.no_permissions(),
                     use_independent_chat_permissions=True,
                     until_date=int(call.now + RESTRICTED_FOR),
                 )  # fmt: skip
@@ -279,20 +317,3 @@ def _ours(member: object, now: float) -> bool:
         return False
     until = member.until_date.timestamp() if member.until_date else 0.0
     return 0.0 < until <= now + RESTRICTED_FOR + 60.0
-
-
-CALLS: Mapping[Method, Callable[[Call], Awaitable[None]]] = MappingProxyType(
-    {
-        Method.SEND: send,
-        Method.EDIT: edit,
-        Method.CLEAR: clear,
-        Method.DELETE: delete,
-        Method.PIN: pin,
-        Method.UNPIN: unpin,
-        Method.PERMISSIONS: permissions,
-        Method.TOPIC: topic,
-        Method.RESTRICT: restrict,
-        Method.PHOTO: photo,
-        Method.DOCUMENT: document,
-    }
-)

@@ -33,10 +33,29 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, Final
+from typing import Final, assert_never
 
 from tg_mafia.records import OutboxRecord
-from tg_mafia.render.calls import Method, Priority
+from tg_mafia.render.calls import (
+    Clear,
+    Delete,
+    Document,
+    Edit,
+    Keyboard,
+    Op,
+    Permissions,
+    Photo,
+    Pin,
+    Priority,
+    Restrict,
+    Send,
+    Topic,
+    Unpin,
+    keyboard_of,
+    makes_a_message,
+    timer_of,
+)
+from tg_mafia.render.calls_json import readable
 
 LOOK_AHEAD: Final = 8  # a chat's waiting calls that count for its need
 INHERITED_EVERY: Final = 3  # a third of the slots, at least, for an inherited backlog
@@ -48,36 +67,42 @@ class Need(IntEnum):
     COSMETIC = 2  # a change to what is shown already
 
 
-_MAKES: Final = frozenset(m.value for m in (Method.SEND, Method.PHOTO, Method.DOCUMENT))
-_SAYS: Final = frozenset(
-    m.value for m in (Method.SEND, Method.PHOTO, Method.DOCUMENT, Method.DELETE)
-) | frozenset(m.value for m in (Method.PERMISSIONS, Method.TOPIC, Method.RESTRICT))
-
-
-def need(op: dict[str, Any], priority: int = Priority.GAME, chat: int = 0) -> Need:
-    """What players wait on in one stored call into `chat` (> 0: a private chat)."""
+def need(op: Op, priority: int = Priority.GAME, chat: int = 0) -> Need:
+    """What players wait on in one call into `chat` (> 0: a private chat)."""
     if priority == Priority.REMINDER:
         return Need.COSMETIC  # said again after a restart: they saw it once
     if priority == Priority.GAME and _prompts(op):
         return Need.PROMPT
-    if op.get("m") in _SAYS or priority == Priority.ANSWER:
+    if _says(op) or priority == Priority.ANSWER:
         return Need.ANNOUNCEMENT
-    if _pressable(op) and chat > 0:
+    if _pressable(keyboard_of(op)) and chat > 0:
         return Need.ANNOUNCEMENT  # a player's own prompt, as their choice left it
     return Need.COSMETIC
 
 
-def _prompts(op: dict[str, Any]) -> bool:
+def _prompts(op: Op) -> bool:
     """A stage begins (its timer), the live vote board (held to one edit in N s), or a
     new message with buttons to press."""
-    if op.get("timer") or (op.get("extra") or {}).get("every"):
+    if timer_of(op) is not None or (isinstance(op, Edit) and op.every):
         return True
-    return op.get("m") in _MAKES and _pressable(op)
+    return makes_a_message(op) and _pressable(keyboard_of(op))
 
 
-def _pressable(op: dict[str, Any]) -> bool:
+def _says(op: Op) -> bool:
+    """Something said or done that players notice: a message, a deletion, the night's
+    closing or the morning's opening."""
+    match op:
+        case Send() | Photo() | Document() | Delete() | Permissions() | Topic() | Restrict():
+            return True
+        case Edit() | Clear() | Pin() | Unpin():
+            return False
+        case _:
+            assert_never(op)
+
+
+def _pressable(keyboard: Keyboard | None) -> bool:
     """Buttons that make a press (a link's open a page)."""
-    return any("data" in button for row in op.get("keyboard") or () for button in row)
+    return any("data" in button for row in keyboard or () for button in row)
 
 
 @dataclass(frozen=True)
@@ -97,7 +122,12 @@ def turn_of(entries: Iterable[OutboxRecord]) -> Turn:
     ahead = list(itertools.islice(entries, LOOK_AHEAD))
     if not ahead:
         return Turn(Need.COSMETIC, 0.0)
-    most = min(need(entry.op, entry.priority, entry.chat_id) for entry in ahead)
+    needs = (
+        need(op, entry.priority, entry.chat_id)
+        for entry in ahead
+        if (op := readable(entry.op)) is not None
+    )
+    most = min(needs, default=Need.COSMETIC)  # a call it cannot read is dropped (sender.py)
     return Turn(most, min(entry.created_at for entry in ahead))
 
 

@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tg_mafia.records import OutboxRecord
-from tg_mafia.render.calls import Method, Op
+from tg_mafia.render.calls import Delete, Edit, Op
+from tg_mafia.render.calls_json import from_json, key_in, readable, topic_of
 from tg_mafia.runtime.outbox import merging
 from tg_mafia.runtime.outbox.methods import ShownButtons
 
@@ -31,16 +32,16 @@ class Unit:
 
 def plan(entries: list[OutboxRecord]) -> Unit:
     """The next call for a chat whose pending entries are `entries` (oldest
-    first): superseded edits are skipped, plain announcements merged."""
+    first): superseded edits are skipped, plain announcements merged. A first
+    entry that is no call this version makes raises (the sender drops it)."""
     first = entries[0]
-    op = Op.from_json(first.op)
-    topic = int(first.op.get("topic", 0))
-    unit = Unit(op, first.chat_id, first.game_id, topic, [first.id])
-    if op.method is Method.EDIT and op.key is not None and _superseded(op.key, entries[1:]):
+    op = from_json(first.op)
+    unit = Unit(op, first.chat_id, first.game_id, topic_of(first.op), [first.id])
+    if isinstance(op, Edit) and op.key is not None and _superseded(op.key, entries[1:]):
         unit.skip = True
         return unit
     if merging.starts_a_merge(op, first):
-        unit.entries = merging.merge(op, first, entries[1:])
+        unit.op, unit.entries = merging.merge(op, first, entries[1:])
     return unit
 
 
@@ -48,7 +49,6 @@ def _superseded(key: str, later: Iterable[OutboxRecord]) -> bool:
     """A later edit of the same message, or its deletion, makes this edit
     useless, unless the message is sent or cleared in between."""
     for entry in later:
-        if entry.op.get("key") != key:
-            continue
-        return entry.op.get("m") in (Method.EDIT.value, Method.DELETE.value)
+        if key_in(entry.op) == key:
+            return isinstance(readable(entry.op), Edit | Delete)
     return False

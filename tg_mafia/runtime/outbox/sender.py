@@ -30,12 +30,32 @@ import logging
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, assert_never
 
 from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
-from tg_mafia.render.calls import DEADLINE, RELATIVE_DEADLINE, SPARE, Method
+from tg_mafia.render.calls import (
+    DEADLINE,
+    RELATIVE_DEADLINE,
+    Clear,
+    Delete,
+    Document,
+    Edit,
+    Op,
+    Permissions,
+    Photo,
+    Pin,
+    Restrict,
+    Send,
+    Timer,
+    Topic,
+    Unpin,
+    key_of,
+    keyboard_of,
+    text_of,
+    timer_of,
+)
 from tg_mafia.render.texts.timefmt import RELATIVE, deadline_html
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db import lanes
@@ -47,7 +67,7 @@ from tg_mafia.runtime.outbox.budgets import (
     Budget,
     Window,
 )
-from tg_mafia.runtime.outbox.methods import CALLS, Call, Delivery, choices
+from tg_mafia.runtime.outbox.methods import Call, Delivery, choices, make
 from tg_mafia.runtime.outbox.order import Need, Turn, Turns, turn_of
 from tg_mafia.runtime.outbox.plan import Unit, plan
 from tg_mafia.runtime.outbox.shown import Shown
@@ -60,10 +80,6 @@ log = logging.getLogger(__name__)
 # apart, for this long (seconds of the bot's clock) before it is given up.
 NETWORK_PATIENCE = 900.0
 NETWORK_BACKOFF_MAX = 30.0
-CHARGED = frozenset(
-    {Method.SEND, Method.EDIT, Method.CLEAR, Method.PIN, Method.UNPIN, Method.PHOTO}
-) | {Method.DOCUMENT}
-SENDS = (Method.SEND, Method.PHOTO, Method.DOCUMENT)  # the calls that make a message
 # Chats served at once: each waits for its own budget, then for a slot of the bot's
 # (order.py), so a chat with a backlog holds nothing another could use.
 WORKERS = 4096
@@ -203,8 +219,8 @@ class Sender:
                 if not entries:
                     return
                 unit = plan(entries)
-                if not unit.skip and SPARE in unit.op.extra:
-                    unit.skip = not await self._spare_due(unit)
+                if not unit.skip:
+                    unit.skip = not await self._due(unit)
                 unchanged = None
                 if not unit.skip:
                     unchanged = self.shown.unchanged(
@@ -252,17 +268,17 @@ class Sender:
         if (room := self._room(unit)) > 0:
             await asyncio.sleep(room)
             return None
-        op = unit.op
+        op, timer = unit.op, timer_of(unit.op)
         started = self.clock.now()
         attempt = 0
         while True:
-            if op.extra.get("every"):
-                await self._hold_edit(unit)
+            if isinstance(op, Edit) and op.every:
+                await self._hold_edit(unit, op.every)
             try:
-                async with self._budget_spent(unit.chat_id, op.method in CHARGED, turn):
+                async with self._budget_spent(unit.chat_id, charged(op), turn):
                     deadline = None  # the stage starts as its message leaves
-                    if op.timer is not None:
-                        deadline = self._timer_clock(op.timer).deadline(float(op.timer["seconds"]))
+                    if timer is not None:
+                        deadline = self._timer_clock(timer).deadline(float(timer.seconds))
                     delivery = await self._call(unit, deadline)
             except RetryAfter as error:
                 await asyncio.sleep(self.clock.real(_seconds(error.retry_after)) + 0.01)
@@ -298,27 +314,28 @@ class Sender:
         # A clear made again after a crash (Telegram took it, the process died before
         # writing it down): the buttons are off already, and the message is no longer
         # living; left living, the next floor's delete would take it down.
-        cleared = "not modified" in text and op.method is Method.CLEAR
-        if (gone or cleared) and op.key is not None and unit.game_id is not None:
-            living = (unit.game_id, unit.chat_id, op.key, None)
+        cleared = "not modified" in text and isinstance(op, Clear)
+        key = key_of(op)
+        if (gone or cleared) and key is not None and unit.game_id is not None:
+            living = (unit.game_id, unit.chat_id, key, None)
         if living is None and "not modified" not in text:
             log.warning("chat %s: %s refused: %s", unit.chat_id, op.method, error)
         # An edit Telegram calls "not modified" left the message showing its buttons.
-        kept = unit.buttons if "not modified" in text and op.method is Method.EDIT else None
+        kept = unit.buttons if "not modified" in text and isinstance(op, Edit) else None
         return Delivery(unit.entries, living=living, deadline=self._timer(unit), buttons=kept)
 
     def _timer(self, unit: Unit) -> tuple[int, str, float] | None:
         """A stage's timer whose message could not go out starts now: the
         game must not wait for a message that will never come."""
-        timer = unit.op.timer
+        timer = timer_of(unit.op)
         if timer is None or unit.game_id is None:
             return None
-        deadline = self._timer_clock(timer).deadline(float(timer["seconds"]))
-        return unit.game_id, str(timer["token"]), deadline
+        deadline = self._timer_clock(timer).deadline(float(timer.seconds))
+        return unit.game_id, timer.token, deadline
 
-    def _timer_clock(self, timer: dict[str, Any]) -> BotClock:
+    def _timer_clock(self, timer: Timer) -> BotClock:
         """The clock a stage's timer runs on (the play page's person's are slower)."""
-        return self.clock.at(float(timer.get("speed", self.clock.speed)))
+        return self.clock.at(self.clock.speed if timer.speed is None else timer.speed)
 
     def _forbidden(self, unit: Unit, error: Forbidden) -> Delivery | None:
         if unit.chat_id > 0:
@@ -332,7 +349,7 @@ class Sender:
 
     async def _call(self, unit: Unit, deadline: float | None) -> Delivery:
         op = unit.op
-        text = op.text or ""
+        text = text_of(op)
         # A deadline to fill in: the stage's, starting now; "—" if the call
         # carries no timer (a renderer's mistake must not show the marker).
         if DEADLINE in text:
@@ -351,11 +368,12 @@ class Sender:
             Delivery(unit.entries),
             self.clock.now(),
         )
-        if op.timer is not None and deadline is not None and unit.game_id is not None:
-            call.delivery.deadline = (unit.game_id, str(op.timer["token"]), deadline)
+        timer = timer_of(op)
+        if timer is not None and deadline is not None and unit.game_id is not None:
+            call.delivery.deadline = (unit.game_id, timer.token, deadline)
         await self._buttons_ahead(unit, call)
         try:
-            await CALLS[op.method](call)
+            await make(call)
         except BadRequest:
             unit.buttons = call.delivery.buttons
             raise
@@ -367,33 +385,37 @@ class Sender:
         come as soon as Telegram shows the message, to any replica, and after a crash
         the copy that went out still takes its presses (gate.py)."""
         op, target = unit.op, call.target
-        shown = choices(op.keyboard)
-        if not shown or op.method not in (*SENDS, Method.EDIT):
+        shown = choices(keyboard_of(op))  # a message's: sent, or edited
+        if not shown:
             return
         now = self.clock.now()
-        if op.method is not Method.EDIT or target is None:  # an edit of none is a send
+        if not isinstance(op, Edit) or target is None:  # an edit of none is a send
             await self.db.run(_expect, unit.chat_id, unit.entries[0], unit.game_id, shown, now)
             unit.ahead = True
         elif not self.shown.offers(unit.chat_id, target, shown):
             await self.db.run(_widen, unit.chat_id, target, shown)
 
     async def _living_id(self, unit: Unit) -> int | None:
-        if unit.game_id is None or unit.op.key is None:
+        key = key_of(unit.op)
+        if unit.game_id is None or key is None:
             return None
-        return await self.db.run(_living_id, unit.game_id, unit.chat_id, unit.op.key)
+        return await self.db.run(_living_id, unit.game_id, unit.chat_id, key)
 
-    async def _spare_due(self, unit: Unit) -> bool:
+    async def _due(self, unit: Unit) -> bool:
         """A spare call (the countdown's edit) goes out only at once, in
-        time, and for the stage it was drawn for; otherwise it is dropped."""
-        spare = unit.op.extra[SPARE]
-        if self.clock.now() > float(spare["by"]):
+        time, and for the stage it was drawn for; otherwise it is dropped.
+        Any other call is due."""
+        spare = unit.op.spare if isinstance(unit.op, Edit) else None
+        if spare is None:
+            return True
+        if self.clock.now() > spare.by:
             return False
         window = self._windows.setdefault(unit.chat_id, Window())
         if window.wait(self._budget(unit.chat_id), self.clock) > 0:
             return False  # the budget is for the game's own calls
         if self._bot_room() > 0 or self.turns.waiting or unit.game_id is None:
             return False
-        return bool(await self.db.run(_timer_token, unit.game_id) == spare["token"])
+        return bool(await self.db.run(_timer_token, unit.game_id) == spare.token)
 
     # ----- budgets --------------------------------------------------------------------------
 
@@ -413,7 +435,7 @@ class Sender:
 
     def _room(self, unit: Unit) -> float:
         """Seconds until the unit's chat has room for its call (0: now, or no charge)."""
-        if unit.op.method not in CHARGED:
+        if not charged(unit.op):
             return 0.0
         return self._window(unit.chat_id).wait(self._budget(unit.chat_id), self.clock)
 
@@ -453,13 +475,13 @@ class Sender:
             if chat_id < 0:
                 self.peak[chat_id] = max(self.peak.get(chat_id, 0), len(window.stamps))
 
-    async def _hold_edit(self, unit: Unit) -> None:
+    async def _hold_edit(self, unit: Unit, every: float) -> None:
         """A busy living message (the live vote board) changes at most every
         `every` seconds; the edits queued meanwhile fold into the last."""
-        key = (unit.chat_id, unit.op.key or "")
+        key = (unit.chat_id, key_of(unit.op) or "")
         last = self._last_edit.get(key)
         if last is not None:
-            wait = last + self.clock.real(float(unit.op.extra["every"])) - self.clock.now()
+            wait = last + self.clock.real(every) - self.clock.now()
             if wait > 0:
                 await asyncio.sleep(wait)
         self._last_edit[key] = self.clock.now()
@@ -475,6 +497,18 @@ class Sender:
         self._last_edit = {
             k: v for k, v in self._last_edit.items() if now - v < self.clock.real(120.0)
         }
+
+
+def charged(op: Op) -> bool:
+    """Whether the call counts against its chat's budget: a message sent or changed
+    (a deletion, the night's permissions and a topic's opening are not counted)."""
+    match op:
+        case Send() | Edit() | Clear() | Pin() | Unpin() | Photo() | Document():
+            return True
+        case Delete() | Permissions() | Topic() | Restrict():
+            return False
+        case _:
+            assert_never(op)
 
 
 def _seconds(value: Any) -> float:

@@ -14,9 +14,28 @@ when the bot's own last call already asked for exactly that.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
+from typing import Any, assert_never
 
-from tg_mafia.render.calls import DEADLINE, RELATIVE_DEADLINE, Keyboard, Method, Op
+from tg_mafia.render.calls import (
+    DEADLINE,
+    RELATIVE_DEADLINE,
+    Clear,
+    Delete,
+    Document,
+    Edit,
+    Keyboard,
+    Op,
+    Permissions,
+    Photo,
+    Pin,
+    Restrict,
+    Send,
+    Topic,
+    Unpin,
+    key_of,
+    keyboard_of,
+    message_id_of,
+)
 from tg_mafia.runtime.outbox.methods import Call, Delivery, wanted_permissions
 
 # Messages remembered at most (the oldest forgotten first): ~100 bytes each.
@@ -38,31 +57,39 @@ class Shown:
     def unchanged(self, op: Op, chat: int, game: int | None, topic: int) -> Delivery | None:
         """What to write down instead of making `op`'s call, when it would change
         nothing the bot knows it showed; None when the call is to be made."""
-        if op.timer is not None:
-            return None  # the call starts a stage's timer: it must go out
-        if op.method is Method.PERMISSIONS:
-            if self._permissions.get(chat) != wanted_permissions(op):
+        match op:
+            case Permissions():
+                if self._permissions.get(chat) != wanted_permissions(op):
+                    return None
+                return Delivery([], forget_permissions=game if op.final else None)
+            case Edit() if op.timer is None:  # one that starts a stage's timer must go out
+                return self._same_text(op, self._look(op, chat, game))
+            case Clear():
+                return self._no_buttons(op, chat, game, self._look(op, chat, game))
+            case Send() | Edit() | Delete() | Pin() | Unpin() | Topic() | Restrict():
                 return None
-            return Delivery([], forget_permissions=game if op.final else None)
-        if op.method not in (Method.EDIT, Method.CLEAR):
-            return None
-        return self._same_look(op, chat, game)
+            case Photo() | Document():
+                return None
+            case _:
+                assert_never(op)
 
-    def _same_look(self, op: Op, chat: int, game: int | None) -> Delivery | None:
-        """An edit or a clear of a message that shows already what it would."""
+    def _look(self, op: Op, chat: int, game: int | None) -> Look | None:
         target = self._target(op, chat, game)
-        look = self._messages.get((chat, target)) if target is not None else None
-        if look is None:
+        return self._messages.get((chat, target)) if target is not None else None
+
+    def _same_text(self, op: Edit, look: Look | None) -> Delivery | None:
+        """An edit of a message that shows already what it would."""
+        if look is None or DEADLINE in op.text or RELATIVE_DEADLINE in op.text:
+            return None  # not known, or filled in as it goes
+        return Delivery([]) if look == (op.text, op.keyboard or None) else None
+
+    def _no_buttons(
+        self, op: Clear, chat: int, game: int | None, look: Look | None
+    ) -> Delivery | None:
+        """A clear of a message that shows no buttons: it only stops being living."""
+        if look is None or look[1] is not None:
             return None
-        if op.method is Method.CLEAR:
-            if look[1] is not None:
-                return None
-            gone = (game, chat, op.key, None) if op.key and game is not None else None
-            return Delivery([], living=gone)
-        text = op.text or ""
-        if DEADLINE in text or RELATIVE_DEADLINE in text:
-            return None  # filled in as it goes: not known yet
-        return Delivery([]) if look == (text, op.keyboard or None) else None
+        return Delivery([], living=(game, chat, op.key, None) if game is not None else None)
 
     def offers(self, chat: int, message_id: int, data: tuple[str, ...]) -> bool:
         """Whether the message showed every one of these buttons after the bot's last
@@ -78,17 +105,18 @@ class Shown:
     def record(self, call: Call) -> None:
         """What a call Telegram took now shows."""
         op, chat = call.op, call.chat
-        if op.method is Method.PERMISSIONS:
+        shown = call.sent if call.sent is not None else call.target
+        if isinstance(op, Permissions):
             self._permissions[chat] = wanted_permissions(op)
-        elif call.sent is not None:  # a message sent (an edit of none is a send)
-            self._remember(self._messages, (chat, call.sent), (call.text, op.keyboard or None))
-        elif op.method is Method.EDIT and call.target is not None:
-            self._remember(self._messages, (chat, call.target), (call.text, op.keyboard or None))
-        elif op.method is Method.CLEAR and call.target is not None:
-            text = self._messages.get((chat, call.target), (None, None))[0]
-            self._remember(self._messages, (chat, call.target), (text, None))
-        elif op.method is Method.DELETE and call.target is not None:
-            self._messages.pop((chat, call.target), None)
+        elif shown is None:
+            return
+        elif call.sent is not None or isinstance(op, Edit):  # an edit of none is a send
+            self._remember(self._messages, (chat, shown), (call.text, keyboard_of(op) or None))
+        elif isinstance(op, Clear):
+            text = self._messages.get((chat, shown), (None, None))[0]
+            self._remember(self._messages, (chat, shown), (text, None))
+        elif isinstance(op, Delete):
+            self._messages.pop((chat, shown), None)
 
     def settled(self, delivery: Delivery) -> None:
         """Which message is now living under a key (a call made or refused)."""
@@ -111,11 +139,12 @@ class Shown:
     # ----- helpers -----------------------------------------------------------------------
 
     def _target(self, op: Op, chat: int, game: int | None) -> int | None:
-        if op.message_id is not None:
-            return op.message_id
-        if op.key is None:
+        message_id, key = message_id_of(op), key_of(op)
+        if message_id is not None:
+            return message_id
+        if key is None:
             return None
-        return self._living.get((game, chat, op.key))
+        return self._living.get((game, chat, key))
 
     def _remember(self, table: OrderedDict[Any, Any], key: Any, value: Any) -> None:
         table[key] = value

@@ -244,10 +244,7 @@ async def send(context: Context, update: Update, op: Op) -> None:
     if place is None:
         return
     chat_id, topic = place
-    data = op.to_json()
-    if topic:
-        data["topic"] = topic
-    await service_of(context).show_plain(chat_id, Op.from_json(data))
+    await service_of(context).show_plain(chat_id, op, topic)
 
 
 async def answer_query(query: Any, text: str | None, *, at_once: bool = False) -> None:

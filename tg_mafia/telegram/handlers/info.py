@@ -11,7 +11,7 @@ from telegram.constants import ChatType
 from engine.variants import VARIANTS
 from tg_mafia.i18n import translator
 from tg_mafia.render import texts
-from tg_mafia.render.calls import Method, Op
+from tg_mafia.render.calls import Photo
 from tg_mafia.render.drawings import leaderboard_picture, player_picture
 from tg_mafia.render.standings import standings
 from tg_mafia.render.texts.rules import rules, safe_options
@@ -82,7 +82,7 @@ async def on_stats(update: Update, context: Context) -> None:
     if top:
         title = chat.title or settings.title or ""
         picture = leaderboard_picture(top, ranked.names, title, settings.language)
-        await send(context, update, Op(Method.PHOTO, picture=picture))
+        await send(context, update, Photo(picture))
 
 
 async def _own_stats(context: Context, update: Update, user_id: int) -> None:
@@ -102,7 +102,7 @@ async def _own_stats(context: Context, update: Update, user_id: int) -> None:
         picture = player_picture(
             player, name, title, ranked.board.rank(user_id), len(ranked.board.players), t.language
         )
-        await send(context, update, Op(Method.PHOTO, picture=picture))
+        await send(context, update, Photo(picture))
 
 
 async def on_help(update: Update, context: Context) -> None:

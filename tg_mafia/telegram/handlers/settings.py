@@ -9,7 +9,7 @@ from telegram.constants import ChatType
 
 from tg_mafia.i18n import translator
 from tg_mafia.render import texts
-from tg_mafia.render.calls import Method, Op
+from tg_mafia.render.calls import Edit, Send
 from tg_mafia.render.settings_menu import (
     Refused,
     apply_press,
@@ -53,7 +53,7 @@ async def on_settings(update: Update, context: Context) -> None:
         return
     busy = await service.queries.active_game(chat.id) is not None
     text = menu_text(t, chat.title or "", current, busy, "main")
-    op = Op(Method.SEND, text=text, keyboard=main_markup(t, current))
+    op = Send(text, keyboard=main_markup(t, current))
     await service.show_plain(chat.id, op)
 
 
@@ -90,11 +90,6 @@ async def on_press(press: CheckedPress, context: Context) -> None:
     busy = await service.queries.active_game(chat.id) is not None
     shown = translator(after.language)
     text = menu_text(shown, chat.title or "", after, busy, screen)
-    op = Op(
-        Method.EDIT,
-        text=text,
-        keyboard=menu_markup(shown, after, screen),
-        message_id=message.message_id,
-    )
+    op = Edit(text, keyboard=menu_markup(shown, after, screen), message_id=message.message_id)
     await service.show_plain(chat.id, op)
     await answer_query(query, shown.gettext("Saved.") if after != before else "")

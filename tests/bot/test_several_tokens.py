@@ -14,7 +14,8 @@ from tg_mafia.i18n import translator
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness
 from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render import texts
-from tg_mafia.render.calls import Method, Op
+from tg_mafia.render.calls import Send
+from tg_mafia.render.calls_json import to_json
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.sandbox.limits import CHARGED_METHODS
 from tg_mafia.storage import GameStatus
@@ -132,8 +133,8 @@ async def test_one_bots_backlog_does_not_slow_the_other(tmp_path: Path) -> None:
         with busy.db.transaction() as tx:
             for n in range(5):
                 for reader in readers:  # each too long to be merged with the next
-                    op = Op(Method.SEND, text=f"news {n} for {reader.name} " + "x" * 3000)
-                    tx.enqueue(reader.id, op.to_json(), now=0.0)
+                    op = Send(text=f"news {n} for {reader.name} " + "x" * 3000)
+                    tx.enqueue(reader.id, to_json(op), now=0.0)
         busy.service.sender.wake()
         began = sb.clock.now()
         free.admin.command(free.group, "newgame", mention=True, bot=bots[1])

@@ -138,6 +138,7 @@ from benchmarks.real_play import (  # noqa: E402
     Reader,
     RealTable,
 )
+from engine import public_view  # noqa: E402
 from engine.actions import Nominate, Timeout  # noqa: E402
 from engine.simulation import CHATTER_LINES, lively_action  # noqa: E402
 from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix  # noqa: E402
@@ -289,7 +290,7 @@ def turn(table: Table, reader: Reader, window: Window) -> bool:
     h, players = table.h, table.players
     action = lively_action(state, table.rng, 0.0)
     if not isinstance(action, Timeout):
-        chat, match = players.button_for(record, state, action)
+        chat, match = players.button_for(record, public_view(state), action)
         if isinstance(action, Nominate) and find_button(h, chat, match) is None:
             chat, match = h.group.id, prefix(Kind.NOMINATE_MENU, record)  # opens the list
         found = find_button(h, chat, match)

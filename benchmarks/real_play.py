@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine import GameState
+from engine import GameState, public_view
 from engine.actions import Action, Best, Decide, Hand, NightChoice, Nominate, Pass, Vote
 from engine.context import Ctx
 from engine.handvote import may_vote
@@ -474,11 +474,13 @@ class RealTable:
                 return None
         if isinstance(action, Best):  # one name tapped at a time, each redrawing the menu
             for count in range(1, len(action.targets) + 1):
-                toggle = prefix(Kind.BEST, record, "t", seats_arg(state, action.targets[:count]))
+                toggle = prefix(
+                    Kind.BEST, record, "t", seats_arg(public_view(state), action.targets[:count])
+                )
                 if not await self.press(actor, actor.id, toggle, step, Kind.BEST):
                     return None
                 await asyncio.sleep(self.rng.uniform(1.0, 2.0))
-        chat, match = self.players.button_for(record, state, action)
+        chat, match = self.players.button_for(record, public_view(state), action)
         await self.press(actor, chat, match, step, KIND_OF.get(type(action), Kind.PASS))
         return action
 

@@ -111,8 +111,8 @@ async def populate(
                 continue
             outcome = await runner.start(lobby, None)
             assert outcome.error is None and outcome.record is not None, outcome.error
-            record, state = outcome.record, outcome.state
-            assert state is not None
+            record = outcome.record
+            state = state_of(record)
             keep = rng.random() < waiting
             moves = rng.randrange(MAX_MOVES)
             for move in range(moves):

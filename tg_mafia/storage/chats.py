@@ -76,7 +76,7 @@ class ChatsTx(Transaction):
             )
             self.session.delete(settings)
         self.session.flush()
-        return self._moved_games(new), living
+        return self.active_games_in_chat(new), living
 
     def moved_to(self, chat_id: int) -> int:
         """The chat `chat_id` became (following upgrades), or itself."""
@@ -103,7 +103,7 @@ class ChatsTx(Transaction):
             ).execution_options(synchronize_session=False)
         )
 
-    def _moved_games(self, chat_id: int) -> list[GameRecord]:
+    def active_games_in_chat(self, chat_id: int) -> list[GameRecord]:
         """This bot's lobbies and running games of the chat, every forum topic's."""
         rows = self.session.exec(
             self.mine(

@@ -89,19 +89,6 @@ class Tx(MessagesTx, OutboxTx, ChatsTx):
         rows = self._rows(sql, params)
         return direct.game(rows[0]) if rows else None
 
-    def active_games_in_chat(self, chat_id: int) -> list[GameRecord]:
-        """The chat's lobbies and running games, every forum topic's."""
-        rows = self.session.exec(
-            self.mine(
-                select(Game)
-                .where(Game.chat_id == chat_id, col(Game.status).in_(ACTIVE_STATUSES))
-                .order_by(col(Game.id))
-                .with_for_update(),
-                Game,
-            )
-        ).all()
-        return [game_record(row) for row in rows]
-
     def last_ended_game(self, chat_id: int, topic: int = 0) -> GameRecord | None:
         """The chat's (or forum topic's) latest game played to its end."""
         row = self.session.exec(

@@ -802,6 +802,9 @@ class Evening:
     stamps: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
+STOP_WITHIN = 30.0  # seconds the tables get to stop once the window closes
+
+
 async def evening(
     tables: list[RealTable],
     sb: Sandbox,
@@ -841,7 +844,9 @@ async def evening(
     for task in [*playing, watcher]:
         task.cancel()
     failed = [t for t in done if not t.cancelled() and t.exception() is not None]
-    await asyncio.gather(*playing, watcher, return_exceptions=True)
+    _, stuck = await asyncio.wait([*playing, watcher], timeout=STOP_WITHIN)
+    if stuck:
+        raise RuntimeError(f"{len(stuck)} tables still playing {STOP_WITHIN} s after the window")
     if failed:
         raise RuntimeError("a table failed") from failed[0].exception()
     await asyncio.sleep(GRACE)

@@ -171,8 +171,11 @@ class Signal:
         self._event = asyncio.Event()
 
     async def wait(self, timeout: float) -> None:
+        # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
+        # cancellation that lands as the event fires, and a table then never stops.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._event.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._event.wait()
 
 
 class Observer:

@@ -44,7 +44,6 @@ Don's kill list, moscow's "leave the table", a human host, and people who leave.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import random
 import sqlite3
@@ -67,6 +66,7 @@ from tg_mafia.sandbox import Sandbox, SimUser
 from tg_mafia.sandbox.errors import SimulationError
 from tg_mafia.sandbox.limits import CHARGED_METHODS
 from tg_mafia.storage import GameStatus
+from tg_mafia.waiting import wait_set
 
 # ----- the pace (see the module's text; RULES.md gives the stages' lengths) -------------
 
@@ -171,11 +171,9 @@ class Signal:
         self._event = asyncio.Event()
 
     async def wait(self, timeout: float) -> None:
-        # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
-        # cancellation that lands as the event fires, and a table then never stops.
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(timeout):
-                await self._event.wait()
+        # Not asyncio.wait_for: on Python 3.11 it can swallow the table's
+        # cancellation, and the table then never stops (tg_mafia/waiting.py).
+        await wait_set(self._event, timeout)
 
 
 class Observer:

@@ -10,7 +10,6 @@ changes."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import Sequence
@@ -35,6 +34,7 @@ from tg_mafia.runtime.service import GameService, is_move
 from tg_mafia.storage import Database, GameRecord, GameStatus
 from tg_mafia.telegram.handlers.common import too_fast
 from tg_mafia.telegram.limiter import InputLimiter
+from tg_mafia.waiting import wait_set
 
 log = logging.getLogger(__name__)
 
@@ -264,13 +264,10 @@ class _EventsHandler(_AppHandler):
 
     async def _stream(self, page: Page) -> None:
         while self.request.connection is not None and not self._finished:
-            if page.waiting is None:
-                try:
-                    await asyncio.wait_for(page.wake.wait(), KEEPALIVE)
-                except TimeoutError:
-                    self.write(": keepalive\n\n")
-                    await self.flush()
-                    continue
+            if page.waiting is None and not await wait_set(page.wake, KEEPALIVE):
+                self.write(": keepalive\n\n")
+                await self.flush()
+                continue
             if self.page is None:
                 return  # the connection closed
             taken = page.take()

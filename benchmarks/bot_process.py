@@ -380,6 +380,7 @@ async def serve(
     from tornado.web import RequestHandler
 
     from tg_mafia.bootstrap import BotOptions, bootstrap_fleet, scrape_metrics, start_service
+    from tg_mafia.ops import heap
     from tg_mafia.ops.budget import TokenBudget
     from tg_mafia.ops.metrics import BotMetrics
     from tg_mafia.runtime.timers.scheduler import JobQueueScheduler
@@ -456,6 +457,7 @@ async def serve(
             await each.updater.start_polling(allowed_updates=Update.ALL_TYPES)
     for each in apps:
         await each.start()
+    heap.settle()  # as `tg-mafia run` does once its bots run
     polling = time.monotonic()
     ready = {
         "ready": True,

@@ -141,6 +141,7 @@ from benchmarks.real_play import (  # noqa: E402
 from engine import public_view  # noqa: E402
 from engine.actions import Nominate, Timeout  # noqa: E402
 from engine.simulation import CHATTER_LINES, lively_action  # noqa: E402
+from tg_mafia.ops import heap  # noqa: E402
 from tg_mafia.playtest.autoplay import AutoPlayers, find_button, prefix  # noqa: E402
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness  # noqa: E402
 from tg_mafia.render.callbacks import Kind  # noqa: E402
@@ -192,13 +193,6 @@ class Window:
     began: float = 0.0
     ended: float = 0.0
     stages_at_open: dict[str, int] = field(default_factory=dict)  # how many games at each
-
-
-def settle_heap() -> None:
-    """This process's objects so far (the sandbox's world) frozen out of the garbage
-    collector's walks: its full collections would hold every simulated leg."""
-    gc.collect()
-    gc.freeze()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -682,7 +676,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 # The sandbox's world (every group, message and call of the set-up) out of the
                 # collector's walks: its full collections held this process's loop, and every
                 # simulated leg with it, as Telegram never would (the sandbox_gc_* figures).
-                settle_heap()
+                heap.settle()
                 pauses = Pauses()
                 gc.callbacks.append(pauses)
                 cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
@@ -1002,7 +996,7 @@ async def run_real(args: argparse.Namespace) -> dict[str, Any]:
                 await asyncio.sleep(2)  # idle: the baseline
                 idle_rss = bot.rss_mb()
                 await bot.stages()  # the start's stamps are not measured
-                settle_heap()
+                heap.settle()
                 cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
                 seen = await evening(tables, sb, reader, bot, args)
                 measured = seen.ended - seen.began + GRACE

@@ -317,16 +317,20 @@ SECTIONS = (
             ),
         ],
         [
-            "The real model opens 200 games in under three minutes, far faster "
-            "than any real evening: the lobbies' joins and the deals alone ask more than the "
-            "token's 30 calls a second, so the outbox grows (a stage's prompt still takes the "
-            "next slot: `order.py`); a run of 1,000 games at an evening's pace takes an hour "
-            "or more.",
+            "The real model opens 1,000 games in under four minutes, far faster than any "
+            "real evening. On one token the admission takes about 200 of them (its share of "
+            "the 30 calls a second: `ADMISSION_SHARE`) and turns the rest away; their "
+            "lobbies' joins and deals still ask more than the token carries, so the outbox "
+            "grows and a night move's private confirmation, a cosmetic edit, waits behind "
+            "the stages' prompts (`order.py`). Four tokens carry four such shares.",
             "The uniform model's goal, a callback answered within 150 ms at p99 at 300 "
-            "updates a second or "
-            "more, is met by webhook and missed by long polling: a press waits in Telegram "
-            "for the bot's next `getUpdates` (about 31 ms at the median), where a webhook "
-            "delivers it at once and carries the popup back in its answer.",
+            "updates a second, is missed by the current code: the bot's process is "
+            "saturated (0.9 of a core), a move waits about 200 ms for the database thread "
+            "(`stage_to_commit`), and the collector paused it 6,587 times for 9.2 s in the "
+            "minute (longest 236 ms). The same command answered within 93-116 ms at p99 "
+            "on the code of 2026-12-03 (git history); the cost came with the session that "
+            "typed the outbox's calls, rendered from views and dropped `gc.freeze`, and is "
+            "not yet found.",
             "The outbox grows either way: 1,000 games at this pace decide more calls than "
             "the token's 30 messages a second carry ([Token capacity](#token-capacity)); the "
             "popups are free of that limit, the game's own messages wait in order, no 429.",

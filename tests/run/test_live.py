@@ -157,6 +157,7 @@ async def test_long_polling(world: World, tmp_path: Path) -> None:
         assert await bot.stop() == 0, bot.output()
     output = bot.output()
     assert "by long polling" in output
+    assert "long-lived objects kept out of the garbage collector's walks" in output
     assert world.sb.token not in output and "SANDBOX-" not in output
 
 

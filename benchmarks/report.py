@@ -318,19 +318,14 @@ SECTIONS = (
         ],
         [
             "The real model opens 1,000 games in under four minutes, far faster than any "
-            "real evening. On one token the admission takes about 200 of them (its share of "
-            "the 30 calls a second: `ADMISSION_SHARE`) and turns the rest away; their "
-            "lobbies' joins and deals still ask more than the token carries, so the outbox "
-            "grows and a night move's private confirmation, a cosmetic edit, waits behind "
-            "the stages' prompts (`order.py`). Four tokens carry four such shares.",
+            "real evening: the admission takes about 200 a token (`ADMISSION_SHARE` of its "
+            "30 calls a second) and turns the rest away, yet their joins and deals still ask "
+            "more than the token carries, so the stages' messages wait behind them.",
             "The uniform model's goal, a callback answered within 150 ms at p99 at 300 "
-            "updates a second, is missed by the current code: the bot's process is "
-            "saturated (0.9 of a core), a move waits about 200 ms for the database thread "
-            "(`stage_to_commit`), and the collector paused it 6,587 times for 9.2 s in the "
-            "minute (longest 236 ms). The same command answered within 93-116 ms at p99 "
-            "on the code of 2026-12-03 (git history); the cost came with the session that "
-            "typed the outbox's calls, rendered from views and dropped `gc.freeze`, and is "
-            "not yet found.",
+            "updates a second, is missed: the bot's process is saturated (0.9 of a core) "
+            "and a move waits for the database thread (`stage_to_commit`). Without "
+            "`gc.freeze` (`tg_mafia/ops/heap.py`) the same run's p99 was 766 ms, the "
+            "collector's pauses 9.2 s in the minute.",
             "The outbox grows either way: 1,000 games at this pace decide more calls than "
             "the token's 30 messages a second carry ([Token capacity](#token-capacity)); the "
             "popups are free of that limit, the game's own messages wait in order, no 429.",

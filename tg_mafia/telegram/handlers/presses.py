@@ -19,6 +19,7 @@ from tg_mafia.render.texts.rules import rules, safe_options
 from tg_mafia.runtime import archive
 from tg_mafia.runtime.gate import CheckedPress
 from tg_mafia.runtime.lobby import OtherBot
+from tg_mafia.runtime.service import MOVE_KINDS
 from tg_mafia.telegram.context import Context
 from tg_mafia.telegram.handlers.common import (
     PressHandler,
@@ -155,23 +156,8 @@ async def on_unmatched(press: CheckedPress, context: Context) -> None:
 
 PRESSES: Mapping[Kind, PressHandler] = MappingProxyType(
     {
-        **dict.fromkeys(
-            (
-                Kind.NIGHT,
-                Kind.PLAN,
-                Kind.PASS,
-                Kind.NOMINATE,
-                Kind.HAND,
-                Kind.LOWER,
-                Kind.LEAVE,
-                Kind.VOTE,
-                Kind.UNVOTE,
-                Kind.DECIDE,
-                Kind.HOST,
-                Kind.HOST_WARN,
-            ),
-            on_move,
-        ),
+        # The best move's names redraw its menu (on_best); every other move kind moves.
+        **dict.fromkeys(MOVE_KINDS - {Kind.BEST}, on_move),
         Kind.BEST: on_best,
         **dict.fromkeys((Kind.NOMINATE_MENU, Kind.TIME, Kind.HOST_WARN_MENU), on_game_screen),
         Kind.LOBBY: on_lobby,

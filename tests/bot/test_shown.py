@@ -73,3 +73,21 @@ def test_permissions_as_last_set_are_not_set_again() -> None:
     assert shown.unchanged(Topic(False), CHAT, GAME, 0) is None
     shown.forget_chat(CHAT)
     assert shown.unchanged(final, CHAT, GAME, 0) is None
+
+
+def test_what_a_call_without_an_answer_touched_is_never_known_again() -> None:
+    shown = Shown()
+    opened = Permissions({"can_send_messages": True})
+    hung = Call(cast(Bot, None), Permissions(), CHAT, GAME, None, "", None, Delivery([]))
+    shown.doubt(hung)  # the night's close timed out: it may land after the next call
+    made(shown, opened)
+    assert (
+        shown.unchanged(Permissions({"can_send_messages": True}, final=True), CHAT, GAME, 0) is None
+    )
+    made(shown, Send("Players (1)", keyboard=BUTTONS, key="lobby"), sent=5)
+    edit = Edit("Players (2)", keyboard=BUTTONS, key="lobby")
+    shown.doubt(Call(cast(Bot, None), edit, CHAT, GAME, None, "Players (2)", 5, Delivery([])))
+    made(shown, Edit("Players (1)", keyboard=BUTTONS, key="lobby"), target=5)
+    assert (
+        shown.unchanged(Edit("Players (1)", keyboard=BUTTONS, key="lobby"), CHAT, GAME, 0) is None
+    )

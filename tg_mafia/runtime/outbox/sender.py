@@ -377,6 +377,9 @@ class Sender:
         except BadRequest:
             unit.buttons = call.delivery.buttons
             raise
+        except NetworkError:
+            self.shown.doubt(call)  # no answer: it may still be carried out, later
+            raise
         self.shown.record(call)
         return call.delivery
 

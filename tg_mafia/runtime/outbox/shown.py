@@ -9,6 +9,9 @@ Kept in memory by the sender, for the calls it made itself: after a restart noth
 known, and the first such call is made (its refusal is harmless). It knows only what
 the bot did; what an admin changes by hand is not seen here, so a call is skipped only
 when the bot's own last call already asked for exactly that.
+
+A call whose answer never came (timed out, a 5xx) may still be carried out later, after
+the bot's next call to the same message or chat: what it touches is never known again.
 """
 
 from __future__ import annotations
@@ -51,6 +54,9 @@ class Shown:
         self._messages: OrderedDict[tuple[int, int], Look] = OrderedDict()
         self._living: OrderedDict[Living, int] = OrderedDict()
         self._permissions: dict[int, dict[str, Any]] = {}
+        # (chat, message) or (chat, None) for the permissions: a call to it whose answer
+        # never came may land after any later one, so what it shows is not known
+        self._doubted: OrderedDict[tuple[int, int | None], None] = OrderedDict()
 
     # ----- before a call --------------------------------------------------------------
 
@@ -107,8 +113,9 @@ class Shown:
         op, chat = call.op, call.chat
         shown = call.sent if call.sent is not None else call.target
         if isinstance(op, Permissions):
-            self._permissions[chat] = wanted_permissions(op)
-        elif shown is None:
+            if (chat, None) not in self._doubted:
+                self._permissions[chat] = wanted_permissions(op)
+        elif shown is None or (chat, shown) in self._doubted:
             return
         elif call.sent is not None or isinstance(op, Edit):  # an edit of none is a send
             self._remember(self._messages, (chat, shown), (call.text, keyboard_of(op) or None))
@@ -117,6 +124,15 @@ class Shown:
             self._remember(self._messages, (chat, shown), (text, None))
         elif isinstance(op, Delete):
             self._messages.pop((chat, shown), None)
+
+    def doubt(self, call: Call) -> None:
+        """A call whose answer never came: what it touches is not known from now on."""
+        if isinstance(call.op, Permissions):
+            self._permissions.pop(call.chat, None)
+            self._remember(self._doubted, (call.chat, None), None)
+        elif call.target is not None:
+            self._messages.pop((call.chat, call.target), None)
+            self._remember(self._doubted, (call.chat, call.target), None)
 
     def settled(self, delivery: Delivery) -> None:
         """Which message is now living under a key (a call made or refused)."""
@@ -135,6 +151,8 @@ class Shown:
         for living in [k for k in self._living if k[1] == chat]:
             del self._living[living]
         self._permissions.pop(chat, None)
+        for doubted in [k for k in self._doubted if k[0] == chat]:
+            del self._doubted[doubted]
 
     # ----- helpers -----------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ socket and no event loop before it forks.
 from __future__ import annotations
 
 import asyncio
+import faulthandler
 import json
 import logging
 import os
@@ -107,6 +108,7 @@ def zygote(args: list[str]) -> None:
         if line.strip() != "spawn":
             continue
         if os.fork() == 0:
+            faulthandler.enable()  # a fatal signal's stack goes to stderr, for the test
             sys.stdin.close()
             try:
                 asyncio.run(main(args[0], args[1], args[2], float(args[3])))

@@ -41,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import io
 import json
 import os
 import random
@@ -48,7 +49,7 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -129,7 +130,10 @@ class BotProcess:
                     stdout=asyncio.subprocess.PIPE,
                     stderr=err,
                     env=env,
+                    start_new_session=True,  # its bots in its group: stop() kills them all
                 )
+        if self.zygote.returncode is not None:
+            raise RuntimeError(f"the zygote is gone ({self.zygote.returncode})")
         assert self.zygote.stdin is not None and self.zygote.stdout is not None
         self.zygote.stdin.write(b"spawn\n")
         await self.zygote.stdin.drain()
@@ -153,20 +157,32 @@ class BotProcess:
             self.kills += 1
             await self.start()
 
+    def alive(self) -> bool:
+        """Whether the current process runs (neither gone nor a zombie)."""
+        try:
+            state = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return False
+        return state not in ("Z", "X")
+
+    def status(self) -> str:
+        """The process's /proc status line: a zombie's holds its wait status (field 52)."""
+        try:
+            return Path(f"/proc/{self.pid}/stat").read_text()
+        except (FileNotFoundError, ProcessLookupError):
+            return "gone"
+
     async def _kill(self) -> None:
         os.kill(self.pid, signal.SIGKILL)
-        stat = Path(f"/proc/{self.pid}/stat")
-        while True:  # dead (a zombie, or reaped): it can no longer poll or send
-            try:
-                if stat.read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
-                    return
-            except (FileNotFoundError, ProcessLookupError):
-                return
+        while self.alive():  # dead (a zombie, or reaped): it can no longer poll or send
             await asyncio.sleep(0.001)
 
     async def stop(self) -> None:
-        if self.pid:
+        if self.pid and self.alive():
             await self._kill()
+        if self.zygote is not None:
+            with contextlib.suppress(ProcessLookupError):  # any bot it forked, too
+                os.killpg(self.zygote.pid, signal.SIGKILL)
         if self.zygote is not None and self.zygote.returncode is None:
             assert self.zygote.stdin is not None
             self.zygote.stdin.close()
@@ -365,6 +381,7 @@ class CrashRun:
     async def play(self, table: Table) -> None:
         assert self.bot is not None
         bot = self.bot
+        glitches = 0
         while True:
             await bot.ready.wait()
             generation = bot.generation
@@ -374,7 +391,17 @@ class CrashRun:
             except BotDied:
                 table.restarts_seen += 1
                 continue
-            except httpx.HTTPError:
+            except httpx.HTTPError as error:
+                if bot.generation == generation and bot.alive():
+                    # not a kill: a connection of the client's pool that was stale (a
+                    # restarted process may listen on its predecessor's port); again
+                    glitches += 1
+                    assert glitches <= 3, f"the control endpoint fails: {error!r}"
+                    continue
+                assert bot.generation != generation or bot.alive(), (
+                    f"the bot process {bot.pid} died by itself ({bot.status()}): "
+                    f"{bot.stderr.read_text()[-3000:]}"
+                )
                 # the control endpoint died with the process
                 await self.until(lambda g=generation: bot.generation != g)
                 table.restarts_seen += 1
@@ -570,6 +597,22 @@ class CrashRun:
         )
         calls = reference_calls(record, table.reference, self.speed)
         return compare(self.sb, expected_messages(calls))
+
+
+@contextlib.asynccontextmanager
+async def watchdog(seconds: float) -> AsyncIterator[None]:
+    """Fails after `seconds`, printing what every task waited on."""
+    deadline = asyncio.timeout(seconds)
+    try:
+        async with deadline:
+            yield
+    except TimeoutError:
+        if not deadline.expired():
+            raise  # a step's own timeout, with its story
+        stacks = io.StringIO()
+        for task in asyncio.all_tasks():
+            task.print_stack(file=stacks)
+        raise AssertionError(f"still running after {seconds} s:\n{stacks.getvalue()}") from None
 
 
 def summary(run: CrashRun) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from engine import find_variant
-from tests.crash.driver import CrashRun, summary
+from tests.crash.driver import CrashRun, summary, watchdog
 from tests.crash.messages import Verdict
 
 # A bot in another process: the wall clock, not the virtual one.
@@ -38,6 +38,9 @@ BATCHES = [
     ("classic", 5),
     ("party", 5),
 ]
+# Real seconds for a batch at most (about 30 on an idle machine): past it, every
+# waiting task's stack is printed, and the test fails instead of hanging.
+BATCH_TIMEOUT = 900.0
 RUNS = min(len(BATCHES), int(os.environ.get("TG_MAFIA_CRASH_RUNS", "4")))
 
 
@@ -52,7 +55,8 @@ async def test_games_survive_sigkill(
         games = [run.add_table(variant, size, 100 * batch + i, i) for i in range(tables)]
         for table in games:
             await run.open_lobby(table)
-        await asyncio.gather(*(run.play(table) for table in games))
+        async with watchdog(BATCH_TIMEOUT):
+            await asyncio.gather(*(run.play(table) for table in games))
         await run.delivered()
         verdict = Verdict()
         for table in games:

@@ -21,6 +21,7 @@ from sqlalchemy import JSON, Connection, DateTime, Dialect, Table
 from tg_mafia.records import GameRecord, OutboxRecord
 from tg_mafia.storage.models import (
     ACTIVE_GAME_WHERE,
+    BUTTON_MESSAGE_TABLE,
     GAME_ACTION_TABLE,
     GAME_TABLE,
     OUTBOX_TABLE,
@@ -43,7 +44,11 @@ class Direct:
         self.postgres = dialect.name == "postgresql"
         self._in = {
             name: _result_processors(table, dialect)
-            for name, table in (("game", GAME_TABLE), ("outbox", OUTBOX_TABLE))
+            for name, table in (
+                ("game", GAME_TABLE),
+                ("outbox", OUTBOX_TABLE),
+                ("button_message", BUTTON_MESSAGE_TABLE),
+            )
         }
         self._out = {
             name: _bind_processors(table, dialect)
@@ -52,6 +57,10 @@ class Direct:
                 ("game_action", GAME_ACTION_TABLE),
                 ("outbox", OUTBOX_TABLE),
             )
+        }
+        self._columns = {
+            name: [column.name for column in table.c]
+            for name, table in (("button_message", BUTTON_MESSAGE_TABLE),)
         }
         self._texts: dict[object, str] = {}  # a statement in this dialect's style, by key
         lock = " FOR UPDATE" if self.postgres else ""
@@ -98,6 +107,11 @@ class Direct:
             process = processors.get(name)
             out[name] = process(value) if process is not None and value is not None else value
         return out
+
+    def column(self, table: str, name: str, value: Any) -> Any:
+        """One column's value as read (JSON parsed, times converted)."""
+        process = self._in[table][self._columns[table].index(name)]
+        return process(value) if process is not None and value is not None else value
 
     def game(self, row: Sequence[Any] | None) -> GameRecord | None:
         """A game's record from a row of `GAME_COLUMNS`."""

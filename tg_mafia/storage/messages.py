@@ -5,9 +5,9 @@ whose choices the press gate checks every press against."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
-from sqlalchemy import delete, or_
+from sqlalchemy import delete
 from sqlmodel import col, select
 
 from tg_mafia.records import ButtonsRecord
@@ -59,18 +59,19 @@ class MessagesTx(Transaction):
 
         One statement, so one snapshot: read in two, a record taken over by its message
         id between them (the sender settling on another replica) is missed by both."""
-        ids = [message_id] if legacy is None else [message_id, legacy]
-        rows = self.session.exec(
-            self.mine(select(ButtonMessage), ButtonMessage)
-            .where(col(ButtonMessage.chat_id) == chat_id)
-            .where(
-                or_(
-                    col(ButtonMessage.message_id).in_(ids),
-                    col(ButtonMessage.message_id).is_(None),
-                )
-            )
-            .order_by(col(ButtonMessage.id).desc())
-        ).all()
+        sql = self.direct.text(
+            "SELECT message_id, game_id, choices FROM button_message WHERE chat_id = :chat_id"
+            " AND (message_id IN (:message_id, :legacy) OR message_id IS NULL)"
+            f"{self.bot_sql()} ORDER BY id DESC",
+            key=("buttons", self.bot_id is None),
+        )
+        params = {"chat_id": chat_id, "message_id": message_id, "legacy": legacy or message_id}
+        if self.bot_id is not None:
+            params["bot_id"] = self.bot_id
+        rows = [
+            ButtonsRecord(chat_id, mid, game_id, self._choices(choices))
+            for mid, game_id, choices in self._rows(sql, params)
+        ]
         by_id = {row.message_id: row for row in reversed(rows)}  # the oldest of an id
         row = by_id.get(message_id)
         if row is None and data:
@@ -79,7 +80,11 @@ class MessagesTx(Transaction):
             )
         if row is None and legacy is not None:
             row = by_id.get(legacy)
-        return _buttons_record(row) if row is not None else None
+        return row
+
+    def _choices(self, stored: Any) -> tuple[str, ...] | None:
+        choices = self.direct.column("button_message", "choices", stored)
+        return None if choices is None else tuple(choices)
 
     def expect_buttons(
         self, chat_id: int, entry_id: int, game_id: int | None, choices: Sequence[str], now: float
@@ -173,8 +178,3 @@ class MessagesTx(Transaction):
             .where(col(ButtonMessage.chat_id) == chat_id)
             .where(col(ButtonMessage.message_id) == message_id)
         ).first()
-
-
-def _buttons_record(row: ButtonMessage) -> ButtonsRecord:
-    choices = None if row.choices is None else tuple(row.choices)
-    return ButtonsRecord(row.chat_id, row.message_id, row.game_id, choices)

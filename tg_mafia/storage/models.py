@@ -313,6 +313,7 @@ class NextGameWatch(SQLModel, table=True):
 GAME_TABLE = SQLModel.metadata.tables["game"]
 GAME_ACTION_TABLE = SQLModel.metadata.tables["game_action"]
 OUTBOX_TABLE = SQLModel.metadata.tables["outbox"]
+BUTTON_MESSAGE_TABLE = SQLModel.metadata.tables["button_message"]
 
 
 class ChatMove(SQLModel, table=True):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from html import escape
 
 from tg_mafia.i18n import Translator, translator
@@ -19,10 +20,26 @@ class Table:
     t: Translator = field(default_factory=lambda: translator(None))
 
     def seat(self, player: str) -> int:
-        return self.seats.index(player) + 1
+        number = self._numbers.get(player)
+        return number if number is not None else self.seats.index(player) + 1  # ValueError
 
     def short(self, player: str) -> str:
+        known = self._shorts.get(player)
+        if known is not None:
+            return known
         return str(seat_name(self.names.get(player, ""), self.seat(player), self.t))
+
+    # A screen names each player several times (the board, its buttons): once is enough.
+    @cached_property
+    def _numbers(self) -> dict[str, int]:
+        return {player: index + 1 for index, player in enumerate(self.seats)}
+
+    @cached_property
+    def _shorts(self) -> dict[str, str]:
+        return {
+            player: str(seat_name(self.names.get(player, ""), number, self.t))
+            for player, number in self._numbers.items()
+        }
 
     def label(self, player: str) -> str:
         """`3 · Olga`, escaped for HTML."""

@@ -275,7 +275,11 @@ class OutboxEntry(SQLModel, table=True):
     (revision 0003)."""
 
     __tablename__ = "outbox"
-    __table_args__ = (Index("ix_outbox_chat", "chat_id", "id"),)
+    __table_args__ = (
+        Index("ix_outbox_chat", "chat_id", "id"),
+        # The sender's look (OutboxTx.pending_chats) from the index alone (revision 0011).
+        Index("ix_outbox_pending", "bot_id", "chat_id", "priority", "id", "created_at"),
+    )
 
     id: int | None = Field(default=None, sa_column=Column(ID_TYPE, primary_key=True))
     chat_id: int = Field(sa_column=Column(BigInteger(), nullable=False))

@@ -42,14 +42,13 @@ class Direct:
 
     def __init__(self, dialect: Dialect) -> None:
         self.postgres = dialect.name == "postgresql"
-        self._in = {
-            name: _result_processors(table, dialect)
-            for name, table in (
-                ("game", GAME_TABLE),
-                ("outbox", OUTBOX_TABLE),
-                ("button_message", BUTTON_MESSAGE_TABLE),
-            )
-        }
+        read = (
+            ("game", GAME_TABLE),
+            ("outbox", OUTBOX_TABLE),
+            ("button_message", BUTTON_MESSAGE_TABLE),
+        )
+        self._in = {name: _result_processors(table, dialect) for name, table in read}
+        self._columns = {name: [column.name for column in table.c] for name, table in read}
         self._out = {
             name: _bind_processors(table, dialect)
             for name, table in (
@@ -57,10 +56,6 @@ class Direct:
                 ("game_action", GAME_ACTION_TABLE),
                 ("outbox", OUTBOX_TABLE),
             )
-        }
-        self._columns = {
-            name: [column.name for column in table.c]
-            for name, table in (("button_message", BUTTON_MESSAGE_TABLE),)
         }
         self._texts: dict[object, str] = {}  # a statement in this dialect's style, by key
         lock = " FOR UPDATE" if self.postgres else ""

@@ -7,15 +7,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tg_mafia.render.calls import Op, Permissions
-from tg_mafia.render.calls_json import to_json
-from tg_mafia.runtime.clock import BotClock
-from tg_mafia.runtime.db.thread import AsyncDb
-from tg_mafia.runtime.outbox.sender import Sender
+from tests.bot.one_sender import one_sender
+from tg_mafia.render.calls import Permissions
 from tg_mafia.sandbox import Sandbox
 from tg_mafia.sandbox.transport.inprocess import SandboxRequest
-from tg_mafia.sandbox.virtual_time import current_time_source
-from tg_mafia.storage import open_database
 
 HANG = 0.5  # seconds a hung setChatPermissions takes to land
 OPEN = {"can_send_messages": True, "can_send_polls": True}
@@ -34,36 +29,17 @@ async def test_a_group_reopened_after_a_hung_close_is_reopened_at_the_end(
     group = sb.add_group(
         "Night", members=[admin], owner=admin, bot_rights={"can_restrict_members": True}
     )
-    db = open_database(f"sqlite:///{tmp_path / 'bot.db'}")
-    adb = AsyncDb(db)
-    bot = sb.bot()
-    await bot.initialize()
-    with db.transaction() as tx:
-        game = tx.create_lobby(group.id, opened_by=admin.id).id
-    sender = Sender(bot, adb, BotClock(1.0, current_time_source()))
-    sender.start()
-
-    async def calls(*ops: Op) -> None:
-        with db.transaction() as tx:
-            for op in ops:
-                tx.enqueue(group.id, to_json(op), now=0.0, game_id=game)
-        await sender.drain()
 
     def can_write() -> bool:
         return bool(sb.world.resolve_chat(group.id).permissions.get("can_send_messages"))
 
-    try:
+    async with one_sender(sb, tmp_path, group.id, admin.id) as one:
         sb.fail_next("hang", method="setChatPermissions", hang_seconds=HANG)
-        await calls(Permissions())  # the night: timed out, made again, closed
+        await one.calls(Permissions())  # the night: timed out, made again, closed
         assert not can_write()
-        await calls(Permissions(OPEN))  # the day, before the hung close lands
+        await one.calls(Permissions(OPEN))  # the day, before the hung close lands
         assert can_write()
         await asyncio.sleep(HANG)  # ... and there it lands: closed again
         assert not can_write()
-        await calls(Permissions(OPEN, final=True))  # the end: must be made
+        await one.calls(Permissions(OPEN, final=True))  # the end: must be made
         assert can_write()
-    finally:
-        await sender.stop()
-        await bot.shutdown()
-        adb.close()
-        db.close()

@@ -5,14 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tg_mafia.render.calls import Clear, Delete, Op, Send
-from tg_mafia.render.calls_json import to_json
-from tg_mafia.runtime.clock import BotClock
-from tg_mafia.runtime.db.thread import AsyncDb
-from tg_mafia.runtime.outbox.sender import Sender
+from tests.bot.one_sender import one_sender
+from tg_mafia.render.calls import Clear, Delete, Send
 from tg_mafia.sandbox import Sandbox
-from tg_mafia.sandbox.virtual_time import current_time_source
-from tg_mafia.storage import open_database
 
 KEY = "floor"
 
@@ -20,44 +15,25 @@ KEY = "floor"
 async def test_a_clear_made_twice_ends_the_living_message_all_the_same(tmp_path: Path) -> None:
     sb = Sandbox()
     (reader,) = sb.add_users(1, started=True)
-    db = open_database(f"sqlite:///{tmp_path / 'bot.db'}")
-    adb = AsyncDb(db)
-    bot = sb.bot()
-    await bot.initialize()
-    with db.transaction() as tx:
-        game = tx.create_lobby(-100123, opened_by=reader.id).id
-    sender = Sender(bot, adb, BotClock(1.0, current_time_source()))
-    sender.start()
+    async with one_sender(sb, tmp_path, reader.id, reader.id, lobby_chat=-100123) as one:
 
-    async def calls(*ops: Op) -> None:
-        with db.transaction() as tx:
-            for op in ops:
-                tx.enqueue(reader.id, to_json(op), now=0.0, game_id=game)
-        await sender.drain()
+        def living() -> int | None:
+            with one.db.transaction() as tx:
+                return tx.living_id(one.game, reader.id, KEY)
 
-    def living() -> int | None:
-        with db.transaction() as tx:
-            return tx.living_id(game, reader.id, KEY)
-
-    try:
         button = [[{"text": "Pass", "data": "pa:1:3"}]]
-        await calls(Send("Anna speaks", key=KEY, keyboard=button))
+        await one.calls(Send("Anna speaks", key=KEY, keyboard=button))
         message_id = living()
         assert message_id is not None
-        await calls(Clear(KEY))
+        await one.calls(Clear(KEY))
         assert living() is None
         # The crash: the clear went out, its write did not; the restart makes it again.
-        with db.transaction() as tx:
-            tx.set_living(game, reader.id, KEY, message_id)
-        await calls(Clear(KEY))  # "message is not modified"
+        with one.db.transaction() as tx:
+            tx.set_living(one.game, reader.id, KEY, message_id)
+        await one.calls(Clear(KEY))  # "message is not modified"
         assert living() is None
         # The next floor takes down the last living one: there is none.
-        await calls(Delete(key=KEY), Send("Boris speaks", key=KEY))
-    finally:
-        await sender.stop()
-        await bot.shutdown()
-        adb.close()
-        db.close()
+        await one.calls(Delete(key=KEY), Send("Boris speaks", key=KEY))
     kept = sb.world.resolve_chat(reader.id).messages[message_id]
     assert not kept.deleted and not kept.reply_markup
     refused = [r.description for r in sb.log if r.method == "editMessageReplyMarkup" and not r.ok]

@@ -601,18 +601,29 @@ class CrashRun:
 
 @contextlib.asynccontextmanager
 async def watchdog(seconds: float) -> AsyncIterator[None]:
-    """Fails after `seconds`, printing what every task waited on."""
-    deadline = asyncio.timeout(seconds)
-    try:
-        async with deadline:
-            yield
-    except TimeoutError:
-        if not deadline.expired():
-            raise  # a step's own timeout, with its story
-        stacks = io.StringIO()
+    """Fails after `seconds`, printing what every task waited on (taken before the
+    waiting task is cancelled, while the others still wait where they were stuck)."""
+    main = asyncio.current_task()
+    assert main is not None
+    stacks: list[str] = []
+
+    def expire() -> None:
+        dump = io.StringIO()
         for task in asyncio.all_tasks():
-            task.print_stack(file=stacks)
-        raise AssertionError(f"still running after {seconds} s:\n{stacks.getvalue()}") from None
+            task.print_stack(file=dump)
+        stacks.append(dump.getvalue())
+        main.cancel()
+
+    timer = asyncio.get_running_loop().call_later(seconds, expire)
+    try:
+        yield
+    except asyncio.CancelledError:
+        if not stacks:
+            raise
+        main.uncancel()
+        raise AssertionError(f"still running after {seconds} s:\n{stacks[0]}") from None
+    finally:
+        timer.cancel()
 
 
 def summary(run: CrashRun) -> dict[str, Any]:

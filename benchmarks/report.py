@@ -325,8 +325,8 @@ SECTIONS = (
             "message within 3 s at p99) holds for the stages' timers, not for presses in "
             "a group; one token's timer p99 is its slowest of 33.",
             "The uniform model's goal (a popup within 150 ms at p99, 300 updates a second) "
-            "holds here; two more runs gave 145 and 166 ms: at the edge, the database "
-            "thread busy nearly all the minute. Without `gc.freeze` (`tg_mafia/ops/heap.py`) "
+            "holds here; two runs of nearly this code gave 145 and 166 ms: at the edge, the "
+            "database thread busy nearly all the minute. Without `gc.freeze` (`ops/heap.py`) "
             "the p99 was 766 ms; with it at Python's young threshold of 700, 190-210 ms "
             "(the collector's pauses 3.1 s in the minute; 0.14 s at 20,000). Its outbox "
             "grows: the pace asks more than a token's 30 calls a second "

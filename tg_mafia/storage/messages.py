@@ -66,11 +66,9 @@ class MessagesTx(Transaction):
             key=("buttons", self.bot_id is None),
         )
         params = {"chat_id": chat_id, "message_id": message_id, "legacy": legacy or message_id}
-        if self.bot_id is not None:
-            params["bot_id"] = self.bot_id
         rows = [
             ButtonsRecord(chat_id, mid, game_id, self._choices(choices))
-            for mid, game_id, choices in self._rows(sql, params)
+            for mid, game_id, choices in self._rows(sql, self._with_bot(params))
         ]
         by_id = {row.message_id: row for row in reversed(rows)}  # the oldest of an id
         row = by_id.get(message_id)

@@ -48,9 +48,7 @@ class OutboxTx(Transaction):
             + " ORDER BY priority, id LIMIT :limit",
             key=("pending", self.bot_id is None),
         )
-        params: dict[str, Any] = {"chat_id": chat_id, "limit": limit}
-        if self.bot_id is not None:
-            params["bot_id"] = self.bot_id
+        params = self._with_bot({"chat_id": chat_id, "limit": limit})
         return self.direct.outbox(self._rows(sql, params))
 
     def pending_chats(self, first: int | None = None) -> list[tuple[int, int, int, float]]:

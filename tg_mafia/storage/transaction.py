@@ -53,6 +53,12 @@ class Transaction:
             return ""
         return f" AND {table + '.' if table else ''}bot_id = :bot_id"
 
+    def _with_bot(self, params: dict[str, Any]) -> dict[str, Any]:
+        """`params`, with this transaction's bot when it has one (`bot_sql`)."""
+        if self.bot_id is not None:
+            params["bot_id"] = self.bot_id
+        return params
+
     @property
     def session(self) -> Session:
         if self._session is None:

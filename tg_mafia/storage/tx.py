@@ -552,9 +552,3 @@ class Tx(MessagesTx, OutboxTx, ChatsTx):
             key=("made_by_update", self.bot_id is None),
         )
         return bool(self._rows(sql, self._with_bot({"update_id": update_id})))
-
-    def _with_bot(self, params: dict[str, Any]) -> dict[str, Any]:
-        """`params`, with this transaction's bot when it has one (`bot_sql`)."""
-        if self.bot_id is not None:
-            params["bot_id"] = self.bot_id
-        return params

@@ -21,13 +21,13 @@ class Table:
 
     def seat(self, player: str) -> int:
         number = self._numbers.get(player)
-        return number if number is not None else self.seats.index(player) + 1  # ValueError
+        if number is None:
+            raise ValueError(f"{player!r} has no seat at this table")
+        return number
 
     def short(self, player: str) -> str:
-        known = self._shorts.get(player)
-        if known is not None:
-            return known
-        return str(seat_name(self.names.get(player, ""), self.seat(player), self.t))
+        self.seat(player)  # one with no seat: ValueError, as seat() says
+        return self._shorts[player]
 
     # A screen names each player several times (the board, its buttons): once is enough.
     @cached_property

@@ -162,7 +162,10 @@ async def test_a_restarted_bot_finishes_the_game(tmp_path: Path) -> None:
     sb = Sandbox()
     url = f"sqlite:///{tmp_path / 'bot.db'}"
     scheduler = ManualScheduler()
-    async with running_bot(tmp_path, 9, sb=sb, database_url=url, scheduler=scheduler) as h:
+    # A fixed deal: with a random one, 15 moves and a stage's end may finish the game.
+    async with running_bot(
+        tmp_path, 9, sb=sb, database_url=url, scheduler=scheduler, lobby_seed=3
+    ) as h:
         game_id = await start(h, "party")
         players = AutoPlayers(h, scheduler, seed=7)
         for _ in range(15):  # a part of the game
@@ -173,6 +176,7 @@ async def test_a_restarted_bot_finishes_the_game(tmp_path: Path) -> None:
         await h.hold_calls()
         await scheduler.fire(f"game-{game_id}")  # a stage ends; its calls are written, not sent
         await h.handled()
+        assert state_of(h, game_id)[0].status is GameStatus.RUNNING  # still to finish
         waiting, _ = backlog(h.db)
         assert waiting > 0
         users, admin = h.users, h.admin

@@ -85,6 +85,9 @@ SCRIPT = Path(__file__).with_name("bot_process.py")
 ROOT = Path(__file__).resolve().parents[2]
 BOT_RIGHTS = {"can_delete_messages": True, "can_restrict_members": True, "can_pin_messages": True}
 STEP_TIMEOUT = 60.0  # real seconds for one step to show its effect (a loaded CI is slow)
+# Real seconds a copy of a message refused as out of date is passed over: pressed again
+# at once, it would be refused again until the user's input limit cut them off.
+STALE_PAUSE = 3.0
 KILL_MODES = ("press", "written", "later")
 
 
@@ -226,6 +229,8 @@ class CrashRun:
         self.bot: BotProcess | None = None
         self.client = httpx.AsyncClient(timeout=STEP_TIMEOUT)
         self.step_presses: list[Press] = []  # the current step's
+        self.step_copies: list[tuple[int, int]] = []  # (chat, message) of each
+        self.passed_over: dict[tuple[int, int], float] = {}  # copy → when it was refused
 
     # ----- set-up -----------------------------------------------------------------------
 
@@ -298,8 +303,11 @@ class CrashRun:
 
     def find(self, chat_id: int, match: Callable[[list[str]], bool]) -> tuple[int, str] | None:
         chat = self.sb.world.resolve_chat(chat_id)
+        now = time.monotonic()
         for message in reversed(chat.messages.values()):  # newest first
             if message.deleted or not message.reply_markup:
+                continue
+            if self._passed_over((chat_id, message.message_id), now):
                 continue
             for row in message.reply_markup.get("inline_keyboard", []):
                 for button in row:
@@ -338,12 +346,25 @@ class CrashRun:
         assert found[0] is not None
         message_id, label = found[0]
         self.step_presses.append(user.press(chat_id, label, message_id=message_id))
+        self.step_copies.append((chat_id, message_id))
 
     def refused(self) -> bool:
         """A press of this step answered as out of date: the copy of a message that
         went out just before a kill, never written down; the bot sends it again, and
-        the step is tried anew on the newest copy, as a person would."""
-        return any(p.answered and p.answer.get("text") in STALE for p in self.step_presses)
+        the step is tried anew on the newest copy, as a person would. A copy the bot
+        does not know (one of a timeline a restore took back) is passed over for a
+        while: the person tries another, or opens their menu anew."""
+        now, stale = time.monotonic(), False
+        for press, copy in zip(self.step_presses, self.step_copies, strict=True):
+            if press.answered and press.answer.get("text") in STALE:
+                stale = True
+                if not self._passed_over(copy, now):
+                    self.passed_over[copy] = now
+        return stale
+
+    def _passed_over(self, copy: tuple[int, int], now: float) -> bool:
+        refused = self.passed_over.get(copy)
+        return refused is not None and now - refused < STALE_PAUSE
 
     # ----- playing --------------------------------------------------------------------------
 
@@ -474,7 +495,7 @@ class CrashRun:
         action = table.reference[done]
         state = GameState.from_dict(record.state or {})
         size = self.log_size(table.game_id)
-        self.step_presses = []
+        self.step_presses, self.step_copies = [], []
         try:
             if not await self.perform(table, record, state, action, generation):
                 return False  # a timer not armed yet: read the game again and retry

@@ -70,3 +70,32 @@ async def test_cancelling_does_not_walk_every_job(monkeypatch: pytest.MonkeyPatc
     finally:
         await queue.stop(wait=False)
         del app
+
+
+async def test_a_timer_rearmed_while_its_last_firing_runs_still_fires() -> None:
+    """A firing's move arms the game's next timer under the same id; when that one is
+    due before the first firing has finished (a stage already overdue, a slow database),
+    APScheduler would skip it as a second instance of a running job, and the game would
+    wait for a move that never comes."""
+    app, timers = await _started()
+    queue = timers.job_queue
+    fired: list[str] = []
+    first_done = asyncio.Event()
+
+    async def second() -> None:
+        fired.append("second")
+
+    async def first() -> None:
+        fired.append("first")
+        timers.arm("game:1", 0.0, second)  # due at once, while this one still runs
+        await asyncio.sleep(0.3)
+        first_done.set()
+
+    try:
+        timers.arm("game:1", 0.05, first)
+        await asyncio.wait_for(first_done.wait(), 5)
+        await asyncio.sleep(0.2)
+        assert fired == ["first", "second"]
+    finally:
+        await queue.stop(wait=False)
+        del app

@@ -24,6 +24,13 @@ class Scheduler(Protocol):
     def cancel(self, name: str) -> None: ...
 
 
+# A firing's move arms the game's next timer under the same id; due before that firing
+# ends (an overdue stage, a slow database), APScheduler's default of one running
+# instance per id would skip it, and the game would wait for ever. Overlaps are
+# harmless (the engine refuses a timer the game has left): allow plenty.
+OVERLAPPING_FIRINGS = 100
+
+
 class JobQueueScheduler:
     def __init__(self, job_queue: JobQueue[Any]) -> None:
         self.job_queue = job_queue
@@ -37,7 +44,12 @@ class JobQueueScheduler:
             callback,
             when=max(0.0, delay),
             name=name,
-            job_kwargs={"id": name, "replace_existing": True, "misfire_grace_time": None},
+            job_kwargs={
+                "id": name,
+                "replace_existing": True,
+                "misfire_grace_time": None,
+                "max_instances": OVERLAPPING_FIRINGS,
+            },
         )
 
     def cancel(self, name: str) -> None:

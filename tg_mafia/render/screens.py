@@ -58,7 +58,7 @@ PANEL = "panel"
 CONFIRM = "confirm"
 LIFT = "lift"
 BEST = "best"
-BOARD_EDIT_SECONDS = 4.0  # the live vote board changes at most this often
+BOARD_EDIT_SECONDS = 2.5  # the live vote board changes at most this often (a burst: 2 edits)
 
 
 def night_key(move: str) -> str:

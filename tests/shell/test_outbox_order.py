@@ -8,9 +8,11 @@ from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from engine.actions import Pass, Timeout
 from tg_mafia.render.calls import Clear, Edit, Permissions, Pin, Priority, Send, Timer
-from tg_mafia.runtime.outbox.order import Need, Turn, Turns, need, turn_of
+from tg_mafia.runtime.outbox.order import Need, Replan, Turn, Turns, need, turn_of
 from tg_mafia.runtime.runner import due
 from tg_mafia.storage import OutboxRecord
 
@@ -53,6 +55,15 @@ def test_a_chat_claims_by_its_most_needed_call_and_its_oldest() -> None:
         ]
     )
     assert turn == Turn(Need.PROMPT, 10.0)
+
+
+def test_a_prompt_deep_behind_a_groups_edits_still_counts() -> None:
+    """A busy minute leaves a group a dozen cosmetic calls; the next speaker's floor
+    behind them makes the whole chat a prompt's claim, or the table waits on them."""
+    edits = [record(n, {"m": "clear", "key": f"m{n}"}, 10.0 + n) for n in range(12)]
+    prompt = record(12, {"m": "send", "text": "Vote", "keyboard": BUTTONS}, 30.0)
+    assert turn_of(edits) == Turn(Need.COSMETIC, 10.0)
+    assert turn_of([*edits, prompt]) == Turn(Need.PROMPT, 10.0)
 
 
 def test_live_before_inherited_then_need_then_age() -> None:
@@ -112,6 +123,25 @@ async def test_slots_go_by_need_when_all_are_live() -> None:
     await claim(Need.COSMETIC)  # the budget is spent now
     await asyncio.gather(*(claim(n) for n in (Need.COSMETIC, Need.ANNOUNCEMENT, Need.PROMPT)))
     assert served == [Need.COSMETIC, Need.PROMPT, Need.ANNOUNCEMENT, Need.COSMETIC]
+
+
+async def test_a_chats_waiting_claim_is_withdrawn_when_calls_arrive_behind_it() -> None:
+    """A group's cosmetic claim waits behind others; the game writes the next speaker's
+    floor behind it: the claim is withdrawn (its worker claims anew, as a prompt's);
+    a prompt's claim and other chats' claims stay."""
+    budget = OneASecond()
+    turns = Turns(budget.room, budget.spend, lambda: None)
+    now = asyncio.get_running_loop().time()
+    await turns.take(Turn(Need.PROMPT, now))  # the budget is spent now
+    cosmetic = asyncio.ensure_future(turns.take(Turn(Need.COSMETIC, now), chat=-5))
+    prompt = asyncio.ensure_future(turns.take(Turn(Need.PROMPT, now), chat=-5))
+    other = asyncio.ensure_future(turns.take(Turn(Need.COSMETIC, now), chat=-6))
+    await asyncio.sleep(0)
+    turns.replan(-5)
+    with pytest.raises(Replan):
+        await cosmetic
+    await asyncio.gather(prompt, other)  # both still served
+    assert turns.waiting == 0
 
 
 def test_an_overdue_stage_timers_calls_fall_due_at_its_deadline() -> None:

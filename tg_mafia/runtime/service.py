@@ -162,6 +162,7 @@ class GameService:
         if not self.leading:
             return
         if calls:
+            self.sender.replan(record.chat_id)  # its group's claim counts what it wrote
             self.sender.wake()
         self._arm(record)
 

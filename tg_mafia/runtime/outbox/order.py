@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -57,7 +56,6 @@ from tg_mafia.render.calls import (
 )
 from tg_mafia.render.calls_json import readable
 
-LOOK_AHEAD: Final = 8  # a chat's waiting calls that count for its need
 INHERITED_EVERY: Final = 3  # a third of the slots, at least, for an inherited backlog
 
 
@@ -118,22 +116,31 @@ class Turn:
 
 
 def turn_of(entries: Iterable[OutboxRecord]) -> Turn:
-    """The claim of a chat whose waiting calls are `entries`, in their order."""
-    ahead = list(itertools.islice(entries, LOOK_AHEAD))
-    if not ahead:
+    """The claim of a chat whose waiting calls are `entries`, in their order: the most
+    needed of them all (a prompt deep behind a group's edits, left by a busy minute,
+    must not leave the whole table waiting on the edits' rank)."""
+    waiting = list(entries)
+    if not waiting:
         return Turn(Need.COSMETIC, 0.0)
-    needs = (
-        need(op, entry.priority, entry.chat_id)
-        for entry in ahead
-        if (op := readable(entry.op)) is not None
-    )
-    most = min(needs, default=Need.COSMETIC)  # a call it cannot read is dropped (sender.py)
-    return Turn(most, min(entry.created_at for entry in ahead))
+    most = Need.COSMETIC  # a call it cannot read is dropped (sender.py)
+    for entry in waiting:
+        op = readable(entry.op)
+        if op is not None:
+            most = min(most, need(op, entry.priority, entry.chat_id))
+            if most is Need.PROMPT:
+                break  # none ranks higher
+    return Turn(most, min(entry.created_at for entry in waiting))
+
+
+class Replan(Exception):
+    """A chat's claim was withdrawn: calls it did not count arrived behind it (the
+    next speaker's floor behind a cosmetic edit); its worker plans and claims anew."""
 
 
 @dataclass(eq=False)
 class _Waiting:
     turn: Turn
+    chat: int | None
     granted: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -169,13 +176,14 @@ class Turns:
     def waiting(self) -> int:
         return len(self._waiting)
 
-    async def take(self, turn: Turn) -> None:
-        """Until the bot's budget has a slot for this claim, the best one waiting."""
+    async def take(self, turn: Turn, chat: int | None = None) -> None:
+        """Until the bot's budget has a slot for this claim (of `chat`), the best one
+        waiting; Replan if the chat's claim is withdrawn meanwhile (`replan`)."""
         if not self._waiting and self._room() <= 0:
             self._spend()  # nobody ahead: at once
             self.handed += 1
             return
-        waiting = _Waiting(turn)
+        waiting = _Waiting(turn, chat)
         self._waiting.append(waiting)
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._hand_out())
@@ -187,6 +195,15 @@ class Turns:
             elif waiting.granted.done() and not waiting.granted.cancelled():
                 self._give_back()  # handed out as its taker was stopped
             raise
+
+    def replan(self, chat: int) -> None:
+        """The chat has new calls: a claim of it that may rank too low is withdrawn, for
+        its worker to claim again by every call now waiting. Under load a cosmetic
+        claim waits for minutes; the prompt written behind it must not wait with it."""
+        for waiting in [w for w in self._waiting if w.chat == chat]:
+            if waiting.turn.need is not Need.PROMPT:  # none ranks higher
+                self._waiting.remove(waiting)
+                waiting.granted.set_exception(Replan())
 
     async def _hand_out(self) -> None:
         while self._waiting:

@@ -68,7 +68,7 @@ from tg_mafia.runtime.outbox.budgets import (
     Window,
 )
 from tg_mafia.runtime.outbox.methods import Call, Delivery, choices, make
-from tg_mafia.runtime.outbox.order import Need, Turn, Turns, turn_of
+from tg_mafia.runtime.outbox.order import Need, Replan, Turn, Turns, turn_of
 from tg_mafia.runtime.outbox.plan import Unit, plan
 from tg_mafia.runtime.outbox.shown import Shown
 from tg_mafia.storage import Database, OutboxRecord
@@ -164,6 +164,10 @@ class Sender:
 
     def wake(self) -> None:
         self._wake.set()
+
+    def replan(self, chat_id: int) -> None:
+        """New calls for the chat: its claim on the bot's slots counts them (order.py)."""
+        self.turns.replan(chat_id)
 
     def unpark(self, chat_id: int) -> None:
         """The user can be reached again: their chat's waiting calls go out."""
@@ -283,6 +287,8 @@ class Sender:
             except RetryAfter as error:
                 await asyncio.sleep(self.clock.real(_seconds(error.retry_after)) + 0.01)
                 return None
+            except Replan:
+                return None  # calls arrived behind it: planned and claimed anew
             except ChatMigrated as error:
                 # The group became a supergroup: its calls move to the new id and
                 # go out from there (membership.py); this worker has none left.
@@ -465,7 +471,7 @@ class Sender:
         window = self._window(chat_id)
         while (wait := window.wait(self._budget(chat_id), self.clock)) > 0:
             await asyncio.sleep(wait)
-        await self.turns.take(turn or Turn(Need.ANNOUNCEMENT, self.clock.now()))
+        await self.turns.take(turn or Turn(Need.ANNOUNCEMENT, self.clock.now()), chat_id)
         window.flying += 1
         try:
             yield

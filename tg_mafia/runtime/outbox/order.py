@@ -18,7 +18,8 @@ has room asks for a slot (`Turns.take`) and gets it in this order:
    popup already, and a newer edit of the same message replaces a waiting one, so
    under load they fold instead of queueing). A chat counts by the most needed of its
    waiting calls: its calls go out in their order, so a prompt behind an edit makes
-   the edit needed too.
+   the edit needed too. A claim already waiting is withdrawn when its game writes
+   (`Turns.replan`), and its worker claims again by all that waits then.
 3. Then the chat that has waited longest.
 
 A chat waits for its own budget (a group's 15 calls a minute) before it asks, holding

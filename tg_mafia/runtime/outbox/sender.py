@@ -76,8 +76,7 @@ from tg_mafia.waiting import wait_set
 
 log = logging.getLogger(__name__)
 
-# A call that keeps failing on the network is tried again, further and further
-# apart, for this long (seconds of the bot's clock) before it is given up.
+# A call failing on the network is tried again, ever further apart, this long (seconds).
 NETWORK_PATIENCE = 900.0
 NETWORK_BACKOFF_MAX = 30.0
 # Chats served at once: each waits for its own budget, then for a slot of the bot's

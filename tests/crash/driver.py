@@ -228,6 +228,10 @@ class CrashRun:
         self.http: HttpTransport | None = None
         self.bot: BotProcess | None = None
         self.client = httpx.AsyncClient(timeout=STEP_TIMEOUT)
+        self._track_presses()
+
+    def _track_presses(self) -> None:
+        """The presses' bookkeeping (a subclass that builds its own run calls it too)."""
         self.step_presses: list[Press] = []  # the current step's
         self.step_copies: list[tuple[int, int]] = []  # (chat, message) of each
         self.passed_over: dict[tuple[int, int], float] = {}  # copy → when it was refused

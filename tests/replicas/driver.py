@@ -244,7 +244,7 @@ class ReplicaRun(CrashRun):
         self.client = httpx.AsyncClient(timeout=STEP_TIMEOUT)
         self.kill_tasks: list[asyncio.Task[None]] = []  # kept: a failed restart fails the test
         self.presses: dict[int, list[Press]] = {}  # by game: the current step's presses
-        self.step_presses: list[Press] = []  # the crash test's; see refused()
+        self._track_presses()  # the crash test's; see refused()
 
     def add_table(
         self, variant: str, players: int, policy_seed: int, index: int = 0

@@ -357,11 +357,11 @@ def leave_out_group_commit() -> None:
 
 def lift_budgets() -> None:
     """The outbox's budgets out of reach: for an unmeasured set-up only."""
-    from tg_mafia.runtime.outbox import sender
+    from tg_mafia.runtime.outbox import budgets
 
     for name in ("GROUP_BUDGET", "PRIVATE_BUDGET", "BOT_BUDGET"):
-        budget = getattr(sender, name)
-        setattr(sender, name, sender.Budget(10**6, budget.window, 2 * 10**6))
+        budget = getattr(budgets, name)
+        setattr(budgets, name, budgets.Budget(10**6, budget.window, 2 * 10**6))
 
 
 async def serve(

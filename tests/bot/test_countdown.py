@@ -75,7 +75,7 @@ async def test_the_countdown_is_dropped_when_the_group_budget_is_spent(tmp_path:
         await until_countdown(h, record)
         # The group's whole minute spent just now.
         sender = h.service.sender
-        sender._window(h.group.id).stamps.extend([sender.clock.now()] * GROUP_BUDGET.calls)
+        sender.windows.of(h.group.id).stamps.extend([sender.clock.now()] * GROUP_BUDGET.calls)
         await scheduler.fire(TimerKeeper.countdown_name(record.id))
         await h.settle()
         assert countdown_edits(h) == 0  # dropped, not sent a minute late

@@ -98,4 +98,4 @@ async def test_nothing_stays_in_memory_for_chats_at_rest(tmp_path: Path) -> None
         assert not service.sender._workers  # no chat has a worker at rest
         __import__("asyncio").get_running_loop().advance(600)
         service.sender.forget_idle()
-        assert not service.sender._windows  # nor a rate window once it is past
+        assert not service.sender.windows.chats  # nor a rate window once it is past

@@ -17,6 +17,7 @@ from tg_mafia.render.calls import Clear, Edit, Op, Priority, Send
 from tg_mafia.render.calls_json import to_json
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db.thread import AsyncDb
+from tg_mafia.runtime.outbox.budgets import GROUP_BUDGET
 from tg_mafia.runtime.outbox.methods import Delivery
 from tg_mafia.runtime.outbox.order import Turn
 from tg_mafia.runtime.outbox.plan import Unit
@@ -46,7 +47,7 @@ class Bench:
                 self.games[chat] = tx.create_lobby(chat, opened_by=1).id
             now = self.sender.clock.now() - age
             tx.enqueue(chat, to_json(op), now=now, game_id=self.games[chat], priority=priority)
-        self.sender.wake()
+        self.sender.wake(chat)  # as a game's write does
 
     def sent(self, chat: int) -> list[CallRecord]:
         return [r for r in self.sb.log if r.ok and r.chat_id == chat and r.method != "getUpdates"]
@@ -139,6 +140,29 @@ async def test_prompts_go_before_cosmetic_edits_when_the_budget_is_full(
         await b.until(lambda: len(b.charged()) == 91)
         # The first slot after the first second's 30 (its buttons' record written first).
         assert b.sent(chats[90])[0].time == b.charged()[30].time
+        assert b.sb.log.count_429() == 0
+
+
+async def test_cosmetic_edits_leave_a_groups_reserve_to_what_players_wait_on(
+    tmp_path: Path,
+) -> None:
+    """A lobby filling join by join: its list of names is edited only while the group's
+    minute keeps its reserve free (the edits meanwhile fold into the newest), and the
+    game's start, written behind the held edit, goes at once, the edit just before it."""
+    async with bench(tmp_path) as b:
+        (chat,) = groups(b.sb, 1)
+        b.enqueue(chat, Send("Lobby: nobody", key="lobby", keyboard=BUTTONS))
+        await b.sender.drain()
+        for joined in range(1, 15):
+            b.enqueue(chat, Edit(f"Lobby: {joined}", key="lobby", keyboard=BUTTONS))
+            await asyncio.sleep(2.0)
+        assert len(b.sent(chat)) == GROUP_BUDGET.calls - GROUP_BUDGET.reserve
+        asked = b.sb.clock.now()
+        b.enqueue(chat, Send("The game begins", keyboard=BUTTONS))
+        await b.until(lambda: b.sent(chat)[-1].params.get("text") == "The game begins")
+        assert b.sent(chat)[-1].time - asked < 1.0
+        assert b.sent(chat)[-2].params["text"] == "Lobby: 14"
+        assert len(b.sent(chat)) == GROUP_BUDGET.calls - GROUP_BUDGET.reserve + 2
         assert b.sb.log.count_429() == 0
 
 

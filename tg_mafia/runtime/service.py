@@ -162,8 +162,7 @@ class GameService:
         if not self.leading:
             return
         if calls:
-            self.sender.replan(record.chat_id)  # its group's claim counts what it wrote
-            self.sender.wake()
+            self.sender.wake(record.chat_id)  # its group's claim counts what it wrote
         self._arm(record)
 
     def _arm(self, record: GameRecord) -> None:
@@ -276,19 +275,19 @@ class GameService:
         """A reply to a command: through the chat's outbox, behind the game's own calls."""
         data = to_json(Send(text), topic)
         await self.adb.run(_enqueue, chat_id, data, self.clock.now())
-        self.sender.wake()
+        self.sender.wake(chat_id)
 
     async def show_plain(self, chat_id: int, op: Op, topic: int = 0) -> None:
         """A call tied to no game (the settings menu, a picture of /stats), behind the
         games' own, into the forum topic `topic` (0: none)."""
         await self.adb.run(_enqueue, chat_id, to_json(op, topic), self.clock.now())
-        self.sender.wake()
+        self.sender.wake(chat_id)
 
     async def show(self, record: GameRecord, chat_id: int, op: Op) -> None:
         """A screen drawn now from the game's state (a menu someone opened)."""
         data = to_json(op)
         await self.adb.run(_enqueue, chat_id, data, self.clock.now(), record.id, Priority.GAME)
-        self.sender.wake()
+        self.sender.wake(chat_id)
 
     # ----- playing ------------------------------------------------------------------------------
 

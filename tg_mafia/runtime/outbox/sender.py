@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import AsyncIterator, Callable
 from typing import Any, assert_never
 
@@ -60,13 +59,7 @@ from tg_mafia.render.texts.timefmt import RELATIVE, deadline_html
 from tg_mafia.runtime.clock import BotClock
 from tg_mafia.runtime.db import lanes
 from tg_mafia.runtime.db.thread import AsyncDb
-from tg_mafia.runtime.outbox.budgets import (
-    BOT_BUDGET,
-    GROUP_BUDGET,
-    PRIVATE_BUDGET,
-    Budget,
-    Window,
-)
+from tg_mafia.runtime.outbox.budgets import IDLE, Windows
 from tg_mafia.runtime.outbox.methods import Call, Delivery, choices, make
 from tg_mafia.runtime.outbox.order import Need, Replan, Turn, Turns, turn_of
 from tg_mafia.runtime.outbox.plan import Unit, plan
@@ -113,15 +106,16 @@ class Sender:
         # (game): a message of the game now shows other buttons, or its timer moved.
         self.on_settled: Callable[[int], None] | None = None
         self.peak: dict[int, int] = {}  # the most calls any window of a group held
-        self._windows: dict[int, Window] = {}
-        self._started: float | None = None  # when it took over from another process
-        self._bot_window = Window()
+        self.windows = Windows(clock)
+        self._held: dict[int, asyncio.Event] = {}  # per served chat: its game wrote
         self._last_edit: dict[tuple[int, str], float] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self.turns = Turns(self._bot_room, self._bot_spend, self._bot_give_back)
+        self.turns = Turns(
+            self.windows.bot_room, self.windows.bot_spend, self.windows.bot_give_back
+        )
         self.calls = 0
         self.shown = Shown()  # what the bot's calls put in front of each chat
 
@@ -143,9 +137,7 @@ class Sender:
         the chats show is unknown too (its edits may have changed any message)."""
         if taking_over:
             self.shown = Shown()
-            self._started = self.clock.now()
-            self._windows.clear()
-            self._bot_window = self._fresh(BOT_BUDGET)
+            self.windows.take_over()
         if self._task is None:
             self.turns.begin(self.clock.now())  # what waits now was left by another
             self._task = asyncio.get_running_loop().create_task(self._run(), name="sender")
@@ -161,12 +153,15 @@ class Sender:
         self._workers.clear()
         await self.turns.stop()
 
-    def wake(self) -> None:
+    def wake(self, chat_id: int | None = None) -> None:
+        """New calls (for `chat_id`, when one chat's): its claim on the bot's slots
+        counts them (order.py), and a call held for its budget looks again (`_hold`)."""
+        if chat_id is not None:
+            self.turns.replan(chat_id)
+            held = self._held.get(chat_id)
+            if held is not None:
+                held.set()
         self._wake.set()
-
-    def replan(self, chat_id: int) -> None:
-        """New calls for the chat: its claim on the bot's slots counts them (order.py)."""
-        self.turns.replan(chat_id)
 
     def unpark(self, chat_id: int) -> None:
         """The user can be reached again: their chat's waiting calls go out."""
@@ -218,6 +213,8 @@ class Sender:
     async def _serve(self, chat_id: int) -> None:
         try:
             while chat_id not in self.parked:
+                # Set by a write from here on (`wake`): the entries below may miss it.
+                self._held[chat_id] = asyncio.Event()
                 entries = await self.db.run(_pending, chat_id)
                 if not entries:
                     return
@@ -257,6 +254,7 @@ class Sender:
                     await self.db.run(_settle, Delivery([entries[0].id]), self.clock.now())
         finally:
             self._workers.pop(chat_id, None)
+            self._held.pop(chat_id, None)
             self.wake()
             if not self._workers:
                 self._idle.set()
@@ -268,8 +266,8 @@ class Sender:
         for its chat's budget, holding nothing meanwhile, or a 429's, or a chat now
         parked); a Delivery otherwise, also for a call Telegram refused for good (it
         is settled, not retried)."""
-        if (room := self._room(unit)) > 0:
-            await asyncio.sleep(room)
+        if (room := self._room(unit, turn)) > 0:
+            await self._hold(unit.chat_id, room)
             return None
         op, timer = unit.op, timer_of(unit.op)
         started = self.clock.now()
@@ -418,43 +416,31 @@ class Sender:
             return True
         if self.clock.now() > spare.by:
             return False
-        window = self._windows.setdefault(unit.chat_id, Window())
-        if window.wait(self._budget(unit.chat_id), self.clock) > 0:
+        if self.windows.room(unit.chat_id, cosmetic=True) > 0:
             return False  # the budget is for the game's own calls
-        if self._bot_room() > 0 or self.turns.waiting or unit.game_id is None:
+        if self.windows.bot_room() > 0 or self.turns.waiting or unit.game_id is None:
             return False
         return bool(await self.db.run(_timer_token, unit.game_id) == spare.token)
 
     # ----- budgets --------------------------------------------------------------------------
 
-    def _budget(self, chat_id: int) -> Budget:
-        return PRIVATE_BUDGET if chat_id > 0 else GROUP_BUDGET
-
-    def _fresh(self, budget: Budget) -> Window:
-        if self._started is None:
-            return Window()
-        return Window(deque([self._started] * budget.inherited()))
-
-    def _window(self, chat_id: int) -> Window:
-        window = self._windows.get(chat_id)
-        if window is None:
-            window = self._windows[chat_id] = self._fresh(self._budget(chat_id))
-        return window
-
-    def _room(self, unit: Unit) -> float:
-        """Seconds until the unit's chat has room for its call (0: now, or no charge)."""
+    def _room(self, unit: Unit, turn: Turn | None) -> float:
+        """Seconds until the unit's chat has room for its call (0: now, or no charge);
+        a chat with only cosmetic calls waiting leaves its budget's reserve free."""
         if not charged(unit.op):
             return 0.0
-        return self._window(unit.chat_id).wait(self._budget(unit.chat_id), self.clock)
+        cosmetic = turn is not None and turn.need is Need.COSMETIC
+        return self.windows.room(unit.chat_id, cosmetic=cosmetic)
 
-    def _bot_room(self) -> float:
-        return self._bot_window.wait(BOT_BUDGET, self.clock)
-
-    def _bot_spend(self) -> None:
-        self._bot_window.flying += 1
-
-    def _bot_give_back(self) -> None:
-        self._bot_window.flying = max(0, self._bot_window.flying - 1)
+    async def _hold(self, chat_id: int, seconds: float) -> None:
+        """Waits `seconds` for the chat's budget, or less if the chat's game wrote
+        since its worker read its calls (`wake`): a call that waits behind a
+        cosmetic one may use the reserve the cosmetic one was held for."""
+        written = self._held.get(chat_id)
+        if written is None:
+            await asyncio.sleep(seconds)
+        else:
+            await wait_set(written, seconds)
 
     @contextlib.asynccontextmanager
     async def _budget_spent(
@@ -467,21 +453,18 @@ class Sender:
         if not charged:
             yield
             return
-        window = self._window(chat_id)
-        while (wait := window.wait(self._budget(chat_id), self.clock)) > 0:
+        window = self.windows.of(chat_id)
+        while (wait := self.windows.room(chat_id)) > 0:
             await asyncio.sleep(wait)
         await self.turns.take(turn or Turn(Need.ANNOUNCEMENT, self.clock.now()), chat_id)
         window.flying += 1
         try:
             yield
         finally:
-            now = self.clock.now()
-            for spent in (window, self._bot_window):
-                spent.flying -= 1
-                spent.stamps.append(now)
+            held = self.windows.landed(window)
             self.calls += 1
             if chat_id < 0:
-                self.peak[chat_id] = max(self.peak.get(chat_id, 0), len(window.stamps))
+                self.peak[chat_id] = max(self.peak.get(chat_id, 0), held)
 
     async def _hold_edit(self, unit: Unit, every: float) -> None:
         """A busy living message (the live vote board) changes at most every
@@ -496,14 +479,10 @@ class Sender:
 
     def forget_idle(self) -> None:
         """Drops the windows of chats that sent nothing for a while."""
+        self.windows.forget_idle()
         now = self.clock.now()
-        for chat_id, window in list(self._windows.items()):
-            if window.flying:
-                continue
-            if not window.stamps or now - window.stamps[-1] > self.clock.real(120.0):
-                del self._windows[chat_id]
         self._last_edit = {
-            k: v for k, v in self._last_edit.items() if now - v < self.clock.real(120.0)
+            k: v for k, v in self._last_edit.items() if now - v < self.clock.real(IDLE)
         }
 
 

@@ -10,6 +10,9 @@ of a real table, without the wait. Counted from the admin's /newgame to the bot 
 after the end screen, from the sandbox's record of every call (getUpdates left out):
 
 - per variant, the median over the seeds of a game's calls, all and by method;
+- its opening: the calls Telegram counts (sends, edits, pins) from /newgame until
+  DEAL_SECONDS after the admin's Start (the lobby's joins and the deal: what admission
+  charges a lobby, tg_mafia/ops/budget.py), and those minutes;
 - calls Telegram refused, and of them those that changed nothing ("message is not
   modified");
 - where calls could be saved, as counts per game (median): edits of a message that a
@@ -45,6 +48,8 @@ from benchmarks import machine, results  # noqa: E402
 from benchmarks.real_play import STANDARD_SIZE, Inputs, Observer, Reader, RealTable  # noqa: E402
 from tg_mafia.playtest.harness import BOT_RIGHTS, Harness, running_bot  # noqa: E402
 from tg_mafia.sandbox import Sandbox  # noqa: E402
+from tg_mafia.sandbox.base import SandboxBot  # noqa: E402
+from tg_mafia.sandbox.limits import CHARGED_METHODS  # noqa: E402
 from tg_mafia.sandbox.records import CallRecord  # noqa: E402
 from tg_mafia.sandbox.virtual_time import VirtualTimeLoop  # noqa: E402
 from tg_mafia.storage import GameStatus  # noqa: E402
@@ -63,6 +68,7 @@ METHODS = (
 )
 IGNORED = frozenset({"getUpdates"})
 TITLE = "Table"  # every game's group: the private messages' first line names it
+DEAL_SECONDS = 10.0  # after Start: the role cards and the first stage's messages are out
 GAME_HOURS = 3.0  # virtual: a game that has not ended by then is a failure of the model
 
 
@@ -74,6 +80,8 @@ class Game:
     inputs: list[float]  # sandbox times of the players' updates
     ended: bool
     minutes: float
+    opening: int  # charged calls from /newgame to DEAL_SECONDS after Start
+    opening_minutes: float  # from /newgame to DEAL_SECONDS after Start
     by_method: Counter[str] = field(default_factory=Counter)
     # Deletions and keyboard edits by the kind of message they touched.
     touched: dict[str, Counter[str]] = field(default_factory=dict)
@@ -100,23 +108,35 @@ async def play_one(variant: str, seed: int) -> Game:
             pushed: list[float] = []
             push = sb._push
 
-            def stamped(kind: str, body: dict[str, Any]) -> dict[str, Any] | None:
+            def stamped(
+                kind: str, body: dict[str, Any], bot: SandboxBot | None = None
+            ) -> dict[str, Any] | None:
                 pushed.append(sb.clock.now())
-                return push(kind, body)
+                return push(kind, body, bot)
 
             sb._push = stamped  # type: ignore[method-assign,assignment]
             await base.settle()
             mark = len(sb.log.records)
             began = sb.clock.now()
+            began_loop_to_sandbox = began - asyncio.get_running_loop().time()  # the table's clock
             table = RealTable(h, spectators, reader.snapshot, observer, Inputs(), seed)
             await asyncio.wait_for(table.play(), GAME_HOURS * 3600)
             await h.settle()
+            assert table.started_at is not None, "the table never started its game"
+            started = table.started_at + began_loop_to_sandbox
+            dealt = started + DEAL_SECONDS
+            opening = sum(
+                1
+                for r in sb.log.records[mark:]
+                if r.ok and r.time <= dealt and r.method in CHARGED_METHODS
+            )
+            opening_minutes = (dealt - began) / 60
             snap = reader.snapshot(group.id)
             ended = snap is not None and snap.status == GameStatus.ENDED.value
             calls = [r for r in sb.log.records[mark:] if r.method not in IGNORED]
             minutes = (sb.clock.now() - began) / 60
             reader.raw.close()
-    game = Game(variant, seed, calls, pushed, ended, minutes)
+    game = Game(variant, seed, calls, pushed, ended, minutes, opening, opening_minutes)
     game.by_method = Counter(r.method for r in calls)
     game.touched = {m: touched_kinds(sb, calls, m) for m in TOUCHING}
     return game
@@ -210,6 +230,8 @@ def summarise(
         "ended": sum(g.ended for g in games),
         "minutes": statistics.median(g.minutes for g in games),
         "calls": median([len(g.calls) for g in games]),
+        "opening": median([g.opening for g in games]),
+        "opening_minutes": statistics.median(g.opening_minutes for g in games),
     }
     for method in METHODS:
         row[method] = median([g.by_method[method] for g in games])
@@ -288,6 +310,7 @@ def main() -> None:
             f"{variant}  {row['players']}  "
             + "  ".join(f"{v:g}" for v in figures)
             + f"  {row['refused']:g}  {row['not_modified']:g}"
+            + f"  (opening {row['opening']:g} calls in {row['opening_minutes']:.2f} min)"
             + f"  (ended {row['ended']}/{row['games']}, 429s {row['count_429']},"
             f" superseded edits {row['superseded_edits']:g}, sends together"
             f" {row['sends_together']:g})",

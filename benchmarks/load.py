@@ -39,7 +39,8 @@ its figures comes from):
   per token (`per_token`: its games admitted, calls a second, charged calls a second,
   busiest second, 429s).
 
-Measured over the window (the run's figures): games opened, admitted (a lobby stored)
+Measured over the window (the run's figures): /newgames sent (and of them those the bot
+put in its queue for a table), games admitted (a lobby stored)
 and started; the one token's Bot API calls a second (every call but getUpdates and the
 webhook's set-up; of them the charged ones Telegram counts against the 30 a second: in
 the window, in its last minute, and the busiest second); from a press (the update
@@ -911,6 +912,7 @@ def summarise_evening(
         "per_token": per_token(sb, reader, seen, calls),
         "window_s": window,
         "newgames": inputs.newgames,
+        "newgames_queued": inputs.queued,
         "games_admitted": len(statuses),
         "games_started": sum(s != GameStatus.LOBBY.value for s in statuses),
         "games_ended": sum(s == GameStatus.ENDED.value for s in statuses),

@@ -10,7 +10,9 @@ whose turn it is and what the engine's policy would do. Each table, after its /n
 
 - the lobby: each player opens the join link at a random moment within JOIN_WITHIN
   seconds of the lobby's message, and the admin presses Start START_AFTER seconds after
-  the last one joined (UX.md: the lobby fills from its link, the admin starts);
+  the last one joined (UX.md: the lobby fills from its link, the admin starts); a
+  /newgame the bot puts in its queue for a table (the token is full) is sent again
+  TOLD_AFTER seconds after the group is told a table is free, as that message asks;
 - the night (the group is closed, RULES.md "Night actions"): each move asked for is made
   in private at a random moment of the first NIGHT_SHARE of the night (issue 34), the
   move the engine's seeded policy picks (engine/simulation.py);
@@ -72,6 +74,8 @@ from tg_mafia.waiting import wait_set
 
 JOIN_WITHIN = 60.0  # s after the lobby's message: each player joins at a random moment
 START_AFTER = (3.0, 15.0)  # s after the last join: the admin presses Start
+TOLD_AFTER = (3.0, 30.0)  # s after "a table is free": the admin sends /newgame again
+FREE_TABLE = "A table is free for this group"  # the bot's message then (English)
 NIGHT_SHARE = 0.5  # night moves (and the deciding vote) within this share of the time
 LINE_EVERY = (8.0, 16.0)  # s between two lines of one speaker (a sentence typed)
 FIRST_LINE = (2.0, 6.0)  # s from the floor's message to its first line
@@ -231,6 +235,7 @@ class Inputs:
     out_of_turn: int = 0
     refused_posts: int = 0  # the chat was closed to the poster
     newgames: int = 0
+    queued: int = 0  # /newgame answered with a place in the queue
     joins: int = 0
     starts: int = 0
     gave_up: int = 0  # presses whose button never came while its stage lasted
@@ -267,6 +272,7 @@ class RealTable:
         self.signal = observer.watch([self.group, *(u.id for u in h.users)])
         self.game_id = 0
         self.step = -1
+        self.started_at: float | None = None  # this loop's clock: the admin pressed Start
 
     # ----- the evening ---------------------------------------------------------------------
 
@@ -281,10 +287,19 @@ class RealTable:
 
     async def lobby(self) -> None:
         h = self.h
-        h.admin.command(h.group, "newgame", mention=True, bot=h.account)  # its group's bot
-        self.inputs.newgames += 1
-        snap = await self.until(lambda s: s is not None and s.status == GameStatus.LOBBY.value)
-        assert snap is not None
+        while True:
+            seen = len(h.admin.view(h.group))
+            h.admin.command(h.group, "newgame", mention=True, bot=h.account)  # its group's bot
+            self.inputs.newgames += 1
+            snap = await self.until(
+                lambda s, seen=seen: (
+                    (s is not None and s.status == GameStatus.LOBBY.value) or self.told_free(seen)
+                )
+            )
+            if snap is not None and snap.status == GameStatus.LOBBY.value:
+                break
+            self.inputs.queued += 1
+            await asyncio.sleep(self.rng.uniform(*TOLD_AFTER))
         self.game_id = snap.game_id
         start = prefix(Kind.LOBBY, self.ref(), "start")
         await self.until(lambda s: find_button(h, self.group, start) is not None)
@@ -300,6 +315,7 @@ class RealTable:
         await asyncio.sleep(self.rng.uniform(*START_AFTER))
         if await self.press(h.admin, self.group, start, None, Kind.LOBBY):
             self.inputs.starts += 1
+            self.started_at = loop_time()
         await self.until(lambda s: s is not None and s.status != GameStatus.LOBBY.value)
 
     async def game(self) -> None:
@@ -529,6 +545,11 @@ class RealTable:
 
     def look(self) -> Snapshot | None:
         return self.read(self.group)
+
+    def told_free(self, seen: int) -> bool:
+        """Whether the group was told a table is free since its first `seen` messages."""
+        shown = self.h.admin.view(self.h.group)[seen:]
+        return any(FREE_TABLE in (message.text or "") for message in shown)
 
     async def until(self, check: Callable[[Snapshot | None], bool]) -> Snapshot | None:
         while True:

@@ -5,6 +5,7 @@ budget that opens nothing and puts the group in the queue, told when a game ends
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -12,13 +13,22 @@ import pytest
 from tests.bot.autoplay import AutoPlayers, prefix, press
 from tests.bot.harness import BOT_RIGHTS, Harness, running_bot
 from tg_mafia.i18n import translator
-from tg_mafia.ops.budget import GAME_COSTS, SOURCE, TokenBudget, fits, game_rate, load
+from tg_mafia.ops.budget import (
+    GAME_COSTS,
+    SOURCE,
+    Tables,
+    TokenBudget,
+    fits,
+    game_rate,
+    load,
+    opening_rate,
+)
 from tg_mafia.ops.metrics import Snapshot
 from tg_mafia.ops.status import load_text
 from tg_mafia.playtest.scheduler import ManualScheduler
 from tg_mafia.render import texts
 from tg_mafia.render.callbacks import Kind
-from tg_mafia.runtime.admission.waitlist import JOB
+from tg_mafia.runtime.admission.waitlist import EVERY, JOB
 from tg_mafia.sandbox.world.state import Chat
 from tg_mafia.storage import GameStatus
 from tg_mafia.storage import waitlist as store
@@ -34,7 +44,7 @@ FREE = "A table is free for this group"
 
 def test_each_variant_costs_its_benchmark_figures() -> None:
     """The constants are the named run's: charged calls (sends, edits, pins and the
-    "other" column) and minutes of the median game."""
+    "other" column), minutes, opening and its minutes of the median game."""
     rows = json.loads((ROOT / SOURCE).read_text())["rows"]
     assert {row["variant"] for row in rows} == set(GAME_COSTS)
     for row in rows:
@@ -44,35 +54,48 @@ def test_each_variant_costs_its_benchmark_figures() -> None:
         cost = GAME_COSTS[row["variant"]]
         assert cost.calls == charged + row["other"], row["variant"]
         assert cost.minutes == pytest.approx(row["minutes"], abs=0.01), row["variant"]
+        assert cost.opening == row["opening"], row["variant"]
+        assert cost.opening_minutes == pytest.approx(row["opening_minutes"], abs=0.01)
 
 
-def test_a_game_needs_its_calls_over_its_minutes() -> None:
-    assert game_rate("classic") == pytest.approx(144 / 20.37)
-    assert game_rate("moscow") == pytest.approx(272 / 32.45)
+def test_a_game_needs_its_calls_over_its_minutes_and_a_lobby_its_opening_in_one() -> None:
+    assert game_rate("classic") == pytest.approx(143 / 20.37)
+    assert game_rate("moscow") == pytest.approx(258 / 32.17)
+    assert opening_rate("classic") == pytest.approx(34 / 1.25)
+    assert opening_rate("moscow") == pytest.approx(37 / 1.19)
     # An unmeasured variant counts as the dearest one.
     assert game_rate("unknown") == max(game_rate(v) for v in GAME_COSTS) == game_rate("club")
-    assert load({"classic": 2, "club": 1}) == pytest.approx(
+    assert opening_rate("unknown") == max(opening_rate(v) for v in GAME_COSTS)
+    assert opening_rate("unknown") == opening_rate("party")
+    assert load(Tables(running=Counter(classic=2, club=1))) == pytest.approx(
         2 * game_rate("classic") + game_rate("club")
     )
-    assert load({}) == 0
+    assert load(Tables(Counter(moscow=1), Counter(moscow=1))) == pytest.approx(
+        opening_rate("moscow") + game_rate("moscow")
+    )
+    assert load(Tables()) == 0
 
 
 def test_the_budget_is_thirty_calls_a_second_and_new_games_stop_at_its_share() -> None:
     budget = TokenBudget()
     assert (budget.per_minute, budget.share, budget.ceiling) == (1800, 0.9, pytest.approx(1620))
-    # 1,620 / (144 / 20.37) = 229.2: 229 classic games at once, the 230th waits.
-    assert fits(budget, {"classic": 228}, "classic")
-    assert not fits(budget, {"classic": 229}, "classic")
-    assert not fits(budget, {"classic": 213, "moscow": 15}, "classic")  # dearer
+    # A new game opens as a lobby: (1,620 - 34 / 1.25) / (143 / 20.37) = 226.9 running.
+    assert fits(budget, Tables(running=Counter(classic=226)), "classic")
+    assert not fits(budget, Tables(running=Counter(classic=227)), "classic")
+    assert not fits(budget, Tables(running=Counter(classic=211, moscow=15)), "classic")  # dearer
+    # Lobbies filling at once: 1,620 / (34 / 1.25) = 59.6.
+    assert fits(budget, Tables(lobbies=Counter(classic=58)), "classic")
+    assert not fits(budget, Tables(lobbies=Counter(classic=59)), "classic")
     half = TokenBudget(share=0.5)
     assert half.ceiling == 900
-    assert fits(half, {"classic": 126}, "classic") and not fits(half, {"classic": 127}, "classic")
+    assert fits(half, Tables(running=Counter(classic=124)), "classic")
+    assert not fits(half, Tables(running=Counter(classic=125)), "classic")
 
 
 def test_status_shows_the_load_against_the_budget_and_the_groups_waiting() -> None:
     games = {("classic", "lobby"): 1, ("classic", "night"): 2, ("club", "day"): 1}
     line = load_text(T, Snapshot(games, groups_waiting=3), TokenBudget())
-    expected = round(3 * game_rate("classic") + game_rate("club"))
+    expected = round(opening_rate("classic") + 2 * game_rate("classic") + game_rate("club"))
     assert line == (
         f"Load on the bot token: about {expected} of 1800 calls a minute (new games wait "
         "past 1620). Groups waiting for a table: 3."
@@ -81,8 +104,9 @@ def test_status_shows_the_load_against_the_budget_and_the_groups_waiting() -> No
 
 # ----- on the sandbox -------------------------------------------------------------------
 
-# Room for two classic games and not three: 18 calls a minute.
-SMALL = TokenBudget(calls_per_second=0.3, share=1.0)
+# 60 calls a minute: a classic game running and a lobby, or two lobbies, but not a game
+# running and two lobbies.
+SMALL = TokenBudget(calls_per_second=1.0, share=1.0)
 
 
 def add_group(h: Harness, title: str) -> Chat:
@@ -103,7 +127,8 @@ def last(h: Harness, group: Chat) -> str:
 async def test_a_newgame_past_the_budget_waits_in_the_queue_until_a_game_ends(
     tmp_path: Path,
 ) -> None:
-    assert 2 * game_rate("classic") <= SMALL.ceiling < 3 * game_rate("classic")
+    assert 2 * opening_rate("classic") <= SMALL.ceiling
+    assert SMALL.ceiling < game_rate("classic") + 2 * opening_rate("classic")
     scheduler = ManualScheduler()
     async with running_bot(tmp_path, 7, scheduler=scheduler, budget=SMALL) as h:
         h.db.save_settings(h.group.id, variant="classic", language="en")
@@ -130,10 +155,10 @@ async def test_a_newgame_past_the_budget_waits_in_the_queue_until_a_game_ends(
         assert "number 1 in the queue" in await newgame(h, third)  # its place kept
         assert waiting(h) == [(third.id, None), (fourth.id, None)]
 
-        # The leader looks once a minute: no table is free yet.
+        # The leader looks every 15 s: no table is free yet.
         assert scheduler.armed[JOB][0] == 0.0  # armed at the lead's start
         await scheduler.fire(JOB)
-        assert scheduler.armed[JOB][0] == 60.0
+        assert scheduler.armed[JOB][0] == EVERY
         ended = await AutoPlayers(h, scheduler, seed=3).play(game_id)
         assert ended.status is GameStatus.ENDED
         assert scheduler.armed[JOB][0] == 0.0  # the game's end asked for a look at once

@@ -124,11 +124,11 @@ def test_each_bot_has_its_own_queue_for_a_table(db: Database) -> None:
     bot_a, bot_b = db.for_bot(A), db.for_bot(B)
     running_game(bot_a)
     with bot_a.transaction() as tx:
-        assert store.open_games(tx) == {"classic": 1}
+        assert store.open_games(tx) == ({}, {"classic": 1})  # lobbies, running
         store.join(tx, OTHER_CHAT, 0, "club", "Club")
         assert store.waiting_count(tx) == 1
     with bot_b.transaction() as tx:
-        assert store.open_games(tx) == {} and store.queue(tx) == []
+        assert store.open_games(tx) == ({}, {}) and store.queue(tx) == []
         assert store.waiting_count(tx) == 0
 
 

@@ -11,14 +11,14 @@ import pytest
 import sqlalchemy as sa
 
 from tg_mafia.i18n import translator
-from tg_mafia.ops.budget import TokenBudget, game_rate
+from tg_mafia.ops.budget import TokenBudget, opening_rate
 from tg_mafia.runtime.admission.waitlist import admit, offer
 from tg_mafia.storage import Database, open_database
 from tg_mafia.storage import waitlist as store
 
 T = translator("en")
-# Room for exactly one classic game.
-ONE_GAME = TokenBudget(calls_per_second=game_rate("classic") * 1.5 / 60, share=1.0)
+# Room for exactly one classic lobby.
+ONE_GAME = TokenBudget(calls_per_second=opening_rate("classic") * 1.5 / 60, share=1.0)
 CHATS = (-1001, -1002, -1003, -1004)
 
 
@@ -90,7 +90,7 @@ def test_without_a_queue_a_game_that_fits_opens(db: Database) -> None:
         assert try_open(db, chat_id, 0.0, roomy) is None
     assert queue(db) == []
     with db.transaction() as tx:
-        assert store.open_games(tx) == {"classic": len(CHATS)}
+        assert store.open_games(tx) == ({"classic": len(CHATS)}, {})  # lobbies, running
 
 
 def test_an_open_game_is_not_admissions_business(db: Database) -> None:

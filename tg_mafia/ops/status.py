@@ -12,7 +12,7 @@ from html import escape
 
 from tg_mafia.i18n import Translator
 from tg_mafia.ops import budget as admission
-from tg_mafia.ops.budget import TokenBudget
+from tg_mafia.ops.budget import Tables, TokenBudget
 from tg_mafia.ops.draining import Draining
 from tg_mafia.ops.metrics import Snapshot
 from tg_mafia.storage import Database, GameStatus
@@ -29,7 +29,7 @@ def read_snapshot(db: Database, now: float, parked: Collection[int] = ()) -> Sna
     timers = 0
     for record in db.unfinished_games():
         if record.status is GameStatus.LOBBY:
-            stage = "lobby"
+            stage = GameStatus.LOBBY.value
         else:
             stage = str((record.state or {}).get("stage", "unknown"))
         games[record.variant, stage] += 1
@@ -125,14 +125,14 @@ def token_lines(t: Translator, load: TokenLoad) -> list[str]:
 def load_text(t: Translator, snapshot: Snapshot, budget: TokenBudget) -> str:
     """The token's load: the calls a minute its open games need (admission.py's estimate,
     lobbies included) against its budget, and the groups waiting for a table."""
-    by_variant: Counter[str] = Counter()
-    for (variant, _), count in snapshot.games.items():
-        by_variant[variant] += count
+    tables = Tables()
+    for (variant, stage), count in snapshot.games.items():
+        (tables.lobbies if stage == GameStatus.LOBBY.value else tables.running)[variant] += count
     return t.gettext(
         "Load on the bot token: about {load} of {budget} calls a minute (new games wait "
         "past {ceiling}). Groups waiting for a table: {waiting}."
     ).format(
-        load=round(admission.load(by_variant)),
+        load=round(admission.load(tables)),
         budget=round(budget.per_minute),
         ceiling=round(budget.ceiling),
         waiting=snapshot.groups_waiting,

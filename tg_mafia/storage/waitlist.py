@@ -11,7 +11,7 @@ from typing import Final
 from sqlalchemy import delete, func, text, update
 from sqlmodel import col, select
 
-from tg_mafia.records import DEFAULT_LANGUAGE
+from tg_mafia.records import DEFAULT_LANGUAGE, GameStatus
 from tg_mafia.storage.models import ACTIVE_GAME_WHERE, ChatSettings, Game, WaitingGroup, utc_now
 from tg_mafia.storage.tx import Tx
 
@@ -37,16 +37,20 @@ def take_turn(tx: Tx) -> None:
         tx.session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ADMISSION_LOCK})
 
 
-def open_games(tx: Tx) -> Counter[str]:
-    """The lobbies and running games (of the transaction's bot: each token has its own
-    budget), by variant (on the one-game-per-chat partial index, whose condition this is
-    word for word)."""
+def open_games(tx: Tx) -> tuple[Counter[str], Counter[str]]:
+    """The lobbies and the running games (of the transaction's bot: each token has its
+    own budget), each by variant (on the one-game-per-chat partial index, whose
+    condition this is word for word)."""
     rows = tx.session.exec(
-        tx.mine(select(Game.variant, func.count()), Game)
+        tx.mine(select(Game.variant, Game.status, func.count()), Game)
         .where(text(ACTIVE_GAME_WHERE))
-        .group_by(col(Game.variant))
+        .group_by(col(Game.variant), col(Game.status))
     ).all()
-    return Counter({variant: int(count) for variant, count in rows})
+    lobbies: Counter[str] = Counter()
+    running: Counter[str] = Counter()
+    for variant, status, count in rows:
+        (lobbies if status == GameStatus.LOBBY.value else running)[variant] += int(count)
+    return lobbies, running
 
 
 def drop_expired(tx: Tx, now: float) -> None:

@@ -7,24 +7,23 @@ next /newgame takes it. A group that does not come back in time leaves the queue
 
 - While any group waits, a newcomer's /newgame joins the queue behind it even if a
   table is free for a moment: that table is the waiting group's.
-- A group in the queue, and a table held for one, count as taken (the games open in
-  the database, lobbies included, count as their variant's whole game: an admitted
-  lobby starts within minutes and needs its calls then; its joins cost calls already).
+- A table held for a waiting group counts as taken, as a lobby: the games open in the
+  database count by what they need now (budget.py: a lobby its opening, a running game
+  its average), and a held table opens as a lobby.
 - Every replica admits in the /newgame's own transaction, taking turns on PostgreSQL
   (storage/waitlist.py); only the leader tells the groups, after each game's end and
-  once a minute."""
+  every EVERY seconds."""
 
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Callable
 from html import escape
 from typing import Final
 
 from tg_mafia.i18n import Translator, translator
 from tg_mafia.ops import budget as admission
-from tg_mafia.ops.budget import TokenBudget
+from tg_mafia.ops.budget import Tables, TokenBudget
 from tg_mafia.render.calls import Priority, Send
 from tg_mafia.render.calls_json import to_json
 from tg_mafia.render.texts.timefmt import duration
@@ -37,7 +36,9 @@ from tg_mafia.storage import waitlist as store
 log = logging.getLogger(__name__)
 
 JOB: Final = "waitlist"
-EVERY: Final = 60.0  # seconds between two looks at the queue when no game ended meanwhile
+# Seconds between two looks at the queue when no game ended meanwhile: a lobby that
+# starts frees most of what it was counted for (budget.py), and nothing tells of that.
+EVERY: Final = 15.0
 HOLD_SECONDS: Final = 600  # how long a free table waits for the group told of it
 
 
@@ -51,11 +52,11 @@ def current(tx: Tx, now: float) -> list[store.Waiting]:
     return kept
 
 
-def taken(tx: Tx, queue: list[store.Waiting]) -> Counter[str]:
-    """The tables taken, by variant: the games open, and those held for a waiting group."""
-    games = store.open_games(tx)
-    games.update(row.variant for row in queue if row.held_until is not None)
-    return games
+def taken(tx: Tx, queue: list[store.Waiting]) -> Tables:
+    """The tables taken: the games open, and those held for a waiting group."""
+    lobbies, running = store.open_games(tx)
+    lobbies.update(row.variant for row in queue if row.held_until is not None)
+    return Tables(lobbies, running)
 
 
 def admit(
@@ -112,7 +113,7 @@ def offer(db: Database, budget: TokenBudget, now: float, until: float) -> int:
             if not admission.fits(budget, games, row.variant):
                 break
             store.hold(tx, row.id, until)
-            games[row.variant] += 1
+            games.lobbies[row.variant] += 1
             _tell(tx, row, now)
             told += 1
         return told
@@ -134,8 +135,8 @@ def _tell(tx: Tx, row: store.Waiting, now: float) -> None:
 
 
 class Waitlist:
-    """The leader's part: a look at the queue after every game's end, and once a minute
-    (a held table that no one took frees at its time)."""
+    """The leader's part: a look at the queue after every game's end, and every EVERY
+    seconds (a lobby started, a held table that no one took frees at its time)."""
 
     def __init__(
         self,
@@ -174,7 +175,7 @@ class Waitlist:
             try:
                 told = await self.adb.run(offer, self.budget, now, until)
             except Exception:
-                log.exception("the look at the queue for a table failed; again in a minute")
+                log.exception("the look at the queue for a table failed; tried again soon")
             else:
                 if told:
                     log.info("admission: %d waiting groups told a table is free", told)

@@ -6,8 +6,10 @@ them, in order per chat, within Telegram's limits, after a crash too.
   asks for one of the bot's slots, handed out in order of need (order.py): no
   chat waits behind another chat's backlog.
 - Budgets (budgets.py): a group takes about 20 calls a minute, edits included
-  (15 are spent here, room for what the bot does not count); a private chat one
-  a second; the bot 30 a second in all. A 429 is waited out, never dropped.
+  (15 are spent here, room for what the bot does not count; 5 of them left to
+  what players wait on when a chat has only cosmetic calls waiting); a private
+  chat one a second; the bot 30 a second in all. A 429 is waited out, never
+  dropped.
 - Folding (plan.py): an edit that a later edit of the same message supersedes
   is not made; a game's announcements that fall due together in one chat go as
   one message (merging.py).

@@ -102,6 +102,17 @@ class PressRefused(Exception):
 STALE = frozenset(texts.popup(translator(language), "stale") for language in LANGUAGES)
 
 
+def child_state(pid: int, parent: int) -> str | None:
+    """The state of process `pid` (R, S, Z...) if it is a child of `parent`, else None:
+    gone, or its pid taken since by another process (pids wrap at 32,768 here, and the
+    other tests' processes come and go), which must never be signalled."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return fields[0] if int(fields[1]) == parent else None
+
+
 class BotProcess:
     """The bot process: start, SIGKILL, start again on the same database
     (forked from a zygote that has the imports done: see bot_process.py)."""
@@ -162,11 +173,9 @@ class BotProcess:
 
     def alive(self) -> bool:
         """Whether the current process runs (neither gone nor a zombie)."""
-        try:
-            state = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (FileNotFoundError, ProcessLookupError):
+        if not self.pid or self.zygote is None:
             return False
-        return state not in ("Z", "X")
+        return child_state(self.pid, self.zygote.pid) not in (None, "Z", "X")
 
     def status(self) -> str:
         """The process's /proc status line: a zombie's holds its wait status (field 52)."""
@@ -176,20 +185,21 @@ class BotProcess:
             return "gone"
 
     async def _kill(self) -> None:
-        os.kill(self.pid, signal.SIGKILL)
+        if self.alive():  # ours still: its pid not taken by another process since
+            os.kill(self.pid, signal.SIGKILL)
         while self.alive():  # dead (a zombie, or reaped): it can no longer poll or send
             await asyncio.sleep(0.001)
 
     async def stop(self) -> None:
         if self.pid and self.alive():
             await self._kill()
-        if self.zygote is not None:
+        if self.zygote is not None and self.zygote.returncode is None:  # not reaped: ours
             with contextlib.suppress(ProcessLookupError):  # any bot it forked, too
                 os.killpg(self.zygote.pid, signal.SIGKILL)
-        if self.zygote is not None and self.zygote.returncode is None:
             assert self.zygote.stdin is not None
             self.zygote.stdin.close()
             await self.zygote.wait()
+        self.pid = 0
 
     def errors_logged(self) -> list[str]:
         text = self.stderr.read_text() if self.stderr.exists() else ""

@@ -39,8 +39,8 @@ its figures comes from):
   per token (`per_token`: its games admitted, calls a second, charged calls a second,
   busiest second, 429s).
 
-Measured over the window (the run's figures): /newgames sent (and of them those the bot
-put in its queue for a table), games admitted (a lobby stored)
+Measured over the window (the run's figures): /newgames sent (and of them those sent
+again when the bot's queue told the group a table is free), games admitted (a lobby stored)
 and started; the one token's Bot API calls a second (every call but getUpdates and the
 webhook's set-up; of them the charged ones Telegram counts against the 30 a second: in
 the window, in its last minute, and the busiest second); from a press (the update

@@ -235,7 +235,7 @@ class Inputs:
     out_of_turn: int = 0
     refused_posts: int = 0  # the chat was closed to the poster
     newgames: int = 0
-    queued: int = 0  # /newgame answered with a place in the queue
+    queued: int = 0  # /newgame sent again: the queue told the group a table is free
     joins: int = 0
     starts: int = 0
     gave_up: int = 0  # presses whose button never came while its stage lasted

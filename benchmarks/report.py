@@ -201,7 +201,7 @@ SECTIONS = (
             Table(
                 [
                     (
-                        "/newgame sent (queued) / games admitted / started",
+                        "/newgame sent (again, told a table is free) / admitted / started",
                         lambda r: (
                             f"{number('newgames')(r)} ({number('newgames_queued')(r)}) / "
                             f"{number('games_admitted')(r)} / {number('games_started')(r)}"

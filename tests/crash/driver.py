@@ -113,6 +113,17 @@ def child_state(pid: int, parent: int) -> str | None:
     return fields[0] if int(fields[1]) == parent else None
 
 
+async def kill_child(pid: int, parent: int) -> None:
+    """SIGKILL the child `pid` of `parent` (not a process that took its pid since), and
+    wait until it can no longer answer or send (a zombie, or gone)."""
+    if child_state(pid, parent) is None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    while child_state(pid, parent) not in (None, "Z", "X"):
+        await asyncio.sleep(0.001)
+
+
 class BotProcess:
     """The bot process: start, SIGKILL, start again on the same database
     (forked from a zygote that has the imports done: see bot_process.py)."""
@@ -185,13 +196,11 @@ class BotProcess:
             return "gone"
 
     async def _kill(self) -> None:
-        if self.alive():  # ours still: its pid not taken by another process since
-            os.kill(self.pid, signal.SIGKILL)
-        while self.alive():  # dead (a zombie, or reaped): it can no longer poll or send
-            await asyncio.sleep(0.001)
+        assert self.zygote is not None
+        await kill_child(self.pid, self.zygote.pid)
 
     async def stop(self) -> None:
-        if self.pid and self.alive():
+        if self.alive():
             await self._kill()
         if self.zygote is not None and self.zygote.returncode is None:  # not reaped: ours
             with contextlib.suppress(ProcessLookupError):  # any bot it forked, too

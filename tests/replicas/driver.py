@@ -37,7 +37,6 @@ import json
 import os
 import random
 import secrets
-import signal
 import sys
 import time
 from collections import Counter
@@ -51,7 +50,7 @@ from sqlalchemy import text
 
 from engine import GameState
 from engine.actions import Timeout, action_from_dict
-from tests.crash.driver import STEP_TIMEOUT, CrashRun, Table, child_state
+from tests.crash.driver import STEP_TIMEOUT, CrashRun, Table, kill_child
 from tests.replicas.balancer import Balancer
 from tg_mafia.render.callbacks import Kind
 from tg_mafia.sandbox import HttpTransport, Limits, Sandbox, SimUser
@@ -150,7 +149,7 @@ class Replicas:
         replica = self.replicas[index]
         leaders = await self.leading()
         self.last_kill = time.monotonic()
-        await kill(replica.pid, self._zygote_pid())
+        await kill_child(replica.pid, self._zygote_pid())
         replica.pid = 0
         self.kills["leader" if index in leaders else "other"] += 1
         self.kills[f"chosen:{victim}"] += 1
@@ -172,7 +171,7 @@ class Replicas:
     async def stop(self) -> None:
         for replica in self.replicas:
             if replica.pid:
-                await kill(replica.pid, self._zygote_pid())
+                await kill_child(replica.pid, self._zygote_pid())
                 replica.pid = 0
         if self.zygote is not None and self.zygote.returncode is None:
             assert self.zygote.stdin is not None
@@ -187,17 +186,6 @@ class Replicas:
     def errors_logged(self) -> list[str]:
         text_ = self.stderr.read_text() if self.stderr.exists() else ""
         return [line for line in text_.splitlines() if line.startswith("ERROR")]
-
-
-async def kill(pid: int, parent: int) -> None:
-    """SIGKILL the child `pid` of `parent` (not a process that took its pid since), and
-    wait until it can no longer answer or send."""
-    if child_state(pid, parent) is None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)
-    while child_state(pid, parent) not in (None, "Z", "X"):
-        await asyncio.sleep(0.001)
 
 
 def _free_port() -> int:

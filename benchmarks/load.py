@@ -130,7 +130,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import machine, results  # noqa: E402
+from benchmarks import estimate, machine, results  # noqa: E402
 from benchmarks.bot_process import WITHOUT, BotProcess, Pauses  # noqa: E402
 from benchmarks.real_play import (  # noqa: E402
     STANDARD_SIZE,
@@ -795,6 +795,8 @@ class Evening:
     outbox_at_end: int = 0
     oldest_at_end_s: float = 0.0
     stamps: dict[str, dict[str, float]] = field(default_factory=dict)
+    samples: estimate.Samples = field(default_factory=estimate.Samples)
+    group_of: dict[int, int] = field(default_factory=dict)  # a private chat's table's group
 
 
 STOP_WITHIN = 30.0  # seconds the tables get to stop once the window closes
@@ -810,6 +812,9 @@ async def evening(
     """The window: each table opens its game at its moment of the start curve and
     plays until the window closes."""
     seen = Evening(log_from=len(sb.log.records))
+    for table in tables:
+        people = [*table.h.users, table.h.admin, *table.spectators]
+        seen.group_of.update((person.id, table.group) for person in people)
     opens = start_curve(len(tables), args.starts_over, args.seed)
 
     async def table_at(table: RealTable, delay: float) -> None:
@@ -825,6 +830,7 @@ async def evening(
             await asyncio.sleep(5)
             await take()
             seen.outbox_peak = max(seen.outbox_peak, reader.outbox())
+            seen.samples.take(reader.raw, sb.clock.now())
 
     seen.began, seen.sandbox_began = time.monotonic(), sb.clock.now()
     playing = [asyncio.ensure_future(table_at(t, at)) for t, at in zip(tables, opens, strict=True)]
@@ -833,6 +839,7 @@ async def evening(
     done, _ = await asyncio.wait(playing, timeout=args.seconds, return_when=asyncio.FIRST_EXCEPTION)
     seen.ended, seen.sandbox_ended = time.monotonic(), sb.clock.now()
     seen.outbox_at_end = reader.outbox()
+    seen.samples.take(reader.raw, seen.sandbox_ended)
     oldest = reader.oldest_call()
     seen.oldest_at_end_s = 0.0 if oldest is None else max(0.0, seen.sandbox_ended - oldest)
     seen.outbox_peak = max(seen.outbox_peak, seen.outbox_at_end)
@@ -904,8 +911,11 @@ def summarise_evening(
         for r in sb.log.records[seen.log_from :]
         if r.ok and r.method not in NOT_CALLS and r.time <= seen.sandbox_ended
     ]
-    charged = [r.time for r in calls if r.method in CHARGED_METHODS]
+    charged_calls = [r for r in calls if r.method in CHARGED_METHODS]
+    charged = [r.time for r in charged_calls]
     last_minute = [t for t in charged if t > seen.sandbox_ended - 60]
+    bots = [bot.id for bot in sb.bots.values()]
+    against = estimate.compare(seen.samples, charged_calls, seen.group_of, bots, seen.sandbox_ended)
     return {
         "model": "real",
         "tokens": len(sb.bots),
@@ -926,6 +936,7 @@ def summarise_evening(
         "charged_per_s": len(charged) / window,
         "charged_per_s_last_60s": len(last_minute) / min(60.0, window),
         "charged_peak_1s": most_within(charged, 1.0),
+        "admission_estimate": against,
         "unanswered": unanswered,
         **ms_figures("answer", answers),
         **summarise_stages(parts),

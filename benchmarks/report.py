@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
@@ -70,6 +71,22 @@ def calls_offered(row: Row) -> str:
 
 def runs_of(key: str, places: int) -> Cell:
     return lambda row: ", ".join(f"{v:,.{places}f}" for v in row[key])
+
+
+def estimate(row: Row) -> str:
+    """Admission's count beside the calls spent in the window's last minute
+    (benchmarks/estimate.py): a token's a second, then a lobby's, a held table's and a
+    running game's a minute, as `25.4 / 20.6; 30 / 32, 30 / 10, 6.6 / 4.3`."""
+    found = row.get("admission_estimate")
+    if not found:
+        return "–"
+    tokens = found["estimate_per_s_by_token"]
+    spent = row["charged_per_s_last_60s"] / len(tokens)
+    tables = (found[f"{phase}_per_min"] for phase in ("lobby", "held", "running"))
+    each = ", ".join(
+        f"{counted:g} / {'–' if used is None else f'{used:g}'}" for counted, used in tables
+    )
+    return f"{statistics.fmean(tokens):.1f} / {spent:.1f}; {each}"
 
 
 def per_token(row: Row) -> str:
@@ -225,6 +242,11 @@ SECTIONS = (
                         pair("charged_per_s_last_60s", "charged_peak_1s", 1),
                     ),
                     ("bot tokens; each: calls / s (charged), 429s", per_token),
+                    (
+                        "admission's count / spent, last minute: a token's calls / s; a "
+                        "lobby's, a held table's, a running game's a minute",
+                        estimate,
+                    ),
                     (
                         "**callback answer p50 / p99**",
                         pair("answer_p50_ms", "answer_p99_ms", 0, " ms"),

@@ -1,15 +1,15 @@
 """Admission: whether one bot token can take one more game without slowing the others.
 
-Telegram lets a token make about 30 calls a second in all (`TokenBudget`). A running
-game needs, on average over its length, the calls a minute its variant measured
-(`GAME_COSTS`); a lobby needs its opening (the joins' answers and list, then the deal's
-role cards) over the opening's minutes, about four times a running game's rate; the
-games open in the database need the sum (`Tables`). A new game, a lobby, is admitted
-while that sum with its opening stays within a share of the token's calls a minute
-(ADMISSION_SHARE, 0.9 by default): past it the outbox grows and every game's messages
-come late (docs/benchmarks.md, Load at network latency: lobbies counted at a whole
-game's average let an evening's openings fill the tokens, and the night choices' private
-edits waited over a minute).
+Telegram lets a token make about 30 calls a second in all (`TokenBudget`). A lobby
+needs its opening (the joins' answers and list, then the deal's role cards) over the
+opening's minutes; a running game, the rest of its calls over the rest of its length,
+the calls a minute its variant measured (`GAME_COSTS`) once its opening is out: a fifth
+to a quarter of a lobby's rate. The games open in the database need the sum (`Tables`).
+A new game, a lobby, is admitted while that sum with its opening stays within a share
+of the token's calls a minute (ADMISSION_SHARE, 0.9 by default): past it the outbox
+grows and every game's messages come late (docs/benchmarks.md, Load at network latency:
+lobbies counted at a whole game's average let an evening's openings fill the tokens,
+and the night choices' private edits waited over a minute).
 
 A group's own limit (20 calls a minute) is the sender's to keep: one game at a time per
 chat (per forum topic) and the sender's pacing of it (sender.py's GROUP_BUDGET).
@@ -59,12 +59,15 @@ class GameCost:
     opening_minutes: float
 
     @property
-    def per_minute(self) -> float:
-        return self.calls / self.minutes
-
-    @property
     def opening_per_minute(self) -> float:
         return self.opening / self.opening_minutes
+
+    @property
+    def running_per_minute(self) -> float:
+        """Once the opening is out: a lobby is counted its opening already, and a game
+        counted its whole average while it runs would count the opening twice
+        (docs/benchmarks.md, the admission's estimate against the calls spent)."""
+        return (self.calls - self.opening) / (self.minutes - self.opening_minutes)
 
 
 # The benchmark run the figures below come from (tests/bot/test_admission.py reads it).
@@ -83,7 +86,7 @@ GAME_COSTS: Final[Mapping[str, GameCost]] = {
     "sport": GameCost(248, 29.32, 38, 1.25),
 }
 # A variant the benchmark has not measured costs as much as the dearest one.
-DEAREST: Final = max(cost.per_minute for cost in GAME_COSTS.values())
+DEAREST: Final = max(cost.running_per_minute for cost in GAME_COSTS.values())
 DEAREST_OPENING: Final = max(cost.opening_per_minute for cost in GAME_COSTS.values())
 
 
@@ -97,9 +100,10 @@ class Tables:
 
 
 def game_rate(variant: str) -> float:
-    """The calls a minute one running game of `variant` needs, on average over its length."""
+    """The calls a minute one running game of `variant` needs, on average from its
+    opening's end to its end screen."""
     cost = GAME_COSTS.get(variant)
-    return cost.per_minute if cost is not None else DEAREST
+    return cost.running_per_minute if cost is not None else DEAREST
 
 
 def opening_rate(variant: str) -> float:

@@ -9,7 +9,7 @@ next /newgame takes it. A group that does not come back in time leaves the queue
   table is free for a moment: that table is the waiting group's.
 - A table held for a waiting group counts as taken, as a lobby: the games open in the
   database count by what they need now (budget.py: a lobby its opening, a running game
-  its average), and a held table opens as a lobby.
+  the rest of its calls), and a held table opens as a lobby.
 - Every replica admits in the /newgame's own transaction, taking turns on PostgreSQL
   (storage/waitlist.py); only the leader tells the groups, after each game's end and
   every EVERY seconds."""

@@ -30,7 +30,13 @@ def test_what_players_wait_on() -> None:
     live_vote = Edit("Votes", key="board", keyboard=BUTTONS, every=4.0)
     assert need(live_vote, chat=-100) is Need.PROMPT  # the live vote, the table watches it
     night = Edit("Whom?", key="night", keyboard=BUTTONS)
-    assert need(night, chat=42) is Need.ANNOUNCEMENT  # a player's prompt, their choice shown
+    # A private chat has one reader: their prompt as their choice left it, to press
+    # again; their choice taken, or the stage's end.
+    assert need(night, chat=42) is Need.PROMPT
+    assert need(Edit("Whom? You chose Anna.", key="night"), chat=42) is Need.ANNOUNCEMENT
+    assert need(Clear("nominate"), chat=42) is Need.ANNOUNCEMENT
+    assert need(Edit("Whom? You chose Anna.", key="night"), chat=-100) is Need.COSMETIC
+    assert need(Edit("Help", key="h"), Priority.REMINDER, chat=42) is Need.COSMETIC
     assert need(Send("Anna is eliminated.")) is Need.ANNOUNCEMENT
     assert need(Send("Open the table", keyboard=LINK)) is Need.ANNOUNCEMENT
     assert need(Permissions()) is Need.ANNOUNCEMENT

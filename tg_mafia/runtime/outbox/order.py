@@ -11,12 +11,15 @@ has room asks for a slot (`Turns.take`) and gets it in this order:
    changes nothing.
 2. What players wait on (`need`): a prompt or a vote (a new message with buttons to
    press, any call that starts a stage's timer: the next speaker's floor is an edit,
-   and the live vote board, which the whole table watches) before an announcement
-   (and a private prompt brought up to date: the choice its player made, or their
-   partners'), an announcement before a cosmetic edit (a group's list of names
-   brought up to date, a keyboard taken off, a pin: the one who acted has had the
-   popup already, and a newer edit of the same message replaces a waiting one, so
-   under load they fold instead of queueing). A chat counts by the most needed of its
+   and the live vote board, which the whole table watches) before an announcement,
+   an announcement before a cosmetic edit (a group's list of names brought up to
+   date, a keyboard taken off, a pin: the group has the news in a message of its
+   own, and a newer edit of the same message replaces a waiting one, so under load
+   they fold instead of queueing). A private chat has one reader, and what changes
+   there is said to them: their prompt brought up to date (their choice, their
+   partners') is a prompt, and their choice taken or their stage ended (a keyboard
+   taken off) an announcement (as cosmetic, a doctor's choice waited over 20 s behind
+   the rush's calls on one token: benchmarks/load.py). A chat counts by the most needed of its
    waiting calls: its calls go out in their order, so a prompt behind an edit makes
    the edit needed too. A claim already waiting is withdrawn when its game writes
    (`Turns.replan`), and its worker claims again by all that waits then.
@@ -70,12 +73,12 @@ def need(op: Op, priority: int = Priority.GAME, chat: int = 0) -> Need:
     """What players wait on in one call into `chat` (> 0: a private chat)."""
     if priority == Priority.REMINDER:
         return Need.COSMETIC  # said again after a restart: they saw it once
-    if priority == Priority.GAME and _prompts(op):
-        return Need.PROMPT
-    if _says(op) or priority == Priority.ANSWER:
-        return Need.ANNOUNCEMENT
-    if _pressable(keyboard_of(op)) and chat > 0:
-        return Need.ANNOUNCEMENT  # a player's own prompt, as their choice left it
+    game = priority == Priority.GAME
+    private = game and chat > 0  # one reader: what changes there is said to them
+    if (game and _prompts(op)) or (private and _pressable(keyboard_of(op))):
+        return Need.PROMPT  # in private: their buttons as their choice left them
+    if _says(op) or priority == Priority.ANSWER or private:
+        return Need.ANNOUNCEMENT  # in private: their choice taken, their stage ended
     return Need.COSMETIC
 
 

@@ -40,16 +40,18 @@ its figures comes from):
   busiest second, 429s).
 
 Measured over the window (the run's figures): /newgames sent (and of them those sent
-again when the bot's queue told the group a table is free), games admitted (a lobby stored)
-and started; the one token's Bot API calls a second (every call but getUpdates and the
-webhook's set-up; of them the charged ones Telegram counts against the 30 a second: in
-the window, in its last minute, and the busiest second); from a press (the update
-queued) to its popup's answer, and where its time went (`press_stages`, below: each
-stage's median and its mean over the slowest 1%); from a press that moved its game (its
-write put calls in the outbox) to the next message (a send or an edit) in the chat of
-its button, and of those in the group to the group's next message; from a stage timer
-that moved its game (when it was due) to the group's next message; the 429 answers
-(there must be none); the outbox at the end, and how long its oldest call has waited.
+again when the bot's queue told the group a table is free), games admitted (a lobby
+stored) and started; the one token's Bot API calls a second (every call but getUpdates
+and the webhook's set-up; of them the charged ones Telegram counts against the 30 a
+second: in the window, in its last minute, and the busiest second); admission's count of
+the tables in the last minute against the calls they spent (benchmarks/estimate.py);
+from a press (the update queued) to its popup's answer, and where its time went
+(`press_stages`, below: each stage's median and its mean over the slowest 1%); from a
+press that moved its game (its write put calls in the outbox) to the next message (a
+send or an edit) in the chat of its button, and of those in the group to the group's
+next message; from a stage timer that moved its game (when it was due) to the group's
+next message; the 429 answers (there must be none); the outbox at the end, and how long
+its oldest call has waited.
 
 THE UNIFORM MODEL:
 

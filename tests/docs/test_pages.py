@@ -28,7 +28,7 @@ PAGES = sorted(
 # A word of 7 to 40 hexadecimal digits with a letter and a digit: how a commit is named.
 HASH = re.compile(r"(?<![\w/.-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![\w/-])")
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
-HELPERS = {"bot_process", "machine", "real_play", "results", "report"}
+HELPERS = {"bot_process", "estimate", "machine", "real_play", "results", "report"}
 BENCHMARKS = sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py") if p.stem not in HELPERS)
 
 

@@ -10,19 +10,19 @@ has room asks for a slot (`Turns.take`) and gets it in this order:
    slot while any waits: the backlog drains, it never starves. Without a backlog this
    changes nothing.
 2. What players wait on (`need`): a prompt or a vote (a new message with buttons to
-   press, any call that starts a stage's timer: the next speaker's floor is an edit,
-   and the live vote board, which the whole table watches) before an announcement,
-   an announcement before a cosmetic edit (a group's list of names brought up to
-   date, a keyboard taken off, a pin: the group has the news in a message of its
-   own, and a newer edit of the same message replaces a waiting one, so under load
-   they fold instead of queueing). A private chat has one reader, and what changes
-   there is said to them: their prompt brought up to date (their choice, their
-   partners') is a prompt, and their choice taken or their stage ended (a keyboard
-   taken off) an announcement (as cosmetic, a doctor's choice waited over 20 s behind
-   the rush's calls on one token: benchmarks/load.py). A chat counts by the most needed of its
-   waiting calls: its calls go out in their order, so a prompt behind an edit makes
-   the edit needed too. A claim already waiting is withdrawn when its game writes
-   (`Turns.replan`), and its worker claims again by all that waits then.
+   press, any call that starts a stage's timer: the next speaker's floor is an edit, and
+   the live vote board, which the whole table watches) before an announcement, an
+   announcement before a cosmetic edit (a group's list of names brought up to date, a
+   keyboard taken off, a pin: the group has the news in a message of its own, and a
+   newer edit of the same message replaces a waiting one, so under load they fold
+   instead of queueing). A private chat has one reader, and what changes there is said
+   to them: their prompt brought up to date (their choice, their partners') is a prompt,
+   and their choice taken or their stage ended (a keyboard taken off) an announcement
+   (as cosmetic, a doctor's choice waited over 20 s behind the rush's calls on one
+   token: benchmarks/load.py). A chat counts by the most needed of its waiting calls:
+   its calls go out in their order, so a prompt behind an edit makes the edit needed
+   too. A claim already waiting is withdrawn when its game writes (`Turns.replan`), and
+   its worker claims again by all that waits then.
 3. Then the chat that has waited longest.
 
 A chat waits for its own budget (a group's 15 calls a minute) before it asks, holding

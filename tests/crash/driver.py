@@ -433,7 +433,7 @@ class CrashRun:
                 if await self._step(table, generation):
                     break
             except BotDied:
-                table.restarts_seen += 1
+                self._restarted(table)
                 continue
             except httpx.HTTPError as error:
                 if bot.generation == generation and bot.alive():
@@ -448,7 +448,7 @@ class CrashRun:
                 )
                 # the control endpoint died with the process
                 await self.until(lambda g=generation: bot.generation != g)
-                table.restarts_seen += 1
+                self._restarted(table)
                 continue
             except TimeoutError as error:
                 raise TimeoutError(f"{error}: {await self.stuck(table)}") from None
@@ -461,6 +461,15 @@ class CrashRun:
                 and self._record(table).saved_permissions is None
             )
         )
+
+    def _restarted(self, table: Table) -> None:
+        """The process of a step of `table` died: another table's kill. If it came
+        after the step's action was stored and before its answer, and that action was
+        the table's own kill point, that kill was the table's (a step makes one action:
+        the point is passed only by the step that makes it)."""
+        table.restarts_seen += 1
+        if not table.killed and 0 <= table.kill_at < self.progress(table):
+            table.killed = True
 
     def stored(self, table: Table) -> list[Action]:
         """The table's stored action log, in order."""

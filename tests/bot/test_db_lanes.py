@@ -16,9 +16,10 @@ async def test_an_urgent_call_goes_before_the_background_queued_first(tmp_path: 
     db = open_database(f"sqlite:///{tmp_path / 'bot.db'}")
     adb = AsyncDb(db)
     order: list[str] = []
-    release = threading.Event()
+    started, release = threading.Event(), threading.Event()
 
     def busy(db: Database) -> None:
+        started.set()
         release.wait(10)  # the thread is busy while the rest is queued
 
     def note(db: Database, name: str) -> None:
@@ -27,7 +28,8 @@ async def test_an_urgent_call_goes_before_the_background_queued_first(tmp_path: 
     async def sender() -> None:
         lanes.in_background()  # as the sender's task does
         first = asyncio.ensure_future(adb.run(busy))
-        await asyncio.sleep(0)
+        while not started.is_set():  # alone in its batch: the rest is queued behind it
+            await asyncio.sleep(0)
         await asyncio.gather(first, *(adb.run(note, f"sender {n}") for n in range(12)))
 
     try:
@@ -36,7 +38,8 @@ async def test_an_urgent_call_goes_before_the_background_queued_first(tmp_path: 
         while queued.qsize() < 12:  # the sender's calls wait, queued before the press
             await asyncio.sleep(0)
         press = asyncio.ensure_future(adb.run(note, "press"))
-        await asyncio.sleep(0)
+        while queued.qsize() < 13:  # the press queued too before the thread is free
+            await asyncio.sleep(0)
         release.set()
         await asyncio.gather(background, press)
     finally:

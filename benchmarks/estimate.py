@@ -52,18 +52,19 @@ class Samples:
         self.taken.append(Sample(at, tables))
 
 
+def counted(tables: list[tuple[str, str]]) -> float:
+    """Admission's calls a minute for `tables`, each (phase, variant): a held table
+    counts as the lobby it will open."""
+    counting = budget.Tables()
+    for phase, variant in tables:
+        counting.add(variant, lobby=phase != GameStatus.RUNNING.value)
+    return budget.load(counting)
+
+
 def estimate_per_s(sample: Sample, bot: int) -> float:
     """Admission's calls a second for `bot`'s tables in `sample`."""
-    tables = budget.Tables()
-    for phase, variant, owner in sample.tables.values():
-        if owner == bot:
-            (tables.running if phase == GameStatus.RUNNING.value else tables.lobbies)[variant] += 1
-    return budget.load(tables) / 60
-
-
-def counted_per_min(phase: str, variant: str) -> float:
-    rate = budget.game_rate if phase == GameStatus.RUNNING.value else budget.opening_rate
-    return rate(variant)
+    mine = [(phase, variant) for phase, variant, owner in sample.tables.values() if owner == bot]
+    return counted(mine) / 60
 
 
 def compare(
@@ -90,11 +91,11 @@ def compare(
     for phase in PHASES:
         tables = [t for s in last for t in s.tables.values() if t[0] == phase]
         mean_count = len(tables) / len(last)
-        counted = statistics.fmean(counted_per_min(*t[:2]) for t in tables) if tables else 0.0
+        each = counted([t[:2] for t in tables]) / len(tables) if tables else 0.0
         out[f"{phase}_tables"] = round(mean_count, 1)
         # calls a minute for one table: admission's count, and what one spent
         out[f"{phase}_per_min"] = [
-            round(counted, 1),
+            round(each, 1),
             round(spent[phase] / mean_count * 60 / LAST, 1) if mean_count else None,
         ]
     return out

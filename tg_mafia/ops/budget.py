@@ -98,6 +98,10 @@ class Tables:
     lobbies: Counter[str] = field(default_factory=Counter)
     running: Counter[str] = field(default_factory=Counter)
 
+    def add(self, variant: str, *, lobby: bool, count: int = 1) -> None:
+        """`count` tables of `variant`, lobbies or running games."""
+        (self.lobbies if lobby else self.running)[variant] += count
+
 
 def game_rate(variant: str) -> float:
     """The calls a minute one running game of `variant` needs, on average from its

@@ -127,7 +127,7 @@ def load_text(t: Translator, snapshot: Snapshot, budget: TokenBudget) -> str:
     lobbies included) against its budget, and the groups waiting for a table."""
     tables = Tables()
     for (variant, stage), count in snapshot.games.items():
-        (tables.lobbies if stage == GameStatus.LOBBY.value else tables.running)[variant] += count
+        tables.add(variant, lobby=stage == GameStatus.LOBBY.value, count=count)
     return t.gettext(
         "Load on the bot token: about {load} of {budget} calls a minute (new games wait "
         "past {ceiling}). Groups waiting for a table: {waiting}."

@@ -113,7 +113,7 @@ def offer(db: Database, budget: TokenBudget, now: float, until: float) -> int:
             if not admission.fits(budget, games, row.variant):
                 break
             store.hold(tx, row.id, until)
-            games.lobbies[row.variant] += 1
+            games.add(row.variant, lobby=True)
             _tell(tx, row, now)
             told += 1
         return told
